@@ -1,0 +1,28 @@
+# The messages of refused calls. They tell the model that the call was
+# refused and by what; they offer no way to appeal.
+package tooleval.batch
+
+not_declared_message(name, null) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
+
+not_declared_message(name, canonical_name) := sprintf("tool %q is not declared for this request", [name]) if canonical_name != null
+
+name_refusal_message(name, refusal) := sprintf(
+	"tool %q is not permitted: removed by runtime exclusion %q",
+	[name, refusal.layer],
+) if {
+	refusal.reason == "excluded"
+} else := sprintf("tool %q is not permitted: denied by layer %q", [name, refusal.layer]) if {
+	refusal.reason == "denied"
+} else := sprintf("tool %q is not permitted: refused by layer %q", [name, refusal.layer])
+
+path_message(name, refusal) := sprintf("tool %q is not permitted: %s", [name, path_reason(refusal)])
+
+path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument]) if {
+	refusal.rule == "unresolved"
+} else := sprintf("path %q is outside the workspace", [refusal.path]) if {
+	refusal.rule == "outside_workspace"
+} else := sprintf("path %q is in a protected location (.ssh, .aws or .git/hooks)", [refusal.path]) if {
+	refusal.rule == "sensitive"
+} else := sprintf("path %q is under an excluded workspace path", [refusal.path]) if {
+	refusal.rule == "excluded"
+} else := sprintf("path %q is outside the workspace and its read roots", [refusal.path])

@@ -1,0 +1,83 @@
+# METADATA
+# title: Run budget
+# description: |
+#   When input.run is present, every call in the batch is an attempt,
+#   refused or not: call i (from 0) is attempt attempts + i + 1 and is
+#   refused with run_exhausted when that exceeds max_attempts. The output
+#   carries the new totals of attempts and refusals, and exhausted is true
+#   when either cap is reached. An absent or null cap is no cap.
+package tooleval.budget
+
+import data.tooleval.shape
+
+# METADATA
+# title: run
+# description: |
+#   input.run as {attempts, refusals, max_attempts, max_refusals}, or null
+#   when it is absent. A malformed member is reported by errors; a
+#   malformed count reads as 0 and a malformed cap as 0 (reached).
+run(doc) := null if {
+	not shape.present(doc, "run")
+} else := {
+	"attempts": count_or_zero(shape.field(r, "attempts", 0)),
+	"refusals": count_or_zero(shape.field(r, "refusals", 0)),
+	"max_attempts": cap(r, "max_attempts"),
+	"max_refusals": cap(r, "max_refusals"),
+	"valid": count(errors(doc)) == 0,
+} if {
+	r := shape.field(doc, "run", {})
+}
+
+count_or_zero(x) := x if shape.is_count(x) else := 0
+
+cap(r, name) := null if {
+	not shape.present(r, name)
+} else := r[name] if {
+	shape.is_count(r[name])
+} else := 0
+
+# METADATA
+# title: errors
+# description: What is wrong with input.run.
+errors(doc) := [] if {
+	not shape.present(doc, "run")
+} else := [shape.problem("invalid_run", "run must be an object", {"field": "run"})] if {
+	not is_object(doc.run)
+} else := [shape.problem("invalid_run", "must be a whole number at least 0", {"field": sprintf("run.%s", [member])}) |
+	some member in ["attempts", "refusals", "max_attempts", "max_refusals"]
+	not shape.is_count(shape.field(doc.run, member, 0))
+]
+
+# METADATA
+# title: exhausted_at
+# description: Call i of the batch exceeds the attempt cap.
+exhausted_at(run, i) if {
+	run.max_attempts != null
+	(run.attempts + i) + 1 > run.max_attempts
+}
+
+# METADATA
+# title: totals
+# description: The run member of the decision, after a batch of calls of which refused were refused.
+totals(run, calls, refused) := {
+	"attempts": attempts,
+	"refusals": refusals,
+	"exhausted": exhausted(run, attempts, refusals),
+} if {
+	attempts := run.attempts + calls
+	refusals := run.refusals + refused
+}
+
+default exhausted(_, _, _) := false
+
+exhausted(run, attempts, _) := true if reached(attempts, run.max_attempts)
+
+exhausted(run, _, refusals) := true if reached(refusals, run.max_refusals)
+
+# A malformed run is treated as spent.
+exhausted(run, _, _) := true if not run.valid
+
+reached(n, limit) if {
+	limit != null
+	n >= limit
+}

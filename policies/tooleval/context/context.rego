@@ -1,0 +1,86 @@
+# METADATA
+# title: Compiled context
+# description: |
+#   The static part of a decision, computed once from everything but the
+#   calls and the run: the configuration, input shape and declaration
+#   errors, each declared tool's name-level verdict (runtime exclusions
+#   and layers) keyed by canonical name, the effective tool names, the
+#   workspace and the path arguments. Deciding a call is then a few
+#   look-ups in this value, whatever the number of declared tools, so an
+#   embedding engine can compile it once per agent session and reuse it
+#   for every dispatch batch.
+package tooleval.context
+
+import data.tooleval.declared
+import data.tooleval.exclusions
+import data.tooleval.layers
+import data.tooleval.paths
+import data.tooleval.pattern
+import data.tooleval.shape
+
+# METADATA
+# title: config
+# description: data.tooleval.config, or an empty configuration (which is reported as errors) when it is missing.
+default config := {}
+
+config := data.tooleval.config if is_object(data.tooleval.config)
+
+# METADATA
+# title: config_errors
+# description: Every error in the configuration.
+config_errors(conf) := array.concat(
+	array.concat(exclusions.errors(conf), pattern.group_errors(conf)),
+	paths.config_errors(conf),
+)
+
+# METADATA
+# title: compile
+# description: |
+#   The compiled context of an input document:
+#   {errors, tools, effective, workspace, path_arguments}. tools maps each
+#   valid declared tool's canonical name to its declaration record
+#   (tooleval.declared) and, when refused, its first name-level refusal
+#   as refusal: {reason, layer}.
+compile(input_doc) := {
+	"errors": errors,
+	"tools": tools,
+	"effective": effective(errors, tools),
+	"workspace": paths.workspace(doc),
+	"path_arguments": object.get(config, "path_arguments", {}),
+} if {
+	doc := shape.document(input_doc)
+	conf := config
+	groups := exclusions.groups(conf)
+	agent := shape.agent(doc)
+	declarations := shape.list_field(doc, "declared")
+	records := declared.records(declarations)
+	raw_layers := layers.sources(doc)
+	compiled_layers := layers.compile(raw_layers, groups)
+	active := exclusions.active(agent, conf)
+	errors := array.concat(
+		array.concat(
+			array.concat(shape.document_errors(input_doc), shape.agent_errors(doc)),
+			array.concat(shape.list_errors(doc, "declared"), declared.errors(declarations, records)),
+		),
+		array.concat(
+			array.concat(layers.errors(doc, raw_layers, groups), paths.workspace_errors(doc)),
+			config_errors(conf),
+		),
+	)
+	tools := {name: tool(record, active, compiled_layers) |
+		some name, record in declared.index(declarations, records)
+	}
+}
+
+tool(record, active, compiled_layers) := object.union(record, {"refusal": refusal}) if {
+	refusal := layers.refusal(record, active, compiled_layers)
+} else := record
+
+# METADATA
+# title: effective
+# description: |
+#   The sorted declared names (as declared) that exclusions and layers let
+#   execute; none when there is any error.
+effective(errors, tools) := [] if {
+	count(errors) > 0
+} else := sort([t.name | some t in tools; not t.refusal])

@@ -1,0 +1,46 @@
+# METADATA
+# title: tooleval
+# description: |
+#   The entry points of the tool-call policy. ../shared/SPEC.md is the
+#   contract; every package under tooleval implements one concept of it.
+package tooleval
+
+import data.tooleval.batch
+import data.tooleval.context
+import data.tooleval.forks
+import data.tooleval.shape
+
+# METADATA
+# title: request
+# description: The input document, or null when there is none.
+default request := null
+
+request := input
+
+# METADATA
+# title: decision
+# description: |
+#   One decision for one dispatch batch: {decisions, errors, effective,
+#   run?}. Defined for every input; a decision that could not be made
+#   refuses every call.
+# entrypoint: true
+decision := d if {
+	d := batch.decide(context.compile(request), request)
+	count(d.decisions) == count(shape.list_field(shape.document(request), "calls"))
+} else := batch.fail_closed(request)
+
+# METADATA
+# title: launch
+# description: |
+#   Validation of a sub-agent or fork launch: {valid, errors,
+#   execution_allowed_tools, notice}. Defined for every input; a launch
+#   that could not be validated is invalid and deny-all.
+# entrypoint: true
+launch := l if {
+	l := forks.launch(context.compile(request), request)
+} else := {
+	"valid": false,
+	"errors": [shape.problem("internal_error", "the policy could not validate this launch", {"field": ""})],
+	"execution_allowed_tools": [],
+	"notice": "",
+}

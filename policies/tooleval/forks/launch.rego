@@ -1,0 +1,103 @@
+# METADATA
+# title: Sub-agent and fork launches
+# description: |
+#   Validation of a launch ({subagent_type, fork_tools, teammate, declared,
+#   agent}, where agent is the launching agent) and the fork's execution
+#   allowlist.
+#
+#   fork_tools is valid only with subagent_type "fork" and no named
+#   teammate, and must be a list of allow-list entries. A valid list comes
+#   back unchanged as execution_allowed_tools; an omitted (or null)
+#   fork_tools gives null (unrestricted) and [] gives [] (deny-all). An
+#   invalid launch gives [] (deny-all), so a runtime that ignores valid
+#   still cannot widen anything. A fork cannot launch anything, and
+#   neither can an agent at the depth cap.
+package tooleval.forks
+
+import data.tooleval.context
+import data.tooleval.exclusions
+import data.tooleval.layers
+import data.tooleval.pattern
+import data.tooleval.shape
+
+# METADATA
+# title: launch
+# description: The launch document, given the compiled context of the launch input.
+launch(ctx, request) := {
+	"valid": count(errors) == 0,
+	"errors": errors,
+	"execution_allowed_tools": execution_allowed_tools(errors, doc),
+	"notice": notice_for(ctx, errors, doc),
+} if {
+	doc := shape.document(request)
+	errors := array.concat(ctx.errors, launch_errors(doc, context.config))
+}
+
+execution_allowed_tools(errors, doc) := [] if {
+	count(errors) > 0
+} else := doc.fork_tools if {
+	shape.present(doc, "fork_tools")
+} else := null
+
+
+notice_for(ctx, errors, doc) := "" if {
+	count(errors) > 0
+} else := "" if {
+	not shape.present(doc, "fork_tools")
+} else := notice(permitted(ctx, doc))
+
+
+# METADATA
+# title: permitted
+# description: |
+#   The declared names (as declared, sorted) that a fork launched with
+#   this fork_tools could execute: not refused by the launching context,
+#   not excluded for a fork one level deeper, and matched by fork_tools.
+permitted(ctx, doc) := sort([tool.name |
+	conf := context.config
+	fork := {"role": "fork", "depth": shape.agent(doc).depth + 1}
+	active := exclusions.active(fork, conf)
+	allow := pattern.compile(doc.fork_tools, "allow", exclusions.groups(conf))
+	some tool in ctx.tools
+	not tool.refusal
+	not layers.refusal(tool, active, [])
+	pattern.matches(allow, tool)
+])
+
+# METADATA
+# title: launch_errors
+# description: What is wrong with the launch itself.
+launch_errors(doc, conf) := array.concat(
+	array.concat(member_type_errors(doc), spawn_errors(doc, conf)),
+	fork_tools_errors(doc, conf),
+)
+
+member_type_errors(doc) := [shape.problem("invalid_field", sprintf("%s must be a string or null", [member]), {"field": member}) |
+	some member in ["subagent_type", "teammate"]
+	shape.present(doc, member)
+	not is_string(doc[member])
+]
+
+spawn_errors(doc, conf) := [shape.problem("fork_cannot_spawn", "a fork cannot launch sub-agents or forks", {"field": "agent.role"})] if {
+	shape.agent(doc).role == "fork"
+} else := [shape.problem(
+	"depth_limit_reached",
+	sprintf("an agent at depth %v cannot launch a sub-agent: the depth cap is %v", [shape.agent(doc).depth, exclusions.max_depth(conf)]),
+	{"field": "agent.depth"},
+)] if {
+	shape.agent(doc).depth >= exclusions.max_depth(conf)
+} else := []
+
+
+fork_tools_errors(doc, conf) := [] if {
+	not shape.present(doc, "fork_tools")
+} else := [shape.problem("fork_tools_requires_fork", "fork_tools is valid only with subagent_type \"fork\"", {"field": "fork_tools"})] if {
+	shape.field(doc, "subagent_type", null) != "fork"
+} else := [shape.problem("fork_tools_with_teammate", "fork_tools cannot be combined with a named teammate", {"field": "fork_tools"})] if {
+	shape.field(doc, "teammate", "") != ""
+} else := [shape.problem("invalid_list", "fork_tools must be an array or null", {"field": "fork_tools"})] if {
+	not is_array(doc.fork_tools)
+} else := [shape.problem(p.code, pattern.problem_messages[p.code], object.union(p, {"field": "fork_tools"})) |
+	some p in pattern.list_problems(doc.fork_tools, "allow", exclusions.groups(conf))
+]
+

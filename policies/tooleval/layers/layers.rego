@@ -1,0 +1,95 @@
+# METADATA
+# title: Layers
+# description: |
+#   A layer is {name, allow, deny}. Layers are ordered and each can only
+#   narrow: allow null (or absent) states nothing and narrows nothing,
+#   allow [] refuses everything, and deny (absent = []) wins over allow
+#   inside the same layer.
+#
+#   Where layers come from (sources.rego) is kept apart from how they are
+#   evaluated (here): a new source is one rule that produces named layers.
+package tooleval.layers
+
+import data.tooleval.pattern
+import data.tooleval.shape
+
+# METADATA
+# title: errors
+# description: Every error in the layers, naming the layer and the entry.
+errors(doc, layers, groups) := array.concat(
+	shape.list_errors(doc, "layers"),
+	[e |
+		some i, layer in layers
+		some e in layer_errors(i, layer, groups)
+	],
+)
+
+layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must be an object", {"field": "layers", "layer_index": i})] if {
+	not is_object(layer)
+} else := array.concat(
+	name_errors(i, layer),
+	array.concat(list_errors(i, layer, "allow", groups), list_errors(i, layer, "deny", groups)),
+)
+
+name_errors(i, layer) := [] if {
+	is_string(layer.name)
+	layer.name != ""
+} else := [shape.problem("invalid_layer", "a layer needs a non-empty string name", {"field": "layers", "layer_index": i})]
+
+list_errors(i, layer, list, groups) := [shape.problem(
+	"invalid_list",
+	sprintf("%s must be an array or null", [list]),
+	{"field": "layers", "layer_index": i, "layer": layer_name(layer), "list": list},
+)] if {
+	not is_array(shape.field(layer, list, []))
+} else := [shape.problem(
+	p.code,
+	pattern.problem_messages[p.code],
+	object.union(p, {"field": "layers", "layer_index": i, "layer": layer_name(layer), "list": list}),
+) |
+	some p in pattern.list_problems(shape.field(layer, list, []), list, groups)
+]
+
+layer_name(layer) := shape.field(layer, "name", null)
+
+# METADATA
+# title: compile
+# description: |
+#   Each layer as {name, allow, deny} with compiled matchers; allow is
+#   null when the layer states no allowlist. A malformed layer compiles to
+#   one that refuses everything.
+compile(layers, groups) := [compile_layer(layer, groups) | some layer in layers]
+
+compile_layer(layer, groups) := {
+	"name": layer.name,
+	"allow": allow_matcher(layer.allow, groups),
+	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", groups),
+} if {
+	is_object(layer)
+	is_array(shape.field(layer, "deny", []))
+	is_array(shape.field(layer, "allow", []))
+} else := {
+	"name": layer_name(layer),
+	"allow": pattern.compile([], "allow", groups),
+	"deny": pattern.compile([], "deny", groups),
+}
+
+allow_matcher(allow, groups) := pattern.compile(allow, "allow", groups) if is_array(allow) else := null
+
+# METADATA
+# title: refusal
+# description: |
+#   The first name-level refusal of a declared tool, or undefined when
+#   nothing refuses it: a runtime exclusion (reason excluded), then any
+#   layer's deny (denied), then any layer's allow list that does not
+#   match (not_allowed), each time the first in order.
+refusal(tool, exclusions, layers) := {"reason": "excluded", "layer": hits[0]} if {
+	hits := [e.name | some e in exclusions; pattern.matches(e.deny, tool)]
+	count(hits) > 0
+} else := {"reason": "denied", "layer": hits[0]} if {
+	hits := [l.name | some l in layers; pattern.matches(l.deny, tool)]
+	count(hits) > 0
+} else := {"reason": "not_allowed", "layer": hits[0]} if {
+	hits := [l.name | some l in layers; l.allow != null; not pattern.matches(l.allow, tool)]
+	count(hits) > 0
+}

@@ -1,0 +1,66 @@
+# METADATA
+# title: Input shape
+# description: |
+#   Reading the input document without ever failing: every accessor is
+#   defined for any JSON value, and every malformed member is reported as
+#   an error with the field it concerns. A member that is null counts as
+#   absent.
+package tooleval.shape
+
+# METADATA
+# title: field
+# description: obj[key], or fallback when obj is not an object or the member is absent or null.
+field(obj, key, fallback) := value if {
+	is_object(obj)
+	value := obj[key]
+	value != null
+} else := fallback
+
+# METADATA
+# title: present
+# description: obj has a member key that is not null.
+present(obj, key) if {
+	is_object(obj)
+	obj[key] != null
+}
+
+# METADATA
+# title: problem
+# description: An entry of the errors list.
+problem(code, message, where) := object.union(where, {"code": code, "message": message})
+
+# METADATA
+# title: document
+# description: The input document, or an empty one when it is not an object.
+document(x) := x if is_object(x) else := {}
+
+# METADATA
+# title: document_errors
+# description: An error when the input document is not a JSON object.
+document_errors(x) := [] if {
+	is_object(x)
+} else := [problem("invalid_document", "the input document must be a JSON object", {"field": ""})]
+
+# METADATA
+# title: list_field
+# description: The array under key, or [] when it is absent, null or not an array.
+list_field(doc, key) := value if {
+	value := field(doc, key, [])
+	is_array(value)
+} else := []
+
+# METADATA
+# title: list_errors
+# description: An error when the member key is present but is not an array.
+list_errors(doc, key) := [] if {
+	is_array(field(doc, key, []))
+} else := [problem("invalid_field", sprintf("%s must be an array", [key]), {"field": key})]
+
+# METADATA
+# title: is_count
+# description: x is a whole number at least 0.
+is_count(x) if {
+	is_number(x)
+	x >= 0
+	floor(x) == x
+}
