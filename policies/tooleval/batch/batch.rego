@@ -41,7 +41,9 @@ decide(ctx, batch_doc) := object.union(
 }
 
 # The effective names of the context, or none when the batch adds errors.
-effective(ctx, errors) := ctx.effective if count(errors) == 0 else := []
+effective(ctx, errors) := ctx.effective if count(errors) == 0
+
+else := []
 
 run_member(null, _, _) := {}
 
@@ -80,7 +82,16 @@ entry(call, verdict) := {
 	verdict,
 )
 
-call_verdict(ctx, errors, run, duplicates, i, call, canonical_name) := refused("invalid_input", "input", message) if {
+# A call is allowed only on positive evidence that every check passed; a
+# call that is neither refused nor shown to pass is refused all the same.
+call_verdict(ctx, errors, run, duplicates, i, call, canonical_name) := verdict if {
+	verdict := first_refusal(ctx, errors, run, duplicates, i, call, canonical_name)
+} else := {"allowed": true} if {
+	passes_every_check(ctx, errors, run, duplicates, i, call, canonical_name)
+} else := refused("invalid_config", "config", "the call is refused: the policy could not decide it")
+
+# first_refusal is the first failing check, in the order of the table above.
+first_refusal(ctx, errors, run, duplicates, i, call, canonical_name) := refused("invalid_input", "input", message) if {
 	message := malformed(duplicates, i, call)
 } else := refused(
 	"invalid_config",
@@ -104,7 +115,23 @@ call_verdict(ctx, errors, run, duplicates, i, call, canonical_name) := refused("
 	sprintf("tool %q is not permitted: the run has used all %d of its attempts", [call.name, run.max_attempts]),
 ) if {
 	budget.exhausted_at(run, i)
-} else := {"allowed": true}
+}
+
+passes_every_check(ctx, errors, run, duplicates, i, call, canonical_name) if {
+	is_string(call.id)
+	is_string(call.name)
+	not duplicates[call.id]
+	count(errors) == 0
+	tool := ctx.tools[canonical_name]
+	not tool.refusal
+	not path_refused(ctx, canonical_name, call)
+	not budget.exhausted_at(run, i)
+}
+
+path_refused(ctx, canonical_name, call) if {
+	ctx.workspace != null
+	paths.refusal(ctx.workspace, object.get(ctx.path_arguments, canonical_name, {}), shape.field(call, "args", {}))
+}
 
 refused(reason, layer, message) := {"allowed": false, "reason": reason, "layer": layer, "message": message}
 
@@ -112,9 +139,9 @@ refused(reason, layer, message) := {"allowed": false, "reason": reason, "layer":
 malformed(duplicates, i, call) := sprintf("call %d is malformed: a call must be an object with a string id and name", [i]) if {
 	not is_object(call)
 } else := sprintf("call %d is malformed: id must be a string", [i]) if {
-	not is_string(call.id)
+	not is_string(shape.field(call, "id", null))
 } else := sprintf("call %d is malformed: name must be a string", [i]) if {
-	not is_string(call.name)
+	not is_string(shape.field(call, "name", null))
 } else := sprintf("call %d is malformed: id %q is used by more than one call in this batch", [i, call.id]) if {
 	duplicates[call.id]
 }

@@ -28,7 +28,9 @@ run(doc) := null if {
 	r := shape.field(doc, "run", {})
 }
 
-count_or_zero(x) := x if shape.is_count(x) else := 0
+count_or_zero(x) := x if shape.is_count(x)
+
+else := 0
 
 cap(r, name) := null if {
 	not shape.present(r, name)
@@ -70,12 +72,12 @@ totals(run, calls, refused) := {
 
 default exhausted(_, _, _) := false
 
-exhausted(run, attempts, _) := true if reached(attempts, run.max_attempts)
+exhausted(run, attempts, _) if reached(attempts, run.max_attempts)
 
-exhausted(run, _, refusals) := true if reached(refusals, run.max_refusals)
+exhausted(run, _, refusals) if reached(refusals, run.max_refusals)
 
 # A malformed run is treated as spent.
-exhausted(run, _, _) := true if not run.valid
+exhausted(run, _, _) if not run.valid
 
 reached(n, limit) if {
 	limit != null

@@ -51,6 +51,7 @@ refused_cases := [
 	"\uac00\u11a8",
 	"A\u030a",
 	"a\u200b\u0301",
+	"\u00ea\u0327",
 	repeat("x", 257),
 	5,
 	null,

@@ -36,7 +36,9 @@ applies("fork_no_spawn", agent, _) if {
 
 # A missing or malformed max_depth is an error (see errors); until it is
 # mended, every sub-agent is treated as being at the cap.
-max_depth(config) := config.max_depth if shape.is_count(config.max_depth) else := 0
+max_depth(config) := config.max_depth if shape.is_count(config.max_depth)
+
+else := 0
 
 # METADATA
 # title: active
@@ -46,9 +48,13 @@ active(agent, config) := [{"name": name, "deny": pattern.compile(list(config, na
 	applies(name, agent, config)
 ]
 
-list(config, name) := config.exclusions[name] if is_array(config.exclusions[name]) else := []
+list(config, name) := config.exclusions[name] if is_array(config.exclusions[name])
 
-groups(config) := config.groups if is_object(config.groups) else := {}
+else := []
+
+groups(config) := config.groups if is_object(config.groups)
+
+else := {}
 
 # METADATA
 # title: errors
@@ -65,7 +71,7 @@ list_errors(config, name) := [shape.problem(
 	sprintf("config.exclusions.%s must be an array", [name]),
 	{"field": sprintf("config.exclusions.%s", [name])},
 )] if {
-	not is_array(config.exclusions[name])
+	not is_array(object.get(config, ["exclusions", name], null))
 } else := [shape.problem(
 	p.code,
 	pattern.problem_messages[p.code],

@@ -39,13 +39,11 @@ execution_allowed_tools(errors, doc) := [] if {
 	shape.present(doc, "fork_tools")
 } else := null
 
-
 notice_for(ctx, errors, doc) := "" if {
 	count(errors) > 0
 } else := "" if {
 	not shape.present(doc, "fork_tools")
 } else := notice(permitted(ctx, doc))
-
 
 # METADATA
 # title: permitted
@@ -88,16 +86,29 @@ spawn_errors(doc, conf) := [shape.problem("fork_cannot_spawn", "a fork cannot la
 	shape.agent(doc).depth >= exclusions.max_depth(conf)
 } else := []
 
-
 fork_tools_errors(doc, conf) := [] if {
 	not shape.present(doc, "fork_tools")
-} else := [shape.problem("fork_tools_requires_fork", "fork_tools is valid only with subagent_type \"fork\"", {"field": "fork_tools"})] if {
-	shape.field(doc, "subagent_type", null) != "fork"
-} else := [shape.problem("fork_tools_with_teammate", "fork_tools cannot be combined with a named teammate", {"field": "fork_tools"})] if {
-	shape.field(doc, "teammate", "") != ""
-} else := [shape.problem("invalid_list", "fork_tools must be an array or null", {"field": "fork_tools"})] if {
-	not is_array(doc.fork_tools)
-} else := [shape.problem(p.code, pattern.problem_messages[p.code], object.union(p, {"field": "fork_tools"})) |
+} else := array.concat(
+	[shape.problem(code, fork_tools_messages[code], {"field": "fork_tools"}) |
+		some code in ["fork_tools_requires_fork", "fork_tools_with_teammate", "invalid_list"]
+		fork_tools_problem(code, doc)
+	],
+	fork_tools_entry_errors(doc, conf),
+)
+
+fork_tools_messages := {
+	"fork_tools_requires_fork": "fork_tools is valid only with subagent_type \"fork\"",
+	"fork_tools_with_teammate": "fork_tools cannot be combined with a named teammate",
+	"invalid_list": "fork_tools must be an array or null",
+}
+
+fork_tools_problem("fork_tools_requires_fork", doc) if shape.field(doc, "subagent_type", null) != "fork"
+
+fork_tools_problem("fork_tools_with_teammate", doc) if shape.field(doc, "teammate", "") != ""
+
+fork_tools_problem("invalid_list", doc) if not is_array(shape.field(doc, "fork_tools", null))
+
+fork_tools_entry_errors(doc, conf) := [shape.problem(p.code, pattern.problem_messages[p.code], object.union(p, {"field": "fork_tools"})) |
+	is_array(doc.fork_tools)
 	some p in pattern.list_problems(doc.fork_tools, "allow", exclusions.groups(conf))
 ]
-

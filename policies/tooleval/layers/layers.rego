@@ -62,7 +62,7 @@ compile(layers, groups) := [compile_layer(layer, groups) | some layer in layers]
 
 compile_layer(layer, groups) := {
 	"name": layer.name,
-	"allow": allow_matcher(layer.allow, groups),
+	"allow": allow_matcher(shape.field(layer, "allow", null), groups),
 	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", groups),
 } if {
 	is_object(layer)
@@ -74,7 +74,9 @@ compile_layer(layer, groups) := {
 	"deny": pattern.compile([], "deny", groups),
 }
 
-allow_matcher(allow, groups) := pattern.compile(allow, "allow", groups) if is_array(allow) else := null
+allow_matcher(allow, groups) := pattern.compile(allow, "allow", groups) if is_array(allow)
+
+else := null
 
 # METADATA
 # title: refusal

@@ -18,7 +18,6 @@
 #   system cannot be used to slip past them.
 package tooleval.paths
 
-
 # METADATA
 # title: refusal
 # description: |

@@ -22,7 +22,9 @@ workspace(doc) := null if {
 	w := shape.field(doc, "workspace", {})
 }
 
-string_list(x) := [s | some s in x; is_string(s)] if is_array(x) else := []
+string_list(x) := [s | some s in x; is_string(s)] if is_array(x)
+
+else := []
 
 # METADATA
 # title: workspace_errors

@@ -11,7 +11,7 @@ import data.tooleval.shape
 group_errors(config) := [] if {
 	not shape.present(config, "groups")
 } else := [shape.problem("invalid_config_value", "config.groups must be an object", {"field": "config.groups"})] if {
-	not is_object(config.groups)
+	not is_object(shape.field(config, "groups", null))
 } else := [e |
 	some name, members in config.groups
 	some e in one_group_errors(name, members, config.groups)

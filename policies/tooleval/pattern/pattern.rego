@@ -69,7 +69,6 @@ entry_problem(entry, kind, groups) := "non_string_entry" if {
 	parse(canonical(entry)).kind == "prefix"
 }
 
-
 # METADATA
 # title: list_problems
 # description: |

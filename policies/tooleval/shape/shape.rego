@@ -32,7 +32,9 @@ problem(code, message, where) := object.union(where, {"code": code, "message": m
 # METADATA
 # title: document
 # description: The input document, or an empty one when it is not an object.
-document(x) := x if is_object(x) else := {}
+document(x) := x if is_object(x)
+
+else := {}
 
 # METADATA
 # title: document_errors

@@ -1,0 +1,62 @@
+# tooleval: make run evaluates an example batch; make test runs every test.
+# Everything comes from go.mod (OPA is a `tool` dependency run as `go tool opa`).
+
+SHELL       := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
+GO          ?= go
+OPA         := $(GO) tool opa
+BUILD       := build
+BUNDLE      := bundle/tooleval.tar.gz
+REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
+COVERAGE_MIN := 95
+EXAMPLE     ?= inputs/delegation_chain.json
+
+.PHONY: run test test-rego test-go fmt-check check coverage bundle generate expected clean
+
+## run: evaluate an example batch with the default bundle
+run: bundle
+	@echo "# $(EXAMPLE)"
+	@$(OPA) eval --format pretty --bundle $(BUNDLE) --input $(EXAMPLE) data.tooleval.decision
+
+## test: every test (Rego format, strict check, unit tests with coverage, Go tests)
+test: test-rego test-go
+
+test-rego: fmt-check check coverage
+
+fmt-check:
+	@out=$$($(OPA) fmt --list policies); \
+	if [ -n "$$out" ]; then echo "opa fmt would change:"; echo "$$out"; exit 1; fi
+	@echo "opa fmt: clean"
+
+check:
+	$(OPA) check --strict policies
+	@echo "opa check --strict: clean"
+
+coverage: | $(BUILD)
+	$(OPA) test policies
+	@$(OPA) test --coverage --threshold $(COVERAGE_MIN) policies > $(BUILD)/coverage.json; rc=$$?; \
+	printf 'rego line coverage: %s%% (minimum $(COVERAGE_MIN)%%)\n' \
+		"$$(grep -o '"coverage": [0-9.]*' $(BUILD)/coverage.json | tail -n 1 | cut -d' ' -f2)"; \
+	exit $$rc
+
+test-go: bundle
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 ./...
+
+## bundle: build the OPA bundle tarball from policies/ (revision = git commit)
+bundle:
+	@mkdir -p $(dir $(BUNDLE))
+	$(OPA) build --bundle policies --ignore '*_test.rego' --revision $(REVISION) --output $(BUNDLE)
+
+## generate: regenerate the Unicode table from golang.org/x/text
+generate:
+	$(GO) generate ./...
+
+## expected: rewrite inputs/expected/ from the current policy (review the diff!)
+expected: bundle
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run TestInputs ./tests/
+
+$(BUILD):
+	@mkdir -p $@
+
+clean:
+	rm -rf $(BUILD) $(BUNDLE)

@@ -1,0 +1,42 @@
+package tooleval.declared_test
+
+import data.tooleval.declared
+
+errors_of(list) := [[e.code, e.index] | some e in declared.errors(list, declared.records(list))]
+
+# [declarations, expected [code, index] errors]
+error_cases := [
+	[[{"name": "read_file"}, {"name": "mcp__s__t", "mcp": {"server": "s", "tool": "t"}}, {"name": "r", "agent": true}], []],
+	[[5], [["invalid_declaration", 0]]],
+	[[{"name": 5}], [["invalid_declaration", 0]]],
+	[[{"name": "e\u0301"}], [["uncanonicalizable_name", 0]]],
+	[[{"name": "\u200b"}], [["invalid_declaration", 0]]],
+	[[{"name": "x", "agent": "yes"}], [["invalid_declaration", 0]]],
+	[[{"name": "mcp__s__t", "agent": true, "mcp": {"server": "s", "tool": "t"}}], [["invalid_declaration", 0]]],
+	[[{"name": "mcp__s__t", "mcp": "s"}], [["invalid_declaration", 0]]],
+	[[{"name": "mcp__s__t", "mcp": {"server": "s"}}], [["invalid_declaration", 0]]],
+	[[{"name": "mcp__s__t", "mcp": {"server": "e\u0301", "tool": "t"}}], [["uncanonicalizable_name", 0]]],
+	[[{"name": "mcp__s__t", "mcp": {"server": "", "tool": "t"}}], [["invalid_declaration", 0]]],
+	[[{"name": "MCP__github__read"}], [["builtin_impersonates_mcp", 0]]],
+	[[{"name": "mcp__x", "agent": true}], [["builtin_impersonates_mcp", 0]]],
+	[[{"name": "Search"}, {"name": "ok"}, {"name": "\uff33earch"}], [["duplicate_declaration", 0], ["duplicate_declaration", 2]]],
+]
+
+test_declaration_errors if {
+	mismatches := {[list, got, want] |
+		some [list, want] in error_cases
+		got := errors_of(list)
+		got != want
+	}
+	mismatches == set()
+}
+
+test_index_keeps_valid_unambiguous_declarations if {
+	list := [{"name": "Search"}, {"name": "SEARCH"}, {"name": 1}, {"name": "Read_File"}, {"name": "mcp__S__T", "mcp": {"server": "Git.Hub", "tool": "Read"}}]
+	index := declared.index(list, declared.records(list))
+	object.keys(index) == {"read_file", "mcp__s__t"}
+	index.read_file.name == "Read_File"
+	index.mcp__s__t.server == "git.hub"
+	index.mcp__s__t.tool == "read"
+	index.mcp__s__t.kind == "mcp"
+}
