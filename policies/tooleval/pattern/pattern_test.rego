@@ -116,10 +116,14 @@ match_cases := [
 	[[], "allow", builtin("read_file"), false],
 ]
 
+matched(list, kind, tool) if {
+	pattern.matches(pattern.compile(list, kind, groups), tool)
+} else := false
+
 test_matches if {
 	mismatches := {[list, tool, want] |
 		some [list, kind, tool, want] in match_cases
-		got := pattern.matches(pattern.compile(list, kind, groups), tool) == true
+		got := matched(list, kind, tool)
 		got != want
 	}
 	mismatches == set()
