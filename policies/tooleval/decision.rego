@@ -24,10 +24,20 @@ request := input
 #   run?}. Defined for every input; a decision that could not be made
 #   refuses every call.
 # entrypoint: true
-decision := d if {
-	d := batch.decide(context.compile(request), request)
-	count(d.decisions) == count(shape.list_field(shape.document(request), "calls"))
-} else := batch.fail_closed(request)
+decision := decide(context.compile(request), request)
+
+# METADATA
+# title: decide
+# description: |
+#   The decision for the calls and run of request, given a compiled
+#   context (data.tooleval.context.compile). decision is
+#   decide(compile(input), input); an engine that caches the context of an
+#   agent session calls decide with it and each dispatch batch, and gets
+#   the same document.
+decide(ctx, req) := d if {
+	d := batch.decide(ctx, req)
+	count(d.decisions) == count(shape.list_field(shape.document(req), "calls"))
+} else := batch.fail_closed(req)
 
 # METADATA
 # title: launch

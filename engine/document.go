@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Decision is the decision document of the contract, decoded. The
+// document exactly as the policy produced it is available from
+// [Decision.JSON].
+type Decision struct {
+	// Decisions has one entry per input call, in input order.
+	Decisions []CallDecision `json:"decisions"`
+	// Errors lists configuration and input-shape errors; when it is not
+	// empty every call is refused with reason invalid_config.
+	Errors []Problem `json:"errors"`
+	// Effective is the sorted list of declared names that exclusions and
+	// layers would let execute.
+	Effective []string `json:"effective"`
+	// Run holds the new run totals; nil when the input had no run.
+	Run *RunTotals `json:"run,omitempty"`
+
+	document any
+}
+
+// CallDecision is the decision for one call.
+type CallDecision struct {
+	// ID and Name echo the call's id and name exactly as asked; they are
+	// strings unless the call was malformed.
+	ID   any `json:"id"`
+	Name any `json:"name"`
+	// Allowed is true when the call may go on to the runtime's own
+	// permission and approval pipeline.
+	Allowed bool `json:"allowed"`
+	// Reason, Layer and Message explain a refusal; Rule names the path
+	// rule of a path refusal.
+	Reason  string `json:"reason,omitempty"`
+	Layer   string `json:"layer,omitempty"`
+	Message string `json:"message,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+}
+
+// IDString is the call id as a string ("" when the call had none).
+func (c CallDecision) IDString() string { return stringOrEmpty(c.ID) }
+
+// NameString is the call name as a string ("" when the call had none).
+func (c CallDecision) NameString() string { return stringOrEmpty(c.Name) }
+
+func stringOrEmpty(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// Problem is one entry of Decision.Errors or Launch.Errors: a code, a
+// message, and the members that locate the culprit (field, index,
+// layer, entry, ...).
+type Problem map[string]any
+
+// Code is the problem's error code.
+func (p Problem) Code() string { return stringOrEmpty(p["code"]) }
+
+// Message is the problem's human-readable message.
+func (p Problem) Message() string { return stringOrEmpty(p["message"]) }
+
+// RunTotals is the run member of a decision.
+type RunTotals struct {
+	Attempts  int64 `json:"attempts"`
+	Refusals  int64 `json:"refusals"`
+	Exhausted bool  `json:"exhausted"`
+}
+
+// AllAllowed reports whether every call of the batch was allowed.
+func (d *Decision) AllAllowed() bool {
+	for _, c := range d.Decisions {
+		if !c.Allowed {
+			return false
+		}
+	}
+	return true
+}
+
+// JSON is the decision document exactly as the policy produced it: the
+// same bytes, up to key order, that opa eval or an OPA server returns
+// for the same input (keys are sorted).
+func (d *Decision) JSON() ([]byte, error) {
+	return json.Marshal(d.document)
+}
+
+// Launch is the launch document of the contract, decoded.
+type Launch struct {
+	// Valid is true when the launch may proceed.
+	Valid bool `json:"valid"`
+	// Errors says what is wrong with an invalid launch.
+	Errors []Problem `json:"errors"`
+	// ExecutionAllowedTools is the fork's execution allowlist to persist
+	// and reapply on revival: nil means unrestricted, an empty slice
+	// means deny-all.
+	ExecutionAllowedTools []any `json:"execution_allowed_tools"`
+	// Notice is the restriction hint for the fork's task prompt ("" when
+	// there is no restriction).
+	Notice string `json:"notice"`
+
+	document any
+}
+
+// JSON is the launch document exactly as the policy produced it.
+func (l *Launch) JSON() ([]byte, error) {
+	return json.Marshal(l.document)
+}
+
+// decode fills the typed fields of out from the generic document.
+func decode(document any, out any) error {
+	raw, err := json.Marshal(document)
+	if err != nil {
+		return fmt.Errorf("encode policy result: %w", err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("decode policy result: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+// Package engine is the thin Go layer around the tooleval policy: it
+// loads the bundle (embedded by default), prepares the policy's queries
+// once, and evaluates decision and launch documents for agent runtimes.
+// All decisions are made by the Rego policy; the engine only prepares
+// input, caches what can be cached, and shapes output.
+//
+// An [Engine] is safe for concurrent use. For a stream of dispatch
+// batches from one agent, open a [Session]: it compiles the static part
+// of the request (agent, declared tools, layers, workspace) once.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/tooleval/tooleval/policies"
+)
+
+// The queries the engine prepares. Each names a rule or function of the
+// policy; sessions use compile and decide, which decision is made of.
+const (
+	decisionQuery = "data.tooleval.decision"
+	launchQuery   = "data.tooleval.launch"
+	compileQuery  = "data.tooleval.context.compile(input)"
+	decideQuery   = "data.tooleval.decide(input.context, input.request)"
+	configQuery   = "data.tooleval.config"
+)
+
+// Engine evaluates the tooleval policy. Create one with [New].
+type Engine struct {
+	revision string
+	decision rego.PreparedEvalQuery
+	launch   rego.PreparedEvalQuery
+	compile  rego.PreparedEvalQuery
+	decide   rego.PreparedEvalQuery
+	paths    pathArguments
+	audit    *slog.Logger
+}
+
+type options struct {
+	bundlePath string
+	audit      *slog.Logger
+}
+
+// Option configures [New].
+type Option func(*options)
+
+// WithBundle loads the policy from a bundle directory or tarball instead
+// of the bundle embedded in the binary.
+func WithBundle(path string) Option {
+	return func(o *options) { o.bundlePath = path }
+}
+
+// WithAuditLogger logs every decision as one structured record to l
+// (see [AuditRecord]). Auditing is off by default.
+func WithAuditLogger(l *slog.Logger) Option {
+	return func(o *options) { o.audit = l }
+}
+
+// New loads the policy bundle and prepares its queries.
+func New(ctx context.Context, opts ...Option) (*Engine, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	b, err := loadBundle(o.bundlePath)
+	if err != nil {
+		return nil, err
+	}
+	compiler, store, err := compileBundle(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{revision: b.Manifest.Revision, audit: o.audit}
+	for query, target := range map[string]*rego.PreparedEvalQuery{
+		decisionQuery: &e.decision,
+		launchQuery:   &e.launch,
+		compileQuery:  &e.compile,
+		decideQuery:   &e.decide,
+	} {
+		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("prepare %s: %w", query, err)
+		}
+	}
+	if e.paths, err = readPathArguments(ctx, compiler, store); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Revision is the revision in the loaded bundle's manifest.
+func (e *Engine) Revision() string { return e.revision }
+
+// loadBundle reads the bundle at path, or the embedded one when path is
+// empty. Rego test files are left out.
+func loadBundle(path string) (*bundle.Bundle, error) {
+	l := loader.NewFileLoader().WithFilter(skipTests).WithSkipBundleVerification(true)
+	var (
+		b   *bundle.Bundle
+		err error
+	)
+	if path == "" {
+		b, err = l.WithFS(policies.Bundle()).AsBundle(".")
+		path = "embedded bundle"
+	} else {
+		if _, statErr := os.Stat(path); statErr != nil {
+			return nil, fmt.Errorf("load bundle: %w", statErr)
+		}
+		b, err = l.AsBundle(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	if len(b.Modules) == 0 {
+		return nil, fmt.Errorf("load %s: the bundle has no policy", path)
+	}
+	return b, nil
+}
+
+func skipTests(_ string, info fs.FileInfo, _ int) bool {
+	return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
+}
+
+// compileBundle compiles the bundle's modules once and puts its data in
+// an in-memory store that returns AST values, so that a policy look-up
+// into a large data object reads one entry instead of converting it.
+func compileBundle(ctx context.Context, b *bundle.Bundle) (*ast.Compiler, storage.Store, error) {
+	modules := make(map[string]*ast.Module, len(b.Modules))
+	for _, m := range b.Modules {
+		modules[m.Path] = m.Parsed
+	}
+	compiler := ast.NewCompiler()
+	if compiler.Compile(modules); compiler.Failed() {
+		return nil, nil, fmt.Errorf("compile policy: %w", compiler.Errors)
+	}
+	store := inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return compiler, store, nil
+}

@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// errUndefined is returned when a query the policy always defines was
+// undefined: the loaded bundle is not a tooleval bundle, or it is broken.
+var errUndefined = errors.New("the policy returned no result")
+
+// Decide evaluates data.tooleval.decision for one full input document
+// (any JSON-compatible Go value). On an evaluation error it returns the
+// error together with a decision that refuses every call.
+func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
+	value, err := toValue(input)
+	if err != nil {
+		return failClosed(ast.Null{}, err), err
+	}
+	return e.DecideValue(ctx, value)
+}
+
+// DecideJSON is [Engine.Decide] for a JSON document, decoded the way an
+// OPA server decodes a request body (numbers keep their text).
+func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error) {
+	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	if err != nil {
+		err = fmt.Errorf("decode input: %w", err)
+		return failClosed(ast.Null{}, err), err
+	}
+	return e.DecideValue(ctx, value)
+}
+
+// DecideValue is [Engine.Decide] for an input already converted to AST.
+func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, error) {
+	d, err := e.evalDecision(ctx, e.decision, input, input)
+	e.auditDecision(ctx, input, d, err)
+	return d, err
+}
+
+// Launch evaluates data.tooleval.launch for a launch document. On an
+// evaluation error it returns the error together with an invalid,
+// deny-all launch.
+func (e *Engine) Launch(ctx context.Context, input any) (*Launch, error) {
+	value, err := toValue(input)
+	if err != nil {
+		return failedLaunch(err), err
+	}
+	return e.LaunchValue(ctx, value)
+}
+
+// LaunchJSON is [Engine.Launch] for a JSON document.
+func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
+	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	if err != nil {
+		err = fmt.Errorf("decode input: %w", err)
+		return failedLaunch(err), err
+	}
+	return e.LaunchValue(ctx, value)
+}
+
+// LaunchValue is [Engine.Launch] for an input already converted to AST.
+func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, error) {
+	document, err := eval(ctx, e.launch, input)
+	if err != nil {
+		return failedLaunch(err), err
+	}
+	l := &Launch{document: document}
+	if err := decode(document, l); err != nil {
+		return failedLaunch(err), err
+	}
+	return l, nil
+}
+
+// evalDecision evaluates a decision query; request is the document whose
+// calls a fail-closed decision refuses.
+func (e *Engine) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value) (*Decision, error) {
+	document, err := eval(ctx, q, input)
+	if err != nil {
+		return failClosed(request, err), err
+	}
+	d := &Decision{document: document}
+	if err := decode(document, d); err != nil {
+		return failClosed(request, err), err
+	}
+	return d, nil
+}
+
+// eval runs a prepared query whose single expression is the result.
+func eval(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (any, error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
+	if err != nil {
+		return nil, fmt.Errorf("evaluate policy: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return nil, errUndefined
+	}
+	return rs[0].Expressions[0].Value, nil
+}
+
+// toValue converts a Go value to AST the way the policy will see it.
+func toValue(x any) (ast.Value, error) {
+	if v, ok := x.(ast.Value); ok {
+		return v, nil
+	}
+	v, err := ast.InterfaceToValue(x)
+	if err != nil {
+		return nil, fmt.Errorf("convert input: %w", err)
+	}
+	return v, nil
+}

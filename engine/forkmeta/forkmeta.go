@@ -1,0 +1,139 @@
+// Package forkmeta persists a fork's execution allowlist in the agent-meta
+// sidecar file next to its transcript, and reads it back on revival.
+//
+// The file is JSON: {"version": 1, "execution_allowed_tools": [...]}. The
+// field is absent for an unrestricted fork and [] for a deny-all one.
+// Reading fails closed: a sidecar that is missing, unreadable, truncated,
+// of an unknown version, or whose field is not a list of strings revives
+// the fork as deny-all, with an error saying why. Only a well-formed
+// sidecar without the field (as written before the field existed)
+// revives it unrestricted.
+package forkmeta
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Version is the sidecar format this package writes.
+const Version = 1
+
+// fieldName is the sidecar member that holds the allowlist.
+const fieldName = "execution_allowed_tools"
+
+// ErrCorrupt is wrapped by every error that made [Read] fail closed.
+var ErrCorrupt = errors.New("fork sidecar cannot be trusted")
+
+// Restriction is a fork's persisted execution allowlist.
+type Restriction struct {
+	// Restricted is false for an unrestricted fork.
+	Restricted bool
+	// Allow is the allowlist of a restricted fork (empty: deny-all).
+	Allow []string
+}
+
+// Unrestricted is the restriction of a fork launched without fork_tools.
+var Unrestricted = Restriction{}
+
+// DenyAll is the restriction a fork revives with when its sidecar cannot
+// be trusted.
+func DenyAll() Restriction { return Restriction{Restricted: true, Allow: []string{}} }
+
+// PathFor is the sidecar path for a transcript: the transcript's path
+// with its extension replaced by ".agent-meta.json".
+func PathFor(transcript string) string {
+	return strings.TrimSuffix(transcript, filepath.Ext(transcript)) + ".agent-meta.json"
+}
+
+type sidecar struct {
+	Version int       `json:"version"`
+	Allow   *[]string `json:"execution_allowed_tools,omitempty"`
+}
+
+// Write persists r at path atomically: a temporary file in the same
+// directory is written, synced and renamed over path, and the directory
+// is synced, so a crash leaves the old sidecar or the new one, never a
+// torn file.
+func Write(path string, r Restriction) error {
+	doc := sidecar{Version: Version}
+	if r.Restricted {
+		allow := append([]string{}, r.Allow...)
+		doc.Allow = &allow
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("encode fork sidecar: %w", err)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".agent-meta-*.tmp")
+	if err != nil {
+		return fmt.Errorf("write fork sidecar: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	if _, err := tmp.Write(append(data, '\n')); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write fork sidecar: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("sync fork sidecar: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("close fork sidecar: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("install fork sidecar: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		defer d.Close()
+		if err := d.Sync(); err != nil {
+			return fmt.Errorf("sync sidecar directory: %w", err)
+		}
+	}
+	return nil
+}
+
+// Read returns the restriction persisted at path. On any error it returns
+// [DenyAll] with an error wrapping [ErrCorrupt].
+func Read(path string) (Restriction, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return DenyAll(), fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return Parse(data)
+}
+
+// Parse is [Read] for the sidecar's bytes.
+func Parse(data []byte) (Restriction, error) {
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&members); err != nil {
+		return DenyAll(), fmt.Errorf("%w: not a JSON object: %w", ErrCorrupt, err)
+	}
+	if dec.More() {
+		return DenyAll(), fmt.Errorf("%w: trailing data after the JSON object", ErrCorrupt)
+	}
+	if raw, ok := members["version"]; ok {
+		var v int
+		if err := json.Unmarshal(raw, &v); err != nil || v != Version {
+			return DenyAll(), fmt.Errorf("%w: unknown version %s", ErrCorrupt, raw)
+		}
+	}
+	raw, ok := members[fieldName]
+	if !ok {
+		return Unrestricted, nil
+	}
+	var allow []string
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &allow) != nil {
+		return DenyAll(), fmt.Errorf("%w: %s must be a list of strings, got %s", ErrCorrupt, fieldName, raw)
+	}
+	if allow == nil {
+		allow = []string{}
+	}
+	return Restriction{Restricted: true, Allow: allow}, nil
+}

@@ -1,0 +1,128 @@
+package hostpath
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// tree makes a real workspace in a temporary directory and returns its
+// root with symbolic links resolved (the temporary directory itself may
+// sit behind one).
+func tree(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	ws := filepath.Join(dir, "ws")
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "src"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "outside"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "src", "main.go"), []byte("package main"), 0o644))
+	return ws
+}
+
+func TestResolvePlainPaths(t *testing.T) {
+	ws := tree(t)
+	for in, want := range map[string]string{
+		"src/main.go":             ws + "/src/main.go",
+		"./src//main.go":          ws + "/src/main.go",
+		ws + "/src/../src/x.go":   ws + "/src/x.go",
+		"new/dir/file.txt":        ws + "/new/dir/file.txt",
+		"new/../README.md":        ws + "/README.md",
+		"../outside/x":            filepath.Dir(ws) + "/outside/x",
+		"/":                       "/",
+		ws + "/src/main.go/../..": ws,
+	} {
+		got, err := Resolve(ws, in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+}
+
+func TestResolveFollowsSymlinksOutOfTheWorkspace(t *testing.T) {
+	ws := tree(t)
+	outside := filepath.Join(filepath.Dir(ws), "outside")
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "escape")))
+	require.NoError(t, os.Symlink("../outside/secret", filepath.Join(ws, "relative_escape")))
+	require.NoError(t, os.Symlink("src", filepath.Join(ws, "inside")))
+
+	got, err := Resolve(ws, "escape/authorized_keys")
+	require.NoError(t, err)
+	require.Equal(t, outside+"/authorized_keys", got)
+
+	got, err = Resolve(ws, ws+"/relative_escape")
+	require.NoError(t, err)
+	require.Equal(t, outside+"/secret", got)
+
+	got, err = Resolve(ws, "inside/main.go")
+	require.NoError(t, err)
+	require.Equal(t, ws+"/src/main.go", got)
+}
+
+func TestResolveRefusesLoops(t *testing.T) {
+	ws := tree(t)
+	require.NoError(t, os.Symlink("b", filepath.Join(ws, "a")))
+	require.NoError(t, os.Symlink("a", filepath.Join(ws, "b")))
+	_, err := Resolve(ws, "a/file")
+	require.ErrorIs(t, err, ErrLoop)
+
+	require.NoError(t, os.Symlink("self", filepath.Join(ws, "self")))
+	_, err = Resolve(ws, "self")
+	require.ErrorIs(t, err, ErrLoop)
+}
+
+// chain makes link0 -> link1 -> ... -> linkN-1 -> src, n links in all.
+func chain(t *testing.T, ws string, n int) {
+	t.Helper()
+	for i := range n {
+		target := "link" + strconv.Itoa(i+1)
+		if i == n-1 {
+			target = "src"
+		}
+		require.NoError(t, os.Symlink(target, filepath.Join(ws, "link"+strconv.Itoa(i))))
+	}
+}
+
+func TestResolveFollowsEightHops(t *testing.T) {
+	ws := tree(t)
+	chain(t, ws, 8)
+	got, err := Resolve(ws, "link0/main.go")
+	require.NoError(t, err)
+	require.Equal(t, ws+"/src/main.go", got)
+}
+
+func TestResolveRefusesNineHops(t *testing.T) {
+	ws := tree(t)
+	chain(t, ws, 9)
+	_, err := Resolve(ws, "link0/main.go")
+	require.ErrorIs(t, err, ErrTooManyHops)
+}
+
+func TestResolveRefusesUnreadableComponents(t *testing.T) {
+	if os.Geteuid() == 0 {
+		// root reads every directory; a file used as a directory still fails.
+		ws := tree(t)
+		_, err := Resolve(ws, "src/main.go/child")
+		require.Error(t, err)
+		return
+	}
+	ws := tree(t)
+	locked := filepath.Join(ws, "locked")
+	require.NoError(t, os.Mkdir(locked, 0o000))
+	t.Cleanup(func() { _ = os.Chmod(locked, 0o755) })
+	_, err := Resolve(ws, "locked/x")
+	require.Error(t, err)
+}
+
+func TestResolveRejectsInvalidInput(t *testing.T) {
+	for _, tc := range []struct{ root, p string }{
+		{"/ws", ""},
+		{"/ws", "a\x00b"},
+		{"relative-root", "file"},
+	} {
+		_, err := Resolve(tc.root, tc.p)
+		require.ErrorIs(t, err, ErrInvalid, "%q %q", tc.root, tc.p)
+	}
+}

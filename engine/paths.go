@@ -1,0 +1,136 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
+
+	"github.com/tooleval/tooleval/engine/hostpath"
+	"github.com/tooleval/tooleval/internal/nfkccf"
+)
+
+// unresolvedPrefix marks a path argument the host could not resolve. It
+// makes the value relative, so the policy refuses it with rule unresolved.
+const unresolvedPrefix = "unresolved:"
+
+// pathArguments is data.tooleval.config.path_arguments: for each
+// canonical tool name, which arguments are paths.
+type pathArguments map[string]map[string]any
+
+func readPathArguments(ctx context.Context, compiler *ast.Compiler, store storage.Store) (pathArguments, error) {
+	rs, err := rego.New(rego.Query(configQuery+".path_arguments"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read path arguments: %w", err)
+	}
+	out := pathArguments{}
+	if len(rs) == 0 {
+		return out, nil
+	}
+	tools, _ := rs[0].Expressions[0].Value.(map[string]any)
+	for tool, spec := range tools {
+		if args, ok := spec.(map[string]any); ok {
+			out[tool] = args
+		}
+	}
+	return out, nil
+}
+
+// resolveCalls returns the calls with every path argument named by the
+// configuration resolved on the host against root. Calls that are not
+// well-formed are left as they are for the policy to refuse.
+func (p pathArguments) resolveCalls(root string, calls ast.Value) ast.Value {
+	arr, ok := calls.(*ast.Array)
+	if !ok || len(p) == 0 {
+		return calls
+	}
+	out := make([]*ast.Term, 0, arr.Len())
+	arr.Foreach(func(t *ast.Term) {
+		out = append(out, ast.NewTerm(p.resolveCall(root, t.Value)))
+	})
+	return ast.NewArray(out...)
+}
+
+func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
+	obj, ok := call.(ast.Object)
+	if !ok {
+		return call
+	}
+	name, ok := stringMember(obj, "name")
+	if !ok {
+		return call
+	}
+	spec := p[nfkccf.Canonical(name)]
+	argsTerm := obj.Get(ast.StringTerm("args"))
+	if len(spec) == 0 || argsTerm == nil {
+		return call
+	}
+	args, ok := argsTerm.Value.(ast.Object)
+	if !ok {
+		return call
+	}
+	resolvedArgs := args.Copy()
+	for arg := range spec {
+		value, ok := stringMember(args, arg)
+		if !ok {
+			continue
+		}
+		resolved, err := hostpath.Resolve(root, value)
+		if err != nil {
+			resolved = unresolvedPrefix + value
+		}
+		resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolved))
+	}
+	resolvedCall := obj.Copy()
+	resolvedCall.Insert(ast.StringTerm("args"), ast.NewTerm(resolvedArgs))
+	return resolvedCall
+}
+
+// stringMember returns obj[key] when it is a string.
+func stringMember(obj ast.Object, key string) (string, bool) {
+	t := obj.Get(ast.StringTerm(key))
+	if t == nil {
+		return "", false
+	}
+	s, ok := t.Value.(ast.String)
+	return string(s), ok
+}
+
+// workspaceRoot returns input.workspace.root when it is a string.
+func workspaceRoot(static ast.Value) (string, bool) {
+	obj, ok := static.(ast.Object)
+	if !ok {
+		return "", false
+	}
+	t := obj.Get(ast.StringTerm("workspace"))
+	if t == nil {
+		return "", false
+	}
+	ws, ok := t.Value.(ast.Object)
+	if !ok {
+		return "", false
+	}
+	return stringMember(ws, "root")
+}
+
+// ResolvePaths returns a copy of a full input document with its path
+// arguments resolved on the host against input.workspace.root (symbolic
+// links followed, at most 8 hops). Paths that cannot be resolved are
+// marked so that the policy refuses them with rule unresolved. Without a
+// workspace the input is returned as it is.
+func (e *Engine) ResolvePaths(input ast.Value) ast.Value {
+	root, ok := workspaceRoot(input)
+	obj, isObject := input.(ast.Object)
+	if !ok || !isObject {
+		return input
+	}
+	calls := obj.Get(ast.StringTerm("calls"))
+	if calls == nil {
+		return input
+	}
+	out := obj.Copy()
+	out.Insert(ast.StringTerm("calls"), ast.NewTerm(e.paths.resolveCalls(root, calls.Value)))
+	return out
+}

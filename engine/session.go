@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/rego"
+)
+
+// Session decides the dispatch batches of one agent session. The static
+// part of the request (agent, declared tools, layers, workspace) is
+// compiled by the policy once, when the session opens; each batch then
+// costs work proportional to its calls, not to the number of declared
+// tools. A Session is safe for concurrent use.
+type Session struct {
+	engine  *Engine
+	static  ast.Value
+	context *ast.Term
+	root    string
+	resolve bool
+
+	mu    sync.Mutex // serializes batches when a run budget is kept
+	guard *RunGuard
+}
+
+type sessionOptions struct {
+	resolvePaths bool
+	guard        *RunGuard
+}
+
+// SessionOption configures [Engine.NewSession].
+type SessionOption func(*sessionOptions)
+
+// WithPathResolution turns host path resolution on or off (on by
+// default for sessions): path arguments are resolved against the
+// workspace root, symbolic links followed, before the policy sees them.
+func WithPathResolution(on bool) SessionOption {
+	return func(o *sessionOptions) { o.resolvePaths = on }
+}
+
+// WithRunGuard keeps the run's attempts and refusals across the
+// session's batches in g and sends them to the policy as input.run.
+func WithRunGuard(g *RunGuard) SessionOption {
+	return func(o *sessionOptions) { o.guard = g }
+}
+
+// NewSession opens a session for the static part of a request: a
+// document with agent, declared, layers and workspace (calls and run, if
+// present, are ignored). static may be a [SessionConfig], any other
+// JSON-compatible Go value, or an ast.Value.
+func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOption) (*Session, error) {
+	o := sessionOptions{resolvePaths: true}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	value, err := toValue(static)
+	if err != nil {
+		return nil, err
+	}
+	value = withoutBatch(value)
+	compiled, err := e.compileContext(ctx, value)
+	if err != nil {
+		return nil, err
+	}
+	root, hasRoot := workspaceRoot(value)
+	return &Session{
+		engine:  e,
+		static:  value,
+		context: ast.NewTerm(compiled),
+		root:    root,
+		resolve: o.resolvePaths && hasRoot,
+		guard:   o.guard,
+	}, nil
+}
+
+// compileContext evaluates data.tooleval.context.compile for the static
+// document and keeps the result as AST, ready to be passed back in.
+func (e *Engine) compileContext(ctx context.Context, static ast.Value) (ast.Value, error) {
+	rs, err := e.compile.Eval(ctx, rego.EvalParsedInput(static), rego.EvalGenerateJSON(keepAST))
+	if err != nil {
+		return nil, fmt.Errorf("compile session context: %w", err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return nil, fmt.Errorf("compile session context: %w", errUndefined)
+	}
+	value, ok := rs[0].Expressions[0].Value.(ast.Value)
+	if !ok {
+		return nil, fmt.Errorf("compile session context: unexpected %T", rs[0].Expressions[0].Value)
+	}
+	return value, nil
+}
+
+// keepAST returns a query result as the AST value itself, not as JSON.
+func keepAST(t *ast.Term, _ *rego.EvalContext) (any, error) {
+	return t.Value, nil
+}
+
+// withoutBatch drops calls and run from a document.
+func withoutBatch(v ast.Value) ast.Value {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return v
+	}
+	out := ast.NewObject()
+	obj.Foreach(func(k, v *ast.Term) {
+		if key, ok := k.Value.(ast.String); ok && (key == "calls" || key == "run") {
+			return
+		}
+		out.Insert(k, v)
+	})
+	return out
+}
+
+// Decide decides one dispatch batch. calls is a list of calls ([]Call,
+// or any JSON-compatible list); with a [RunGuard] the run's totals are
+// sent along and updated from the decision. On an evaluation error the
+// returned decision refuses every call.
+func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
+	value, err := toValue(calls)
+	if err != nil {
+		return failClosed(ast.Null{}, err), err
+	}
+	if s.guard != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(s.prepareCalls(value))})
+	if s.guard != nil {
+		request.Insert(ast.StringTerm("run"), ast.NewTerm(s.guard.input()))
+	}
+	d, err := s.DecideRequest(ctx, request)
+	if s.guard != nil && err == nil {
+		s.guard.record(d)
+	}
+	return d, err
+}
+
+// DecideRequest decides a batch given as a request document {calls,
+// run}, exactly as data.tooleval.decision would for the session's static
+// document merged with it. Paths are not resolved here.
+func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decision, error) {
+	input := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("context"), s.context},
+		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
+	)
+	d, err := s.engine.evalDecision(ctx, s.engine.decide, input, request)
+	s.engine.auditDecision(ctx, s.static, d, err)
+	return d, err
+}
+
+func (s *Session) prepareCalls(calls ast.Value) ast.Value {
+	if !s.resolve {
+		return calls
+	}
+	return s.engine.paths.resolveCalls(s.root, calls)
+}

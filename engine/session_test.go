@@ -1,0 +1,284 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine/forkmeta"
+	"github.com/tooleval/tooleval/internal/corpus"
+)
+
+// batchOf returns the {calls, run} part of a full input document.
+func batchOf(doc map[string]any) map[string]any {
+	batch := map[string]any{}
+	for _, key := range []string{"calls", "run"} {
+		if v, ok := doc[key]; ok {
+			batch[key] = v
+		}
+	}
+	return batch
+}
+
+// TestSessionEqualsOneShot decides a generated corpus both ways: the
+// one-shot decision of the full document, and a session opened on its
+// static part deciding its batch. The documents must be identical.
+func TestSessionEqualsOneShot(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	docs := corpus.New(11).Decisions(1500)
+	refused := 0
+	for i, doc := range docs {
+		oneShot, err := e.Decide(ctx, doc)
+		require.NoError(t, err)
+		session, err := e.NewSession(ctx, doc, WithPathResolution(false))
+		require.NoError(t, err)
+		request, err := toValue(batchOf(doc))
+		require.NoError(t, err)
+		viaSession, err := session.DecideRequest(ctx, request)
+		require.NoError(t, err)
+		require.Equal(t, documentJSON(t, oneShot), documentJSON(t, viaSession), "document %d", i)
+		for _, c := range oneShot.Decisions {
+			if !c.Allowed {
+				refused++
+			}
+		}
+	}
+	t.Logf("%d documents decided both ways, identical; %d refused calls among them", len(docs), refused)
+	require.Greater(t, refused, 100, "the corpus exercises too few refusals")
+}
+
+func TestSessionReusesItsContextAcrossBatches(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	s, err := e.NewSession(ctx, SessionConfig{
+		Agent:    &Agent{Role: "subagent", Depth: 1},
+		Declared: []Declaration{{Name: "read_file"}, {Name: "gateway"}, {Name: "mcp__gh__read", MCP: &MCPIdentity{Server: "gh", Tool: "read"}}},
+		Layers:   []Layer{{Name: "agent", Allow: []string{"read_file", "gateway", "mcp__gh__*"}}, {Name: "tenant"}},
+	})
+	require.NoError(t, err)
+	for range 3 {
+		d, err := s.Decide(ctx, []Call{{ID: "1", Name: "read_file"}, {ID: "2", Name: "gateway"}, {ID: "3", Name: "mcp__gh__read"}})
+		require.NoError(t, err)
+		require.Equal(t, []bool{true, false, true}, allowed(d))
+		require.Equal(t, "subagent_hard_deny", d.Decisions[1].Layer)
+		require.Equal(t, []string{"mcp__gh__read", "read_file"}, d.Effective)
+	}
+}
+
+func allowed(d *Decision) []bool {
+	out := make([]bool, len(d.Decisions))
+	for i, c := range d.Decisions {
+		out[i] = c.Allowed
+	}
+	return out
+}
+
+func TestSessionResolvesPathsOnTheHost(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	ws := filepath.Join(dir, "ws")
+	outside := filepath.Join(dir, "outside")
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "src"), 0o755))
+	require.NoError(t, os.MkdirAll(outside, 0o755))
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "escape")))
+	require.NoError(t, os.Symlink("loop_b", filepath.Join(ws, "loop_a")))
+	require.NoError(t, os.Symlink("loop_a", filepath.Join(ws, "loop_b")))
+
+	e := newEngine(t)
+	ctx := context.Background()
+	cfg := SessionConfig{
+		Declared:  []Declaration{{Name: "write_file"}, {Name: "read_file"}, {Name: "bash"}},
+		Workspace: &Workspace{Root: ws},
+	}
+	calls := []Call{
+		{ID: "in", Name: "write_file", Args: map[string]any{"path": "src/new.go"}},
+		{ID: "escape", Name: "write_file", Args: map[string]any{"path": "escape/authorized_keys"}},
+		{ID: "read-escape", Name: "read_file", Args: map[string]any{"path": ws + "/escape/x"}},
+		{ID: "loop", Name: "write_file", Args: map[string]any{"path": "loop_a/x"}},
+		{ID: "cwd", Name: "bash", Args: map[string]any{"cwd": "src", "command": "ls"}},
+	}
+	s, err := e.NewSession(ctx, cfg)
+	require.NoError(t, err)
+	d, err := s.Decide(ctx, calls)
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, false, false, false, true}, allowed(d))
+	require.Equal(t, "outside_workspace", d.Decisions[1].Rule)
+	require.Equal(t, "not_readable", d.Decisions[2].Rule)
+	require.Equal(t, "unresolved", d.Decisions[3].Rule)
+
+	// Without resolution the policy sees the raw, relative paths.
+	raw, err := e.NewSession(ctx, cfg, WithPathResolution(false))
+	require.NoError(t, err)
+	d, err = raw.Decide(ctx, calls)
+	require.NoError(t, err)
+	require.Equal(t, []string{"unresolved", "unresolved", "", "unresolved", "unresolved"}, rules(d))
+}
+
+func rules(d *Decision) []string {
+	out := make([]string, len(d.Decisions))
+	for i, c := range d.Decisions {
+		out[i] = c.Rule
+	}
+	return out
+}
+
+func TestOneShotPathResolution(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "etc")))
+	e := newEngine(t)
+	in, err := toValue(map[string]any{
+		"declared":  []any{map[string]any{"name": "write_file"}},
+		"workspace": map[string]any{"root": dir},
+		"calls":     []any{map[string]any{"id": "a", "name": "write_file", "args": map[string]any{"path": "etc/passwd"}}},
+	})
+	require.NoError(t, err)
+	d, err := e.DecideValue(context.Background(), e.ResolvePaths(in))
+	require.NoError(t, err)
+	require.Equal(t, "outside_workspace", d.Decisions[0].Rule)
+	require.Contains(t, d.Decisions[0].Message, `"/etc/passwd"`)
+}
+
+func TestRunGuardCountsAcrossBatches(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	guard := NewRunGuard(5, 3)
+	s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "read_file"}}}, WithRunGuard(guard))
+	require.NoError(t, err)
+
+	d, err := s.Decide(ctx, []Call{{ID: "1", Name: "read_file"}, {ID: "2", Name: "nope"}})
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, false}, allowed(d))
+	require.Equal(t, RunTotals{Attempts: 2, Refusals: 1}, guard.Totals())
+
+	d, err = s.Decide(ctx, []Call{{ID: "3", Name: "read_file"}, {ID: "4", Name: "read_file"}, {ID: "5", Name: "read_file"}, {ID: "6", Name: "read_file"}})
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, true, true, false}, allowed(d))
+	require.Equal(t, "run_exhausted", d.Decisions[3].Reason)
+	require.Equal(t, RunTotals{Attempts: 6, Refusals: 2, Exhausted: true}, guard.Totals())
+
+	d, err = s.Decide(ctx, []Call{{ID: "7", Name: "read_file"}})
+	require.NoError(t, err)
+	require.Equal(t, "run_exhausted", d.Decisions[0].Reason)
+	require.Equal(t, RunTotals{Attempts: 7, Refusals: 3, Exhausted: true}, guard.Totals())
+}
+
+func TestForkLifecycle(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	declared := []Declaration{
+		{Name: "read_file"}, {Name: "write_file"},
+		{Name: "mcp__github__read_issue", MCP: &MCPIdentity{Server: "github", Tool: "read_issue"}},
+		{Name: "mcp__github__create_issue", MCP: &MCPIdentity{Server: "github", Tool: "create_issue"}},
+	}
+	l, err := e.Launch(ctx, map[string]any{"subagent_type": "fork", "fork_tools": []string{"read_file", "mcp__github__read_*"}, "declared": declared})
+	require.NoError(t, err)
+	require.True(t, l.Valid)
+
+	sidecar := forkmeta.PathFor(filepath.Join(t.TempDir(), "fork-1.jsonl"))
+	require.NoError(t, PersistLaunch(sidecar, l))
+
+	// Revival: the persisted list becomes the fork layer, matched against
+	// the live declarations (a new read tool has appeared since launch).
+	layer, err := ReviveForkLayer(sidecar)
+	require.NoError(t, err)
+	require.Equal(t, &Layer{Name: "fork", Allow: []string{"read_file", "mcp__github__read_*"}}, layer)
+	live := append(declared, Declaration{Name: "mcp__github__read_pr", MCP: &MCPIdentity{Server: "github", Tool: "read_pr"}})
+	s, err := e.NewSession(ctx, SessionConfig{Agent: &Agent{Role: "fork", Depth: 1}, Declared: live, Layers: []Layer{*layer}})
+	require.NoError(t, err)
+	d, err := s.Decide(ctx, []Call{{ID: "a", Name: "read_file"}, {ID: "b", Name: "write_file"}, {ID: "c", Name: "mcp__github__read_pr"}, {ID: "d", Name: "mcp__github__create_issue"}})
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, false, true, false}, allowed(d))
+	require.Equal(t, "fork", d.Decisions[1].Layer)
+
+	// A corrupt sidecar revives deny-all, never unrestricted.
+	require.NoError(t, os.WriteFile(sidecar, []byte(`{"version":1,"execution_allowed_tools":"read_file"}`), 0o644))
+	layer, err = ReviveForkLayer(sidecar)
+	require.ErrorIs(t, err, forkmeta.ErrCorrupt)
+	require.Equal(t, &Layer{Name: "fork", Allow: []string{}}, layer)
+
+	// An unrestricted launch persists no field and revives without a layer.
+	open, err := e.Launch(ctx, map[string]any{"subagent_type": "fork", "declared": declared})
+	require.NoError(t, err)
+	require.NoError(t, PersistLaunch(sidecar, open))
+	layer, err = ReviveForkLayer(sidecar)
+	require.NoError(t, err)
+	require.Nil(t, layer)
+
+	// An invalid launch is never persisted.
+	bad, err := e.Launch(ctx, map[string]any{"subagent_type": "researcher", "fork_tools": []string{"read_file"}})
+	require.NoError(t, err)
+	require.Error(t, PersistLaunch(sidecar, bad))
+}
+
+func TestDelegationOnlyNarrows(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	cfg := SessionConfig{
+		Declared: []Declaration{{Name: "read_file"}, {Name: "web_fetch"}, {Name: "write_file"}},
+		Layers:   []Layer{{Name: "agent", Allow: []string{"read_file", "web_fetch"}}},
+	}
+	hop := cfg.Delegate("researcher", []string{"read_file", "write_file"})
+	require.Len(t, cfg.Layers, 1, "Delegate must not modify the original")
+	s, err := e.NewSession(ctx, hop)
+	require.NoError(t, err)
+	d, err := s.Decide(ctx, []Call{{ID: "1", Name: "read_file"}, {ID: "2", Name: "web_fetch"}, {ID: "3", Name: "write_file"}})
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, false, false}, allowed(d))
+	require.Equal(t, "peer:researcher", d.Decisions[1].Layer)
+	require.Equal(t, "agent", d.Decisions[2].Layer)
+}
+
+// TestConcurrentUse shares one engine and several sessions between many
+// goroutines; run it with -race.
+func TestConcurrentUse(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	docs := corpus.New(5).Decisions(40)
+	want := make([]string, len(docs))
+	sessions := make([]*Session, len(docs))
+	for i, doc := range docs {
+		d, err := e.Decide(ctx, doc)
+		require.NoError(t, err)
+		want[i] = documentJSON(t, d)
+		sessions[i], err = e.NewSession(ctx, doc, WithPathResolution(false))
+		require.NoError(t, err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64*len(docs))
+	for g := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range docs {
+				i := (k + g) % len(docs)
+				request, _ := toValue(batchOf(docs[i]))
+				var d *Decision
+				var err error
+				if g%2 == 0 {
+					d, err = sessions[i].DecideRequest(ctx, request)
+				} else {
+					d, err = e.Decide(ctx, docs[i])
+				}
+				if err != nil {
+					errs <- err.Error()
+					continue
+				}
+				if got, _ := d.JSON(); string(got) != want[i] {
+					errs <- fmt.Sprintf("document %d differs under concurrency", i)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for msg := range errs {
+		t.Error(msg)
+	}
+}
