@@ -11,12 +11,16 @@ REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: run test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
-## run: evaluate an example batch with the default bundle
-run: bundle
-	@echo "# $(EXAMPLE)"
-	@$(OPA) eval --format pretty --bundle $(BUNDLE) --input $(EXAMPLE) data.tooleval.decision
+## run: build the command line and evaluate an example batch with the embedded bundle
+run: tooleval
+	@echo "# bin/tooleval eval -i $(EXAMPLE) --format table"
+	@bin/tooleval eval -i $(EXAMPLE) --format table || [ $$? -eq 1 ]
+
+## tooleval: build the command line into bin/
+tooleval:
+	$(GO) build -o bin/tooleval ./cmd/tooleval
 
 ## test: every test (Rego format, strict check, unit tests with coverage, Go tests)
 test: test-rego test-go
@@ -41,6 +45,7 @@ coverage: | $(BUILD)
 
 test-go: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 ./...
+	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
 
 ## bundle: build the OPA bundle tarball from policies/ (revision = git commit)
 bundle:

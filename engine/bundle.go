@@ -1,0 +1,38 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/compile"
+
+	"github.com/tooleval/tooleval/policies"
+)
+
+// WriteBundle writes the policy bundle as a gzipped tarball to w, the
+// same bundle `opa build --bundle policies --ignore '*_test.rego'` makes:
+// from source (a bundle directory), or from the embedded policies when
+// source is empty, with the given manifest revision.
+func WriteBundle(ctx context.Context, w io.Writer, source, revision string) error {
+	c := compile.New().
+		WithAsBundle(true).
+		WithRegoVersion(ast.RegoV1).
+		WithFilter(skipTests).
+		WithRevision(revision).
+		WithOutput(w)
+	if source == "" {
+		c = c.WithFS(policies.Bundle()).WithPaths(".")
+	} else {
+		if _, err := os.Stat(source); err != nil {
+			return fmt.Errorf("build bundle: %w", err)
+		}
+		c = c.WithPaths(source)
+	}
+	if err := c.Build(ctx); err != nil {
+		return fmt.Errorf("build bundle: %w", err)
+	}
+	return nil
+}

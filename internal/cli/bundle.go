@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+const bundleExamples = `  # Build the bundle from the policies embedded in this binary
+  tooleval bundle build -o tooleval.tar.gz --revision "$(git rev-parse --short HEAD)"
+
+  # Build it from a policy directory
+  tooleval bundle build --source policies -o bundle/tooleval.tar.gz
+`
+
+func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
+	fs := newFlags(s, "bundle", "bundle build [-o FILE] [--source DIR] [--revision REV]", bundleExamples)
+	output := fs.StringP("output", "o", "bundle.tar.gz", "tarball to write")
+	source := fs.String("source", "", "bundle directory to build from (default: the embedded policies)")
+	revision := fs.String("revision", "dev", "manifest revision")
+	if err := parse(fs, args); err != nil {
+		return ExitUsage, err
+	}
+	if fs.NArg() != 1 || fs.Arg(0) != "build" {
+		return ExitUsage, usagef("usage: tooleval bundle build [-o FILE]")
+	}
+	f, err := os.Create(*output)
+	if err != nil {
+		return ExitUsage, usagef("create %s: %w", *output, err)
+	}
+	if err := engine.WriteBundle(ctx, f, *source, *revision); err != nil {
+		f.Close()
+		os.Remove(*output)
+		return ExitUsage, err
+	}
+	if err := f.Close(); err != nil {
+		return ExitUsage, err
+	}
+	fmt.Fprintf(s.Err, "wrote %s (revision %s)\n", *output, *revision)
+	return ExitOK, nil
+}

@@ -1,0 +1,145 @@
+// Package cli implements the tooleval command line: eval, launch, check,
+// bundle build and version. cmd/tooleval only wires it to the process.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// Exit codes.
+const (
+	ExitOK      = 0 // every call allowed, the launch valid, nothing to report
+	ExitRefused = 1 // a call refused, a launch invalid, a problem found
+	ExitUsage   = 2 // bad usage, unreadable or undecodable input, evaluation failure
+)
+
+// Streams are the command's standard streams.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// Terminal is true when Out is a terminal (the default format is then
+	// the table).
+	Terminal bool
+}
+
+// IsTerminal reports whether f is a character device.
+func IsTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// usageError is a mistake on the command line or in the input; it exits 2.
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, s Streams, args []string) (int, error)
+}
+
+func commands() []command {
+	return []command{
+		{"eval", "decide a dispatch batch (data.tooleval.decision)", runEval},
+		{"launch", "validate a sub-agent or fork launch (data.tooleval.launch)", runLaunch},
+		{"check", "validate the configuration and input documents", runCheck},
+		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},
+		{"version", "print the tooleval, bundle and OPA versions", runVersion},
+	}
+}
+
+const mainUsage = `tooleval decides which tool calls an AI agent, sub-agent or fork may execute.
+
+Usage:
+  tooleval <command> [flags]
+
+Commands:
+%s
+Run 'tooleval <command> --help' for a command's flags and examples.
+`
+
+// Run runs the command line args and returns the exit code.
+func Run(ctx context.Context, s Streams, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		var list strings.Builder
+		for _, c := range commands() {
+			fmt.Fprintf(&list, "  %-8s %s\n", c.name, c.summary)
+		}
+		if len(args) == 0 {
+			fmt.Fprintf(s.Err, mainUsage, list.String())
+			return ExitUsage
+		}
+		fmt.Fprintf(s.Out, mainUsage, list.String())
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		code, err := c.run(ctx, s, args[1:])
+		if errors.Is(err, pflag.ErrHelp) {
+			return ExitOK
+		}
+		if err != nil {
+			fmt.Fprintf(s.Err, "tooleval %s: %v\n", c.name, err)
+			var u usageError
+			if errors.As(err, &u) {
+				return ExitUsage
+			}
+			if code == ExitOK {
+				return ExitUsage
+			}
+		}
+		return code
+	}
+	fmt.Fprintf(s.Err, "tooleval: unknown command %q (run 'tooleval --help')\n", args[0])
+	return ExitUsage
+}
+
+// newFlags returns a flag set that prints usage and examples on --help.
+func newFlags(s Streams, name, synopsis, examples string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet("tooleval "+name, pflag.ContinueOnError)
+	fs.SetOutput(s.Err)
+	fs.Usage = func() {
+		fmt.Fprintf(s.Out, "Usage:\n  tooleval %s\n\nFlags:\n%s\nExamples:\n%s", synopsis, fs.FlagUsages(), examples)
+	}
+	return fs
+}
+
+// parse parses args, turning flag errors into usage errors.
+func parse(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	return nil
+}
+
+// readInput reads a document from a file, or standard input for "-".
+func readInput(s Streams, path string) ([]byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(s.In)
+		if err != nil {
+			return nil, usagef("read standard input: %w", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("read input: %w", err)
+	}
+	return data, nil
+}

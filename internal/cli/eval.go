@@ -1,0 +1,139 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/engine/wire"
+)
+
+const evalExamples = `  # Decide an example batch and print a table
+  tooleval eval -i inputs/tenant_layers.json --format table
+
+  # The decision document exactly as OPA returns it
+  tooleval eval -i inputs/tenant_layers.json --format json
+
+  # Synthetic tool results for the refused calls, Anthropic style
+  cat request.json | tooleval eval --format anthropic
+
+  # Resolve path arguments on this host (symlinks followed) first
+  tooleval eval -i request.json --resolve-paths
+
+Exit status: 0 every call allowed, 1 a call refused or the request has
+errors, 2 bad usage, unreadable input or an evaluation failure.
+`
+
+var evalFormats = []string{"table", "json", string(wire.Gemini), string(wire.OpenAI), string(wire.Anthropic)}
+
+func runEval(ctx context.Context, s Streams, args []string) (int, error) {
+	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--resolve-paths] [--format table|json|gemini|openai|anthropic]", evalExamples)
+	input := fs.StringP("input", "i", "-", "input document, or - for standard input")
+	bundlePath := fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)")
+	resolve := fs.Bool("resolve-paths", false, "resolve path arguments on this host first, following symbolic links")
+	format := fs.StringP("format", "f", "", "output format: table, json, gemini, openai or anthropic (default: table on a terminal, json otherwise)")
+	if err := parse(fs, args); err != nil {
+		return ExitUsage, err
+	}
+	if fs.NArg() > 0 {
+		return ExitUsage, usagef("unexpected argument %q (give the input with -i)", fs.Arg(0))
+	}
+	out, err := outputFormat(*format, s.Terminal, evalFormats)
+	if err != nil {
+		return ExitUsage, err
+	}
+	value, err := readValue(s, *input)
+	if err != nil {
+		return ExitUsage, err
+	}
+	e, err := engine.New(ctx, engine.WithBundle(*bundlePath))
+	if err != nil {
+		return ExitUsage, err
+	}
+	if *resolve {
+		value = e.ResolvePaths(value)
+	}
+	d, err := e.DecideValue(ctx, value)
+	if err != nil {
+		return ExitUsage, err
+	}
+	if err := writeDecision(s, out, d); err != nil {
+		return ExitUsage, err
+	}
+	if d.AllAllowed() && len(d.Errors) == 0 {
+		return ExitOK, nil
+	}
+	return ExitRefused, nil
+}
+
+// outputFormat validates --format, defaulting to table on a terminal.
+func outputFormat(format string, terminal bool, allowed []string) (string, error) {
+	if format == "" {
+		if terminal {
+			return "table", nil
+		}
+		return "json", nil
+	}
+	for _, f := range allowed {
+		if f == format {
+			return f, nil
+		}
+	}
+	return "", usagef("unknown format %q (want one of %v)", format, allowed)
+}
+
+// readValue reads a JSON document, decoded the way OPA's server decodes
+// a request body.
+func readValue(s Streams, path string) (ast.Value, error) {
+	data, err := readInput(s, path)
+	if err != nil {
+		return nil, err
+	}
+	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, usagef("input is not a JSON document: %w", err)
+	}
+	return value, nil
+}
+
+func writeDecision(s Streams, format string, d *engine.Decision) error {
+	switch format {
+	case "json":
+		return writeDocument(s, d)
+	case "table":
+		return writeDecisionTable(s.Out, d)
+	}
+	_, refused, err := wire.Split(wire.Format(format), d)
+	if err != nil {
+		return err
+	}
+	if refused == nil {
+		refused = []map[string]any{}
+	}
+	return writeJSON(s, refused)
+}
+
+func writeDocument(s Streams, doc interface{ JSON() ([]byte, error) }) error {
+	data, err := doc.JSON()
+	if err != nil {
+		return err
+	}
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, data, "", "  "); err != nil {
+		return fmt.Errorf("format output: %w", err)
+	}
+	pretty.WriteByte('\n')
+	_, err = s.Out.Write(pretty.Bytes())
+	return err
+}
+
+func writeJSON(s Streams, v any) error {
+	enc := json.NewEncoder(s.Out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

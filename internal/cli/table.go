@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+func writeDecisionTable(w io.Writer, d *engine.Decision) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tVERDICT\tREASON\tLAYER\tMESSAGE")
+	for _, c := range d.Decisions {
+		verdict, reason := "allowed", "-"
+		if !c.Allowed {
+			verdict, reason = "refused", c.Reason
+			if c.Rule != "" {
+				reason += " (" + c.Rule + ")"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", display(c.ID), display(c.Name), verdict, reason, dash(c.Layer), dash(c.Message))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeProblems(w, "errors", d.Errors)
+	fmt.Fprintf(w, "effective: %s\n", strings.Join(d.Effective, ", "))
+	if d.Run != nil {
+		fmt.Fprintf(w, "run: attempts %d, refusals %d, exhausted %t\n", d.Run.Attempts, d.Run.Refusals, d.Run.Exhausted)
+	}
+	return nil
+}
+
+func writeLaunchTable(w io.Writer, l *engine.Launch) {
+	fmt.Fprintf(w, "valid: %t\n", l.Valid)
+	switch {
+	case l.ExecutionAllowedTools == nil:
+		fmt.Fprintln(w, "execution_allowed_tools: unrestricted")
+	case len(l.ExecutionAllowedTools) == 0:
+		fmt.Fprintln(w, "execution_allowed_tools: [] (deny-all)")
+	default:
+		fmt.Fprintf(w, "execution_allowed_tools: %v\n", l.ExecutionAllowedTools)
+	}
+	if l.Notice != "" {
+		fmt.Fprintf(w, "notice: %s\n", l.Notice)
+	}
+	writeProblems(w, "errors", l.Errors)
+}
+
+func writeProblems(w io.Writer, title string, problems []engine.Problem) {
+	if len(problems) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, p := range problems {
+		fmt.Fprintf(w, "  %s: %s%s\n", p.Code(), p.Message(), location(p))
+	}
+}
+
+// location renders the members of a problem that locate its culprit.
+func location(p engine.Problem) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		if k != "code" && k != "message" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return ""
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s=%s", k, display(p[k]))
+	}
+	return " (" + strings.Join(parts, " ") + ")"
+}
+
+func display(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return fmt.Sprintf("%q", x)
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

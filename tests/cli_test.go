@@ -1,0 +1,152 @@
+package tests
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var buildCLI = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "tooleval-cli-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "tooleval")
+	out, err := exec.Command("go", "build", "-o", bin, "../cmd/tooleval").CombinedOutput()
+	if err != nil {
+		return "", errors.New(string(out))
+	}
+	return bin, nil
+})
+
+// cli runs the tooleval binary and returns its stdout, stderr and exit code.
+func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	bin, err := buildCLI()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// TestCLIEqualsOPAEval: for every example, `tooleval eval --format json`
+// (and `tooleval launch`) prints the document `go tool opa eval` computes
+// on the built bundle.
+func TestCLIEqualsOPAEval(t *testing.T) {
+	bundle := bundlePath(t)
+	for _, ex := range examples(t) {
+		command := "eval"
+		if ex.query == "data.tooleval.launch" {
+			command = "launch"
+		}
+		out, stderr, code := cli(t, "", command, "-i", ex.input, "--format", "json")
+		require.Contains(t, []int{0, 1}, code, "%s: %s", ex.input, stderr)
+		raw := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", ex.input, ex.query)
+		require.JSONEq(t, string(raw), out, ex.input)
+	}
+}
+
+func TestCLIExitCodes(t *testing.T) {
+	allowed := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`
+	refused := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "write_file"}]}`
+	configError := `{"layers": [{"name": "a", "allow": ["*"]}]}`
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+	}{
+		{"all allowed", allowed, []string{"eval"}, 0},
+		{"one refused", refused, []string{"eval", "-f", "table"}, 1},
+		{"errors without calls", configError, []string{"eval"}, 1},
+		{"invalid JSON", `{"calls": [`, []string{"eval"}, 2},
+		{"missing file", "", []string{"eval", "-i", "/nonexistent/x.json"}, 2},
+		{"unknown format", allowed, []string{"eval", "--format", "xml"}, 2},
+		{"unknown flag", allowed, []string{"eval", "--frobnicate"}, 2},
+		{"positional argument", allowed, []string{"eval", "input.json"}, 2},
+		{"missing bundle", allowed, []string{"eval", "--bundle", "/nonexistent"}, 2},
+		{"unknown command", "", []string{"frobnicate"}, 2},
+		{"no command", "", nil, 2},
+		{"valid launch", `{"subagent_type": "fork", "fork_tools": []}`, []string{"launch"}, 0},
+		{"invalid launch", `{"subagent_type": "x", "fork_tools": []}`, []string{"launch"}, 1},
+		{"check clean", "", []string{"check", "../inputs/tenant_layers.json"}, 0},
+		{"check problems", "", []string{"check", "../inputs/malformed.json"}, 1},
+		{"version", "", []string{"version"}, 0},
+		{"bundle without build", "", []string{"bundle"}, 2},
+	} {
+		_, stderr, code := cli(t, tc.stdin, tc.args...)
+		require.Equal(t, tc.code, code, "%s: %s", tc.name, stderr)
+		if code == 2 {
+			require.NotEmpty(t, stderr, "%s: a usage error names the problem", tc.name)
+		}
+	}
+}
+
+func TestCLIHelpOnEveryCommand(t *testing.T) {
+	for _, command := range []string{"eval", "launch", "check", "bundle", "version"} {
+		out, _, code := cli(t, "", command, "--help")
+		require.Equal(t, 0, code, command)
+		require.Contains(t, out, "Usage:", command)
+		require.Contains(t, out, "Examples:", command)
+	}
+	out, _, code := cli(t, "", "--help")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "Commands:")
+}
+
+func TestCLIWireFormatsMatchGolden(t *testing.T) {
+	for _, format := range []string{"gemini", "openai", "anthropic"} {
+		out, _, code := cli(t, "", "eval", "-i", "../inputs/fork_tools.json", "--format", format)
+		require.Equal(t, 1, code)
+		golden, err := os.ReadFile(filepath.Join("..", "engine", "wire", "testdata", format+".json"))
+		require.NoError(t, err)
+		require.JSONEq(t, string(golden), out, format)
+	}
+}
+
+func TestCLIResolvePaths(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "etc")))
+	in := `{"declared": [{"name": "write_file"}], "workspace": {"root": "` + dir + `"},
+		"calls": [{"id": "a", "name": "write_file", "args": {"path": "etc/passwd"}}]}`
+	out, _, code := cli(t, in, "eval", "--format", "json")
+	require.Equal(t, 1, code)
+	require.Contains(t, out, `"rule": "unresolved"`)
+	out, _, code = cli(t, in, "eval", "--format", "json", "--resolve-paths")
+	require.Equal(t, 1, code)
+	require.Contains(t, out, `"rule": "outside_workspace"`)
+	require.Contains(t, out, `path \"/etc/passwd\"`)
+}
+
+// TestCLIBundleBuild: the tarball `tooleval bundle build` writes loads in
+// a stock OPA and decides like the one `make bundle` builds.
+func TestCLIBundleBuild(t *testing.T) {
+	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
+	_, stderr, code := cli(t, "", "bundle", "build", "-o", tarball, "--revision", "cli-test")
+	require.Equal(t, 0, code, stderr)
+	input := filepath.Join("..", "inputs", "path_checks.json")
+	got := opa(t, "eval", "--format", "raw", "--bundle", tarball, "--input", input, "data.tooleval.decision")
+	want := opa(t, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", input, "data.tooleval.decision")
+	require.JSONEq(t, string(want), string(got))
+	out, _, code := cli(t, "", "eval", "--bundle", tarball, "-i", input, "--format", "json")
+	require.Equal(t, 1, code)
+	require.JSONEq(t, string(want), out)
+}
