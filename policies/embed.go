@@ -8,7 +8,7 @@ import (
 	"io/fs"
 )
 
-//go:embed .manifest tooleval
+//go:embed .manifest tooleval system
 var files embed.FS
 
 // Bundle returns the bundle's files, rooted at the bundle root.

@@ -252,3 +252,33 @@ func (g *Generator) corrupt(doc map[string]any) {
 	key := g.pick([]string{"agent", "declared", "layers", "calls", "workspace", "run"})
 	doc[key] = []any{"wrong", 1, nil}[g.rng.IntN(3)]
 }
+
+// Launch returns one launch input document.
+func (g *Generator) Launch() map[string]any {
+	doc := map[string]any{"declared": g.declared()}
+	if g.chance(0.85) {
+		doc["subagent_type"] = g.pick([]string{"fork", "fork", "fork", "researcher", ""})
+	}
+	if g.chance(0.8) {
+		doc["fork_tools"] = g.list()
+	}
+	if g.chance(0.15) {
+		doc["teammate"] = g.pick([]string{"alice", ""})
+	}
+	if g.chance(0.9) {
+		doc["agent"] = g.agent()
+	}
+	if g.chance(0.03) {
+		doc["fork_tools"] = map[string]any{"read_file": true}
+	}
+	return doc
+}
+
+// Launches returns n launch documents.
+func (g *Generator) Launches(n int) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = g.Launch()
+	}
+	return out
+}

@@ -17,6 +17,7 @@
 package tooleval.pattern
 
 import data.tooleval.canonical.canonical
+import data.tooleval.canonical.canonical_or_null
 
 # METADATA
 # title: problem_messages
@@ -41,32 +42,47 @@ problem_messages := {
 #   The error code of one entry of a list of the given kind ("allow" or
 #   "deny"), or undefined when the entry is valid. The members of a group
 #   are checked by list_problems.
-entry_problem(entry, kind, groups) := "non_string_entry" if {
+entry_problem(entry, kind, groups) := problem(entry, canonical_or_null(entry), kind, groups) if {
+	not plain_name(entry)
+}
+
+# METADATA
+# title: plain_name
+# description: |
+#   s is a non-empty ASCII name of letters, digits, _, . and - only: a
+#   valid exact entry (and a valid name) whose canonical form is its lower
+#   case. Most names are plain; checking that first spares them the full
+#   grammar.
+plain_name(s) if regex.match(`^[A-Za-z0-9_.-]+$`, s)
+
+# problem is entry_problem given the entry's canonical form c (null when
+# it has none), so that an entry is canonicalized once.
+problem(entry, c, kind, groups) := "non_string_entry" if {
 	not is_string(entry)
 } else := "empty_entry" if {
 	entry == ""
 } else := "surrounding_whitespace" if {
 	entry != trim_space(entry)
 } else := "uncanonicalizable_entry" if {
-	not canonical(entry)
+	c == null
 } else := "empty_entry" if {
-	canonical(entry) == ""
+	c == ""
 } else := "bare_wildcard" if {
-	canonical(entry) == "*"
+	c == "*"
 } else := "unknown_group" if {
-	name := group_name(entry)
-	not is_array(object.get(groups, name, null))
+	startswith(c, "group:")
+	not is_array(object.get(groups, substring(c, 6, -1), null))
 } else := "misplaced_wildcard" if {
-	c := canonical(entry)
 	contains(c, "*")
 	indexof(c, "*") != count(c) - 1
 } else := "empty_mcp_server" if {
-	mcp_separator(canonical(entry)) == 0
+	mcp_separator(c) == 0
 } else := "incomplete_mcp_pattern" if {
-	mcp_separator(canonical(entry)) < 0
+	mcp_separator(c) < 0
 } else := "builtin_wildcard_in_allow" if {
 	kind == "allow"
-	parse(canonical(entry)).kind == "prefix"
+	not startswith(c, "mcp__")
+	endswith(c, "*")
 }
 
 # METADATA
@@ -80,7 +96,9 @@ list_problems(list, kind, groups) := [p |
 	some p in entry_problems(i, entry, kind, groups)
 ]
 
-entry_problems(i, entry, kind, groups) := [{"index": i, "entry": entry, "code": code}] if {
+entry_problems(i, entry, kind, groups) := [] if {
+	plain_name(entry)
+} else := [{"index": i, "entry": entry, "code": code}] if {
 	code := entry_problem(entry, kind, groups)
 } else := [{"index": i, "entry": entry, "code": code, "group": name, "group_index": j} |
 	name := group_name(entry)
@@ -91,7 +109,12 @@ entry_problems(i, entry, kind, groups) := [{"index": i, "entry": entry, "code": 
 # METADATA
 # title: member_problem
 # description: The error code of one member of a group used in a list of the given kind.
-member_problem(member, kind, groups) := "nested_group" if {
+member_problem(member, kind, groups) := code if {
+	not plain_name(member)
+	code := unplain_member_problem(member, kind, groups)
+}
+
+unplain_member_problem(member, kind, groups) := "nested_group" if {
 	group_name(member)
 } else := entry_problem(member, kind, groups)
 
@@ -154,11 +177,19 @@ compile(list, kind, groups) := {
 	},
 	"prefixes": [p.prefix | some p in parsed; p.kind == "prefix"],
 } if {
-	parsed := [parse(canonical(e)) |
+	parsed := [parsed_entry(e) |
 		some e in expand(list, groups)
 		not entry_problem(e, kind, groups)
-		not group_name(e)
 	]
+}
+
+# parsed_entry is the parsed form of a valid entry other than a group
+# (undefined for a group, which expand has replaced by its members).
+parsed_entry(e) := {"kind": "exact", "name": lower(e)} if {
+	plain_name(e)
+} else := parse(c) if {
+	c := canonical(e)
+	not startswith(c, "group:")
 }
 
 # METADATA

@@ -1,0 +1,90 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/corpus"
+)
+
+// TestRESTEqualsEmbedded posts every example and a generated corpus (1,500 decisions, 500 launches) to a
+// stock OPA server loaded with the built bundle, and requires each result
+// to be identical to the embedded engine's document for the same input.
+func TestRESTEqualsEmbedded(t *testing.T) {
+	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	e, err := engine.New(context.Background())
+	require.NoError(t, err)
+	ctx := context.Background()
+
+	type request struct {
+		path  string
+		input []byte
+	}
+	var requests []request
+	for _, ex := range examples(t) {
+		data, err := os.ReadFile(ex.input)
+		require.NoError(t, err)
+		path := "tooleval/decision"
+		if ex.query == "data.tooleval.launch" {
+			path = "tooleval/launch"
+		}
+		requests = append(requests, request{path, data})
+	}
+	gen := corpus.New(2026)
+	for _, doc := range gen.Decisions(1500) {
+		data, err := json.Marshal(doc)
+		require.NoError(t, err)
+		requests = append(requests, request{"tooleval/decision", data})
+	}
+	for _, doc := range gen.Launches(500) {
+		data, err := json.Marshal(doc)
+		require.NoError(t, err)
+		requests = append(requests, request{"tooleval/launch", data})
+	}
+	for _, odd := range []string{`{}`, `null`, `[]`, `"x"`, `1e400`, `{"calls": "x"}`} {
+		requests = append(requests, request{"tooleval/decision", []byte(odd)}, request{"tooleval/launch", []byte(odd)})
+	}
+
+	differences := 0
+	for i, r := range requests {
+		got, ok, err := server.query(r.path, r.input)
+		require.NoError(t, err)
+		require.True(t, ok, "request %d: %s is undefined on the server", i, r.path)
+		var want []byte
+		if r.path == "tooleval/decision" {
+			d, err := e.DecideJSON(ctx, r.input)
+			require.NoError(t, err)
+			want, err = d.JSON()
+			require.NoError(t, err)
+		} else {
+			l, err := e.LaunchJSON(ctx, r.input)
+			require.NoError(t, err)
+			want, err = l.JSON()
+			require.NoError(t, err)
+		}
+		if !jsonEqual(t, want, got) {
+			differences++
+			if differences <= 5 {
+				t.Errorf("request %d (%s) differs\ninput:    %s\nembedded: %s\nREST:     %s", i, r.path, r.input, want, got)
+			}
+		}
+	}
+	t.Logf("REST vs embedded: %d requests compared, %d differences", len(requests), differences)
+	require.Zero(t, differences)
+}
+
+// jsonEqual compares two JSON documents by value.
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	require.NoError(t, json.Unmarshal(a, &x))
+	require.NoError(t, json.Unmarshal(b, &y))
+	xa, _ := json.Marshal(x)
+	ya, _ := json.Marshal(y)
+	return string(xa) == string(ya)
+}
