@@ -11,7 +11,7 @@ REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -47,10 +47,16 @@ test-go: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
 
-## bundle: build the OPA bundle tarball from policies/ (revision = git commit)
+## bundle: build the OPA bundle tarball from policies/ (revision = git commit);
+## SIGNING_KEY=key.pem signs it (RS256), for servers that verify bundles
 bundle:
 	@mkdir -p $(dir $(BUNDLE))
-	$(OPA) build --bundle policies --ignore '*_test.rego' --revision $(REVISION) --output $(BUNDLE)
+	$(OPA) build --bundle policies --ignore '*_test.rego' --revision $(REVISION) --output $(BUNDLE) \
+		$(if $(SIGNING_KEY),--signing-key $(SIGNING_KEY) --signing-alg RS256)
+
+## load: fixed-rate load test of one OPA server on loopback (not part of make test)
+load: bundle
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -tags load -run TestLoad -v -timeout 10m ./tests/
 
 ## generate: regenerate the Unicode table from golang.org/x/text
 generate:

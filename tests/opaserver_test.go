@@ -142,3 +142,5 @@ func writeFile(t *testing.T, name string, data []byte) string {
 	require.NoError(t, os.WriteFile(path, data, 0o600))
 	return path
 }
+
+func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }

@@ -1,0 +1,302 @@
+package tests
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// bundleService is a bundle server: it serves whichever tarball was
+// published last at /bundles/tooleval.tar.gz.
+type bundleService struct {
+	mu      sync.Mutex
+	tarball []byte
+	server  *httptest.Server
+}
+
+func newBundleService(t *testing.T) *bundleService {
+	t.Helper()
+	s := &bundleService{}
+	s.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/bundles/tooleval.tar.gz" {
+			http.NotFound(w, r)
+			return
+		}
+		s.mu.Lock()
+		data := s.tarball
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/gzip")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(data)
+	}))
+	t.Cleanup(s.server.Close)
+	return s
+}
+
+func (s *bundleService) publish(tarball []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tarball = tarball
+}
+
+// buildBundle runs `go tool opa build` on a policy directory, as `make
+// bundle` does, and returns the tarball.
+func buildBundle(t *testing.T, source, revision string, extra ...string) []byte {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "bundle.tar.gz")
+	args := append([]string{"build", "--bundle", source, "--ignore", "*_test.rego", "--revision", revision, "--output", out}, extra...)
+	opa(t, args...)
+	data, err := os.ReadFile(out)
+	require.NoError(t, err)
+	return data
+}
+
+// changedPolicies copies policies/ and changes one rule: the not_allowed
+// message gains a marker, so a server's answers show which revision it
+// runs.
+func changedPolicies(t *testing.T, marker string) string {
+	t.Helper()
+	dst := t.TempDir()
+	require.NoError(t, os.CopyFS(dst, os.DirFS(policiesDir)))
+	messages := filepath.Join(dst, "tooleval", "batch", "messages.rego")
+	data, err := os.ReadFile(messages)
+	require.NoError(t, err)
+	changed := strings.Replace(string(data), `refused by layer %q"`, `refused by layer %q (`+marker+`)"`, 1)
+	require.NotEqual(t, string(data), changed, "the rule to change was not found")
+	require.NoError(t, os.WriteFile(messages, []byte(changed), 0o644))
+	return dst
+}
+
+// serverConfig is an OPA configuration that pulls the bundle from url.
+func serverConfig(url, extra string) []byte {
+	return []byte(fmt.Sprintf(`services:
+  bundles:
+    url: %s
+bundles:
+  tooleval:
+    service: bundles
+    resource: /bundles/tooleval.tar.gz
+    polling:
+      min_delay_seconds: 1
+      max_delay_seconds: 2
+%s`, url, extra))
+}
+
+const refusedInput = `{"declared": [{"name": "read_file"}, {"name": "write_file"}],
+	"layers": [{"name": "tenant", "allow": ["read_file"]}],
+	"calls": [{"id": "call_a", "name": "write_file", "args": {"path": "/ws/x", "content": "TOP-SECRET-CONTENT"}}]}`
+
+// messageOf returns the first decision's message from a server.
+func messageOf(t *testing.T, s *opaServer) (string, bool) {
+	t.Helper()
+	result, ok, err := s.query("tooleval/decision", []byte(refusedInput))
+	if err != nil || !ok {
+		return "", false
+	}
+	var d struct {
+		Decisions []struct {
+			Message string `json:"message"`
+		} `json:"decisions"`
+	}
+	if jsonErr := jsonUnmarshal(result, &d); jsonErr != nil || len(d.Decisions) != 1 {
+		return "", false
+	}
+	return d.Decisions[0].Message, true
+}
+
+// TestBundleDistribution: two OPA servers poll a bundle service; a new
+// revision with a changed rule is published; both switch to it within the
+// polling bound, and neither answers with an undefined decision meanwhile.
+func TestBundleDistribution(t *testing.T) {
+	service := newBundleService(t)
+	service.publish(buildBundle(t, policiesDir, "rev-a"))
+	config := writeFile(t, "opa.yaml", serverConfig(service.server.URL, ""))
+	servers := []*opaServer{
+		startOPA(t, "--log-level", "error", "--config-file", config),
+		startOPA(t, "--log-level", "error", "--config-file", config),
+	}
+	for _, s := range servers {
+		require.Equal(t, "rev-a", s.revision("tooleval"))
+		msg, ok := messageOf(t, s)
+		require.True(t, ok)
+		require.Equal(t, `tool "write_file" is not permitted: refused by layer "tenant"`, msg)
+	}
+
+	// Query both servers without pause while the revision changes.
+	var undefined, answered atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, s := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, ok := messageOf(t, s); ok {
+					answered.Add(1)
+				} else {
+					undefined.Add(1)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}()
+	}
+
+	published := time.Now()
+	service.publish(buildBundle(t, changedPolicies(t, "rev-b"), "rev-b"))
+	bound := 10 * time.Second
+	for i, s := range servers {
+		require.Eventually(t, func() bool {
+			msg, _ := messageOf(t, s)
+			return s.revision("tooleval") == "rev-b" && strings.HasSuffix(msg, "(rev-b)")
+		}, bound, 50*time.Millisecond, "server %d did not switch to rev-b", i)
+		t.Logf("server %d switched to rev-b %.1fs after publication", i, time.Since(published).Seconds())
+	}
+	time.Sleep(500 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	t.Logf("during the switch: %d answers, %d undefined", answered.Load(), undefined.Load())
+	require.Zero(t, undefined.Load())
+	require.Greater(t, answered.Load(), int64(20))
+}
+
+// signingKey generates an RSA key pair and writes both PEM files.
+func signingKey(t *testing.T) (private, public string) {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	require.NoError(t, err)
+	der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	require.NoError(t, err)
+	private = writeFile(t, "signing.pem", pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	public = writeFile(t, "verify.pem", pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+	return private, public
+}
+
+// tamper changes a data file inside a bundle tarball and leaves its
+// signature as it was.
+func tamper(t *testing.T, tarball []byte, file string, edit func(string) string) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(tarball))
+	require.NoError(t, err)
+	tr := tar.NewReader(zr)
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	tw := tar.NewWriter(zw)
+	found := false
+	for {
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		require.NoError(t, err)
+		data, err := io.ReadAll(tr)
+		require.NoError(t, err)
+		if strings.TrimPrefix(hdr.Name, "/") == file {
+			changed := edit(string(data))
+			require.NotEqual(t, string(data), changed)
+			data = []byte(changed)
+			found = true
+		}
+		hdr.Size = int64(len(data))
+		require.NoError(t, tw.WriteHeader(hdr))
+		_, err = tw.Write(data)
+		require.NoError(t, err)
+	}
+	require.True(t, found, "%s is not in the bundle", file)
+	require.NoError(t, tw.Close())
+	require.NoError(t, zw.Close())
+	return out.Bytes()
+}
+
+// TestSignedBundles: the bundle is signed at build time and the server
+// verifies it; a tampered bundle is rejected and the last good one keeps
+// serving.
+func TestSignedBundles(t *testing.T) {
+	private, public := signingKey(t)
+	signed := buildBundle(t, policiesDir, "signed-a", "--signing-key", private, "--signing-alg", "RS256")
+	pubPEM, err := os.ReadFile(public)
+	require.NoError(t, err)
+
+	service := newBundleService(t)
+	service.publish(signed)
+	indented := "      " + strings.ReplaceAll(strings.TrimSpace(string(pubPEM)), "\n", "\n      ")
+	config := writeFile(t, "opa.yaml", serverConfig(service.server.URL, fmt.Sprintf(`    signing:
+      keyid: tooleval
+keys:
+  tooleval:
+    algorithm: RS256
+    key: |
+%s
+`, indented)))
+	server := startOPA(t, "--log-level", "info", "--config-file", config)
+	require.Equal(t, "signed-a", server.revision("tooleval"))
+
+	// The tampered bundle would let sub-agents use gateway.
+	tampered := tamper(t, buildBundle(t, policiesDir, "signed-b", "--signing-key", private, "--signing-alg", "RS256"),
+		"data.json", func(s string) string { return strings.Replace(s, `"gateway",`, "", 1) })
+	service.publish(tampered)
+	require.Eventually(t, func() bool {
+		return strings.Contains(server.output.String(), "digest mismatch")
+	}, 15*time.Second, 100*time.Millisecond, "the server did not reject the tampered bundle")
+	time.Sleep(2 * time.Second) // a few more polling rounds
+	require.Equal(t, "signed-a", server.revision("tooleval"), "the tampered bundle was activated")
+	result, ok, err := server.query("tooleval/decision", []byte(`{"agent": {"role": "subagent", "depth": 1},
+		"declared": [{"name": "gateway"}], "calls": [{"id": "g", "name": "gateway"}]}`))
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Contains(t, string(result), `"subagent_hard_deny"`)
+
+	// An unsigned bundle is rejected too.
+	failures := strings.Count(server.output.String(), "Bundle load failed")
+	service.publish(buildBundle(t, policiesDir, "unsigned"))
+	require.Eventually(t, func() bool {
+		return strings.Count(server.output.String(), "Bundle load failed") > failures+1
+	}, 15*time.Second, 100*time.Millisecond, "the server did not reject the unsigned bundle")
+	require.Equal(t, "signed-a", server.revision("tooleval"))
+}
+
+// TestDecisionLogsMaskArguments: with the console decision log on, each
+// logged decision carries the input's call ids and names, and the mask
+// policy shipped in the bundle keeps call arguments out.
+func TestDecisionLogsMaskArguments(t *testing.T) {
+	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
+	_, ok, err := server.query("tooleval/decision", []byte(refusedInput))
+	require.NoError(t, err)
+	require.True(t, ok)
+	var line string
+	require.Eventually(t, func() bool {
+		for _, l := range strings.Split(server.output.String(), "\n") {
+			if strings.Contains(l, `"Decision Log"`) && strings.Contains(l, "call_a") {
+				line = l
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 100*time.Millisecond, "no decision log line:\n%s", server.output.String())
+	require.Contains(t, line, `"decision_id"`)
+	require.Contains(t, line, `"write_file"`)
+	require.Contains(t, line, `/input/calls/0/args`, "the log should say what was erased")
+	require.NotContains(t, line, "TOP-SECRET-CONTENT")
+	require.NotContains(t, line, `/ws/x`)
+}
