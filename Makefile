@@ -11,7 +11,7 @@ REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -45,6 +45,7 @@ coverage: | $(BUILD)
 
 test-go: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 ./...
+	cd tests/bench/cedar && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
 
 ## bundle: build the OPA bundle tarball from policies/ (revision = git commit);
@@ -53,6 +54,23 @@ bundle:
 	@mkdir -p $(dir $(BUNDLE))
 	$(OPA) build --bundle policies --ignore '*_test.rego' --revision $(REVISION) --output $(BUNDLE) \
 		$(if $(SIGNING_KEY),--signing-key $(SIGNING_KEY) --signing-alg RS256)
+
+BENCH_ENGINE := Session|OneShot|Naive|Reference
+
+## bench: the benchmark set at a short benchtime, for a quick look
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH_ENGINE)' -benchtime 3x ./engine/
+	cd tests/bench/cedar && $(GO) test -run '^$$' -bench Cedar -benchtime 3x .
+
+## bench-full: the benchmark set with -count 10 into build/bench.txt, summarized by benchstat
+bench-full: | $(BUILD)
+	$(GO) test -run '^$$' -bench '$(BENCH_ENGINE)' -benchmem -count 10 -timeout 60m ./engine/ | tee $(BUILD)/bench.txt
+	cd tests/bench/cedar && $(GO) test -run '^$$' -bench Cedar -benchmem -count 10 . | tee -a ../../../$(BUILD)/bench.txt
+	cd tools/perfplot && $(GO) tool benchstat ../../$(BUILD)/bench.txt
+
+## perf-plot: docs/performance.png from build/bench.txt
+perf-plot:
+	cd tools/perfplot && $(GO) run . -in ../../$(BUILD)/bench.txt -out ../../docs/performance.png
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle

@@ -3,6 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
 )
 
 // Decision is the decision document of the contract, decoded. The
@@ -15,12 +17,14 @@ type Decision struct {
 	// empty every call is refused with reason invalid_config.
 	Errors []Problem `json:"errors"`
 	// Effective is the sorted list of declared names that exclusions and
-	// layers would let execute.
+	// layers would let execute. A session may share it between decisions:
+	// do not modify it.
 	Effective []string `json:"effective"`
 	// Run holds the new run totals; nil when the input had no run.
 	Run *RunTotals `json:"run,omitempty"`
 
-	document any
+	value    ast.Value // the document as the policy returned it
+	document any       // or, for a decision the engine made, as Go values
 }
 
 // CallDecision is the decision for one call.
@@ -83,6 +87,13 @@ func (d *Decision) AllAllowed() bool {
 // same bytes, up to key order, that opa eval or an OPA server returns
 // for the same input (keys are sorted).
 func (d *Decision) JSON() ([]byte, error) {
+	if d.value != nil {
+		x, err := ast.JSON(d.value)
+		if err != nil {
+			return nil, fmt.Errorf("encode decision: %w", err)
+		}
+		return json.Marshal(x)
+	}
 	return json.Marshal(d.document)
 }
 

@@ -38,7 +38,7 @@ func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error)
 
 // DecideValue is [Engine.Decide] for an input already converted to AST.
 func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, error) {
-	d, err := e.evalDecision(ctx, e.decision, input, input)
+	d, err := e.evalDecision(ctx, e.decision, input, input, nil)
 	e.auditDecision(ctx, input, d, err)
 	return d, err
 }
@@ -79,13 +79,21 @@ func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, err
 
 // evalDecision evaluates a decision query; request is the document whose
 // calls a fail-closed decision refuses.
-func (e *Engine) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value) (*Decision, error) {
-	document, err := eval(ctx, q, input)
+func (e *Engine) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value, effective *effectiveCache) (*Decision, error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST))
 	if err != nil {
+		err = fmt.Errorf("evaluate policy: %w", err)
 		return failClosed(request, err), err
 	}
-	d := &Decision{document: document}
-	if err := decode(document, d); err != nil {
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return failClosed(request, errUndefined), errUndefined
+	}
+	value, ok := rs[0].Expressions[0].Value.(ast.Value)
+	if !ok {
+		return failClosed(request, errShape), errShape
+	}
+	d, err := decodeDecision(value, effective)
+	if err != nil {
 		return failClosed(request, err), err
 	}
 	return d, nil

@@ -15,11 +15,12 @@ import (
 // costs work proportional to its calls, not to the number of declared
 // tools. A Session is safe for concurrent use.
 type Session struct {
-	engine  *Engine
-	static  ast.Value
-	context *ast.Term
-	root    string
-	resolve bool
+	engine    *Engine
+	static    ast.Value
+	context   *ast.Term
+	effective *effectiveCache
+	root      string
+	resolve   bool
 
 	mu    sync.Mutex // serializes batches when a run budget is kept
 	guard *RunGuard
@@ -66,12 +67,13 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 	}
 	root, hasRoot := workspaceRoot(value)
 	return &Session{
-		engine:  e,
-		static:  value,
-		context: ast.NewTerm(compiled),
-		root:    root,
-		resolve: o.resolvePaths && hasRoot,
-		guard:   o.guard,
+		engine:    e,
+		static:    value,
+		context:   ast.NewTerm(compiled),
+		effective: newEffectiveCache(compiled),
+		root:      root,
+		resolve:   o.resolvePaths && hasRoot,
+		guard:     o.guard,
 	}, nil
 }
 
@@ -145,7 +147,7 @@ func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decisi
 		[2]*ast.Term{ast.StringTerm("context"), s.context},
 		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
 	)
-	d, err := s.engine.evalDecision(ctx, s.engine.decide, input, request)
+	d, err := s.engine.evalDecision(ctx, s.engine.decide, input, request, s.effective)
 	s.engine.auditDecision(ctx, s.static, d, err)
 	return d, err
 }

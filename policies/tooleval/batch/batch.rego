@@ -18,6 +18,7 @@ package tooleval.batch
 
 import data.tooleval.budget
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.canonical.plain_name
 import data.tooleval.paths
 import data.tooleval.shape
 
@@ -37,7 +38,11 @@ decide(ctx, batch_doc) := object.union(
 	run := budget.run(doc)
 	errors := array.concat(ctx.errors, array.concat(shape.list_errors(doc, "calls"), budget.errors(doc)))
 	duplicates := duplicate_ids(calls)
-	decisions := [call_decision(ctx, errors, run, duplicates, i, call) | some i, call in calls]
+	batch := {
+		"clean": count(errors) == 0,
+		"allowed_attempts": budget.allowed_attempts(run, count(calls)),
+	}
+	decisions := [call_decision(ctx, batch, errors, run, duplicates, i, call) | some i, call in calls]
 }
 
 # The effective names of the context, or none when the batch adds errors.
@@ -61,10 +66,23 @@ duplicate_ids(calls) := {id |
 
 # METADATA
 # title: call_decision
-# description: The decision for call i of the batch.
-call_decision(ctx, errors, run, duplicates, i, call) := entry(call, verdict) if {
-	canonical_name := canonical_or_null(shape.field(call, "name", null))
-	verdict := call_verdict(ctx, errors, run, duplicates, i, call, canonical_name)
+# description: |
+#   The decision for call i of the batch. Most calls take the first
+#   clause: a well-formed call, under no error, of a declared tool that no
+#   exclusion or layer refuses, with no path argument to check, within the
+#   budget. Every other call gets the full verdict. Both give the same
+#   document for the calls the first one accepts.
+call_decision(ctx, batch, errors, run, duplicates, i, call) := {"id": call.id, "name": call.name, "allowed": true} if {
+	batch.clean == true
+	i < batch.allowed_attempts
+	plain_name(call.name)
+	is_string(call.id)
+	not duplicates[call.id]
+	tool := ctx.tools[lower(call.name)]
+	not tool.refusal
+	tool.checks_paths == false
+} else := entry(call, call_verdict(facts)) if {
+	facts := call_facts(ctx, errors, run, duplicates, i, call)
 }
 
 entry(call, verdict) := {
@@ -82,61 +100,75 @@ entry(call, verdict) := {
 	verdict,
 )
 
+# call_facts gathers, once each, the facts the verdict is made of.
+call_facts(ctx, errors, run, duplicates, i, call) := {
+	"problem": malformed_or_null(duplicates, i, call),
+	"errors": count(errors),
+	"name": name,
+	"canonical": canonical_name,
+	"tool": tool,
+	"path": path_refusal_or_null(ctx, tool, canonical_name, call),
+	"exhausted": exhausted(run, i),
+	"max_attempts": shape.field(run, "max_attempts", null),
+} if {
+	name := shape.field(call, "name", null)
+	canonical_name := canonical_or_null(name)
+	tool := object.get(ctx.tools, canonical_name, null)
+}
+
+# call_verdict is the first failing check, in the order of the table above.
 # A call is allowed only on positive evidence that every check passed; a
 # call that is neither refused nor shown to pass is refused all the same.
-call_verdict(ctx, errors, run, duplicates, i, call, canonical_name) := verdict if {
-	verdict := first_refusal(ctx, errors, run, duplicates, i, call, canonical_name)
-} else := {"allowed": true} if {
-	passes_every_check(ctx, errors, run, duplicates, i, call, canonical_name)
-} else := refused("invalid_config", "config", "the call is refused: the policy could not decide it")
-
-# first_refusal is the first failing check, in the order of the table above.
-first_refusal(ctx, errors, run, duplicates, i, call, canonical_name) := refused("invalid_input", "input", message) if {
-	message := malformed(duplicates, i, call)
+call_verdict(f) := refused("invalid_input", "input", f.problem) if {
+	f.problem != null
 } else := refused(
 	"invalid_config",
 	"config",
-	sprintf("tool %q is refused: the request or policy configuration has %d error(s), listed under errors", [call.name, count(errors)]),
+	sprintf("tool %q is refused: the request or policy configuration has %d error(s), listed under errors", [f.name, f.errors]),
 ) if {
-	count(errors) > 0
-} else := refused("not_declared", "declaration", not_declared_message(call.name, canonical_name)) if {
-	not ctx.tools[canonical_name]
-} else := refused(refusal.reason, refusal.layer, name_refusal_message(call.name, refusal)) if {
-	refusal := ctx.tools[canonical_name].refusal
+	f.errors > 0
+} else := refused("not_declared", "declaration", not_declared_message(f.name, f.canonical)) if {
+	f.tool == null
+} else := refused(f.tool.refusal.reason, f.tool.refusal.layer, name_refusal_message(f.name, f.tool.refusal)) if {
+	f.tool.refusal
 } else := object.union(
-	refused("path", "workspace", path_message(call.name, refusal)),
-	{"rule": refusal.rule},
+	refused("path", "workspace", path_message(f.name, f.path)),
+	{"rule": f.path.rule},
 ) if {
-	ctx.workspace != null
-	refusal := paths.refusal(ctx.workspace, object.get(ctx.path_arguments, canonical_name, {}), shape.field(call, "args", {}))
+	f.path != null
 } else := refused(
 	"run_exhausted",
 	"run",
-	sprintf("tool %q is not permitted: the run has used all %d of its attempts", [call.name, run.max_attempts]),
+	sprintf("tool %q is not permitted: the run has used all %d of its attempts", [f.name, f.max_attempts]),
 ) if {
-	budget.exhausted_at(run, i)
-}
+	f.exhausted == true
+} else := {"allowed": true} if {
+	f.problem == null
+	f.errors == 0
+	f.tool != null
+	not f.tool.refusal
+	f.path == null
+	f.exhausted == false
+} else := refused("invalid_config", "config", "the call is refused: the policy could not decide it")
 
-passes_every_check(ctx, errors, run, duplicates, i, call, canonical_name) if {
-	is_string(call.id)
-	is_string(call.name)
-	not duplicates[call.id]
-	count(errors) == 0
-	tool := ctx.tools[canonical_name]
-	not tool.refusal
-	not path_refused(ctx, canonical_name, call)
-	not budget.exhausted_at(run, i)
-}
-
-path_refused(ctx, canonical_name, call) if {
+# The first path refusal of a declared, not name-refused tool's call, or
+# null (no workspace, or every path argument passes).
+path_refusal_or_null(ctx, tool, canonical_name, call) := refusal if {
 	ctx.workspace != null
-	paths.refusal(ctx.workspace, object.get(ctx.path_arguments, canonical_name, {}), shape.field(call, "args", {}))
-}
+	tool != null
+	not tool.refusal
+	refusal := paths.refusal(ctx.workspace, object.get(ctx.path_arguments, canonical_name, {}), shape.field(call, "args", {}))
+} else := null
+
+exhausted(run, i) if {
+	budget.exhausted_at(run, i)
+} else := false
 
 refused(reason, layer, message) := {"allowed": false, "reason": reason, "layer": layer, "message": message}
 
-# malformed is the problem of a call that is not {id: string, name: string, ...}.
-malformed(duplicates, i, call) := sprintf("call %d is malformed: a call must be an object with a string id and name", [i]) if {
+# malformed_or_null is the problem of a call that is not
+# {id: string, name: string, ...} or whose id another call uses, or null.
+malformed_or_null(duplicates, i, call) := sprintf("call %d is malformed: a call must be an object with a string id and name", [i]) if {
 	not is_object(call)
 } else := sprintf("call %d is malformed: id must be a string", [i]) if {
 	not is_string(shape.field(call, "id", null))
@@ -144,4 +176,4 @@ malformed(duplicates, i, call) := sprintf("call %d is malformed: a call must be 
 	not is_string(shape.field(call, "name", null))
 } else := sprintf("call %d is malformed: id %q is used by more than one call in this batch", [i, call.id]) if {
 	duplicates[call.id]
-}
+} else := null

@@ -59,6 +59,16 @@ exhausted_at(run, i) if {
 }
 
 # METADATA
+# title: allowed_attempts
+# description: |
+#   How many calls of a batch of n fit under the attempt cap: call i is
+#   exhausted exactly when i >= allowed_attempts(run, n).
+allowed_attempts(run, n) := max([0, run.max_attempts - run.attempts]) if {
+	run != null
+	run.max_attempts != null
+} else := n
+
+# METADATA
 # title: totals
 # description: The run member of the decision, after a batch of calls of which refused were refused.
 totals(run, calls, refused) := {

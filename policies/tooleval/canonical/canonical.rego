@@ -29,7 +29,9 @@ max_name_length := 256
 # description: |
 #   The canonical form of s, or undefined when s is not a string or has no
 #   exact canonical form in Rego (see the package description).
-canonical(s) := lower(trim_space(s)) if {
+canonical(s) := lower(s) if {
+	plain_name(s)
+} else := lower(trim_space(s)) if {
 	measurable(s)
 	is_ascii(s)
 } else := trim_space(mapped) if {
@@ -37,6 +39,15 @@ canonical(s) := lower(trim_space(s)) if {
 	mapped := concat("", [mapped_char(c) | some c in split(s, "")])
 	is_nfc(split(mapped, ""))
 }
+
+# METADATA
+# title: plain_name
+# description: |
+#   s is a name of 1 to 256 ASCII letters, digits, _, . and - only. Its
+#   canonical form is its lower case, and as a pattern entry it is a valid
+#   exact entry. Most names are plain; checking that first spares them the
+#   general path.
+plain_name(s) if regex.match(`^[A-Za-z0-9_.-]{1,256}$`, s)
 
 # METADATA
 # title: canonical_or_null

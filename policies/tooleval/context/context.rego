@@ -39,14 +39,15 @@ config_errors(conf) := array.concat(
 #   The compiled context of an input document:
 #   {errors, tools, effective, workspace, path_arguments}. tools maps each
 #   valid declared tool's canonical name to its declaration record
-#   (tooleval.declared) and, when refused, its first name-level refusal
-#   as refusal: {reason, layer}.
+#   (tooleval.declared), checks_paths (its calls have path arguments to
+#   check) and, when refused, its first name-level refusal as refusal:
+#   {reason, layer}.
 compile(input_doc) := {
 	"errors": errors,
 	"tools": tools,
 	"effective": effective(errors, tools),
-	"workspace": paths.workspace(doc),
-	"path_arguments": object.get(config, "path_arguments", {}),
+	"workspace": workspace,
+	"path_arguments": path_arguments,
 } if {
 	doc := shape.document(input_doc)
 	conf := config
@@ -67,14 +68,23 @@ compile(input_doc) := {
 			config_errors(conf),
 		),
 	)
-	tools := {name: tool(record, active, compiled_layers) |
+	workspace := paths.workspace(doc)
+	path_arguments := object.get(config, "path_arguments", {})
+	tools := {name: tool(record, active, compiled_layers, checks_paths(workspace, path_arguments, name)) |
 		some name, record in declared.index(declarations, records)
 	}
 }
 
-tool(record, active, compiled_layers) := object.union(record, {"refusal": refusal}) if {
+tool(record, active, compiled_layers, checks) := object.union(record, {"refusal": refusal, "checks_paths": checks}) if {
 	refusal := layers.refusal(record, active, compiled_layers)
-} else := record
+} else := object.union(record, {"checks_paths": checks})
+
+# A call of this tool has path arguments to check: there is a workspace
+# and the configuration names path arguments of the tool.
+checks_paths(workspace, path_arguments, name) if {
+	workspace != null
+	count(object.get(path_arguments, name, {})) > 0
+} else := false
 
 # METADATA
 # title: effective

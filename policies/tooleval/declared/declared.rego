@@ -14,6 +14,7 @@
 package tooleval.declared
 
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.canonical.plain_name
 import data.tooleval.shape
 
 # METADATA
@@ -26,11 +27,51 @@ records(declared) := [record(i, d) | some i, d in declared]
 
 record(i, d) := {
 	"index": i,
+	"name": d.name,
+	"canonical": lower(d.name),
+	"kind": kind(d),
+	"server": null,
+	"tool": null,
+	"plain": true,
+} if {
+	plain_builtin(d)
+} else := {
+	"index": i,
+	"name": d.name,
+	"canonical": lower(d.name),
+	"kind": "mcp",
+	"server": lower(d.mcp.server),
+	"tool": lower(d.mcp.tool),
+	"plain": true,
+} if {
+	plain_mcp(d)
+} else := {
+	"index": i,
 	"name": shape.field(d, "name", null),
 	"canonical": canonical_or_null(shape.field(d, "name", null)),
 	"kind": kind(d),
 	"server": canonical_or_null(shape.field(shape.field(d, "mcp", {}), "server", null)),
 	"tool": canonical_or_null(shape.field(shape.field(d, "mcp", {}), "tool", null)),
+	"plain": false,
+}
+
+# A plain built-in or peer agent: plain name not starting with mcp__, no
+# mcp member, agent absent or a boolean. It has no problem to report.
+plain_builtin(d) if {
+	is_object(d)
+	plain_name(d.name)
+	not startswith(lower(d.name), "mcp__")
+	not shape.present(d, "mcp")
+	is_boolean(shape.field(d, "agent", false))
+}
+
+# A plain MCP tool: plain name, server and tool, and not also an agent.
+plain_mcp(d) if {
+	is_object(d)
+	plain_name(d.name)
+	plain_name(d.mcp.server)
+	plain_name(d.mcp.tool)
+	shape.field(d, "agent", false) == false
 }
 
 kind(d) := "mcp" if {
@@ -54,7 +95,9 @@ errors(declared, records) := array.concat(
 	],
 )
 
-record_errors(d, r) := [shape.problem(code, message, {"field": "declared", "index": r.index, "name": r.name})] if {
+record_errors(d, r) := [] if {
+	r.plain
+} else := [shape.problem(code, message, {"field": "declared", "index": r.index, "name": r.name})] if {
 	[code, message] := record_problem(d, r)
 } else := []
 
@@ -115,6 +158,12 @@ duplicate_names(records) := {name |
 index(declared, records) := {r.canonical: r |
 	duplicates := duplicate_names(records)
 	some r in records
-	not record_problem(declared[r.index], r)
+	valid(declared[r.index], r)
 	not duplicates[r.canonical]
+}
+
+valid(d, r) if {
+	r.plain
+} else if {
+	not record_problem(d, r)
 }

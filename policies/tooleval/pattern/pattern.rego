@@ -18,6 +18,7 @@ package tooleval.pattern
 
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.canonical.plain_name
 
 # METADATA
 # title: problem_messages
@@ -45,15 +46,6 @@ problem_messages := {
 entry_problem(entry, kind, groups) := problem(entry, canonical_or_null(entry), kind, groups) if {
 	not plain_name(entry)
 }
-
-# METADATA
-# title: plain_name
-# description: |
-#   s is a non-empty ASCII name of letters, digits, _, . and - only: a
-#   valid exact entry (and a valid name) whose canonical form is its lower
-#   case. Most names are plain; checking that first spares them the full
-#   grammar.
-plain_name(s) if regex.match(`^[A-Za-z0-9_.-]+$`, s)
 
 # problem is entry_problem given the entry's canonical form c (null when
 # it has none), so that an entry is canonicalized once.
@@ -197,21 +189,20 @@ parsed_entry(e) := {"kind": "exact", "name": lower(e)} if {
 # description: |
 #   The tool (a declaration record from tooleval.declared) is matched by
 #   the compiled list.
-matches(matcher, tool) if matcher.exact[tool.canonical]
-
 matches(matcher, tool) if {
+	matcher.exact[tool.canonical]
+} else if {
 	tool.kind == "mcp"
-	matcher.all_mcp
-}
-
-matches(matcher, tool) if {
-	tool.kind == "mcp"
-	some prefix in matcher.mcp_prefixes[tool.server]
-	startswith(tool.tool, prefix)
-}
-
-matches(matcher, tool) if {
+	mcp_matches(matcher, tool)
+} else if {
 	tool.kind != "mcp"
 	some prefix in matcher.prefixes
 	startswith(tool.canonical, prefix)
+}
+
+mcp_matches(matcher, tool) if {
+	matcher.all_mcp
+} else if {
+	some prefix in matcher.mcp_prefixes[tool.server]
+	startswith(tool.tool, prefix)
 }

@@ -1,0 +1,180 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// errShape is returned when a policy result does not have the shape of
+// the contract's documents.
+var errShape = errors.New("the policy result does not have the contract's shape")
+
+// decodeDecision builds a Decision from the policy's result, read
+// straight from its AST. effective, when the result's effective list is
+// that very value, supplies its strings without converting it again: a
+// session's effective list can be long and is the same on every batch.
+func decodeDecision(v ast.Value, effective *effectiveCache) (*Decision, error) {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return nil, errShape
+	}
+	d := &Decision{value: v}
+	decisions, ok := typedMember[*ast.Array](obj, "decisions")
+	if !ok {
+		return nil, fmt.Errorf("%w: decisions", errShape)
+	}
+	d.Decisions = make([]CallDecision, 0, decisions.Len())
+	var err error
+	decisions.Foreach(func(t *ast.Term) {
+		if err != nil {
+			return
+		}
+		var c CallDecision
+		if c, err = decodeCall(t.Value); err == nil {
+			d.Decisions = append(d.Decisions, c)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if d.Errors, err = decodeProblems(obj); err != nil {
+		return nil, err
+	}
+	list, ok := typedMember[*ast.Array](obj, "effective")
+	if !ok {
+		return nil, fmt.Errorf("%w: effective", errShape)
+	}
+	if d.Effective, err = effective.strings(list); err != nil {
+		return nil, err
+	}
+	if run, ok := typedMember[ast.Object](obj, "run"); ok {
+		d.Run = &RunTotals{}
+		if err := decodeInto(run, d.Run); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func decodeCall(v ast.Value) (CallDecision, error) {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return CallDecision{}, fmt.Errorf("%w: a decision is not an object", errShape)
+	}
+	allowed, ok := typedMember[ast.Boolean](obj, "allowed")
+	if !ok {
+		return CallDecision{}, fmt.Errorf("%w: a decision has no allowed", errShape)
+	}
+	c := CallDecision{Allowed: bool(allowed), ID: jsonMember(obj, "id"), Name: jsonMember(obj, "name")}
+	for key, field := range map[string]*string{"reason": &c.Reason, "layer": &c.Layer, "message": &c.Message, "rule": &c.Rule} {
+		if s, ok := typedMember[ast.String](obj, key); ok {
+			*field = string(s)
+		}
+	}
+	return c, nil
+}
+
+func decodeProblems(obj ast.Object) ([]Problem, error) {
+	list, ok := typedMember[*ast.Array](obj, "errors")
+	if !ok {
+		return nil, fmt.Errorf("%w: errors", errShape)
+	}
+	problems := make([]Problem, 0, list.Len())
+	var err error
+	list.Foreach(func(t *ast.Term) {
+		x, jsonErr := ast.JSON(t.Value)
+		p, ok := x.(map[string]any)
+		if jsonErr != nil || !ok {
+			err = fmt.Errorf("%w: an error is not an object", errShape)
+			return
+		}
+		problems = append(problems, Problem(p))
+	})
+	return problems, err
+}
+
+// typedMember returns obj[key] when it has the type T.
+func typedMember[T ast.Value](obj ast.Object, key string) (T, bool) {
+	var zero T
+	t := obj.Get(ast.StringTerm(key))
+	if t == nil {
+		return zero, false
+	}
+	v, ok := t.Value.(T)
+	return v, ok
+}
+
+// jsonMember returns obj[key] as a JSON value: a string stays a string.
+func jsonMember(obj ast.Object, key string) any {
+	t := obj.Get(ast.StringTerm(key))
+	if t == nil {
+		return nil
+	}
+	if s, ok := t.Value.(ast.String); ok {
+		return string(s)
+	}
+	x, err := ast.JSON(t.Value)
+	if err != nil {
+		return nil
+	}
+	return x
+}
+
+// decodeInto converts an AST value to out through JSON.
+func decodeInto(v ast.Value, out any) error {
+	x, err := ast.JSON(v)
+	if err != nil {
+		return fmt.Errorf("decode policy result: %w", err)
+	}
+	raw, err := json.Marshal(x)
+	if err != nil {
+		return fmt.Errorf("decode policy result: %w", err)
+	}
+	return json.Unmarshal(raw, out)
+}
+
+// effectiveCache remembers the strings of one effective list.
+type effectiveCache struct {
+	value   *ast.Array
+	decoded []string
+}
+
+func newEffectiveCache(context ast.Value) *effectiveCache {
+	obj, ok := context.(ast.Object)
+	if !ok {
+		return nil
+	}
+	list, ok := typedMember[*ast.Array](obj, "effective")
+	if !ok {
+		return nil
+	}
+	c := &effectiveCache{value: list}
+	decoded, err := (*effectiveCache)(nil).strings(list)
+	if err != nil {
+		return nil
+	}
+	c.decoded = decoded
+	return c
+}
+
+// strings returns the list's strings, from the cache when it is the
+// cached list itself. The returned slice must not be modified.
+func (c *effectiveCache) strings(list *ast.Array) ([]string, error) {
+	if c != nil && c.value == list {
+		return c.decoded, nil
+	}
+	out := make([]string, 0, list.Len())
+	var err error
+	list.Foreach(func(t *ast.Term) {
+		s, ok := t.Value.(ast.String)
+		if !ok {
+			err = fmt.Errorf("%w: effective holds a non-string", errShape)
+			return
+		}
+		out = append(out, string(s))
+	})
+	return out, err
+}
