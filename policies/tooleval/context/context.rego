@@ -70,13 +70,16 @@ compile(input_doc) := {
 	)
 	workspace := paths.workspace(doc)
 	path_arguments := object.get(config, "path_arguments", {})
-	tools := {name: tool(record, active, compiled_layers, checks_paths(workspace, path_arguments, name)) |
-		some name, record in declared.index(declarations, records)
+	index := declared.index(declarations, records)
+	resolved_exclusions := layers.resolve(active, index)
+	resolved_layers := layers.resolve(compiled_layers, index)
+	tools := {name: tool(name, record, resolved_exclusions, resolved_layers, checks_paths(workspace, path_arguments, name)) |
+		some name, record in index
 	}
 }
 
-tool(record, active, compiled_layers, checks) := object.union(record, {"refusal": refusal, "checks_paths": checks}) if {
-	refusal := layers.refusal(record, active, compiled_layers)
+tool(name, record, exclusions, resolved_layers, checks) := object.union(record, {"refusal": refusal, "checks_paths": checks}) if {
+	refusal := layers.refusal(name, exclusions, resolved_layers)
 } else := object.union(record, {"checks_paths": checks})
 
 # A call of this tool has path arguments to check: there is a workspace

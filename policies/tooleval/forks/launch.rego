@@ -54,12 +54,12 @@ notice_for(ctx, errors, doc) := "" if {
 permitted(ctx, doc) := sort([tool.name |
 	conf := context.config
 	fork := {"role": "fork", "depth": shape.agent(doc).depth + 1}
-	active := exclusions.active(fork, conf)
-	allow := pattern.compile(doc.fork_tools, "allow", exclusions.groups(conf))
-	some tool in ctx.tools
+	excluded := layers.resolve(exclusions.active(fork, conf), ctx.tools)
+	allowed := pattern.matched(pattern.compile(doc.fork_tools, "allow", exclusions.groups(conf)), ctx.tools)
+	some name, tool in ctx.tools
 	not tool.refusal
-	not layers.refusal(tool, active, [])
-	pattern.matches(allow, tool)
+	not layers.refusal(name, excluded, [])
+	allowed[name]
 ])
 
 # METADATA

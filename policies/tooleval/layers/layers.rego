@@ -79,19 +79,38 @@ allow_matcher(allow, groups) := pattern.compile(allow, "allow", groups) if is_ar
 else := null
 
 # METADATA
+# title: resolve
+# description: |
+#   The compiled layers (or exclusions) with what they match among the
+#   declared tools: denied, the set of canonical names their deny list
+#   matches, and allowed, the set their allow list matches (null when the
+#   layer states no allowlist).
+resolve(compiled, tools) := [object.union(layer, {
+	"denied": pattern.matched(layer.deny, tools),
+	"allowed": allowed_names(layer, tools),
+}) |
+	some layer in compiled
+]
+
+allowed_names(layer, tools) := pattern.matched(layer.allow, tools) if {
+	object.get(layer, "allow", null) != null
+} else := null
+
+# METADATA
 # title: refusal
 # description: |
-#   The first name-level refusal of a declared tool, or undefined when
-#   nothing refuses it: a runtime exclusion (reason excluded), then any
-#   layer's deny (denied), then any layer's allow list that does not
-#   match (not_allowed), each time the first in order.
-refusal(tool, exclusions, layers) := {"reason": "excluded", "layer": hits[0]} if {
-	hits := [e.name | some e in exclusions; pattern.matches(e.deny, tool)]
+#   The first name-level refusal of the declared tool with this canonical
+#   name, or undefined when nothing refuses it: a runtime exclusion
+#   (reason excluded), then any layer's deny (denied), then any layer's
+#   allow list that does not match (not_allowed), each time the first in
+#   order. exclusions and layers are resolved (see resolve).
+refusal(name, exclusions, layers) := {"reason": "excluded", "layer": hits[0]} if {
+	hits := [e.name | some e in exclusions; e.denied[name]]
 	count(hits) > 0
 } else := {"reason": "denied", "layer": hits[0]} if {
-	hits := [l.name | some l in layers; pattern.matches(l.deny, tool)]
+	hits := [l.name | some l in layers; l.denied[name]]
 	count(hits) > 0
 } else := {"reason": "not_allowed", "layer": hits[0]} if {
-	hits := [l.name | some l in layers; l.allow != null; not pattern.matches(l.allow, tool)]
+	hits := [l.name | some l in layers; l.allowed != null; not l.allowed[name]]
 	count(hits) > 0
 }

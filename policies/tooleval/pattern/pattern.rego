@@ -185,24 +185,37 @@ parsed_entry(e) := {"kind": "exact", "name": lower(e)} if {
 }
 
 # METADATA
-# title: matches
+# title: matched
 # description: |
-#   The tool (a declaration record from tooleval.declared) is matched by
-#   the compiled list.
-matches(matcher, tool) if {
-	matcher.exact[tool.canonical]
-} else if {
-	tool.kind == "mcp"
-	mcp_matches(matcher, tool)
-} else if {
-	tool.kind != "mcp"
-	some prefix in matcher.prefixes
-	startswith(tool.canonical, prefix)
+#   The canonical names of the declared tools (an index from
+#   tooleval.declared: canonical name to declaration record) that the
+#   compiled list matches. Exact entries are looked up in the index; each
+#   kind of wildcard scans the index once, and only when the list has one.
+matched(matcher, tools) := ((exact_hits(matcher, tools) | all_mcp_hits(matcher, tools)) | mcp_prefix_hits(matcher, tools)) | prefix_hits(matcher, tools)
+
+exact_hits(matcher, tools) := {name |
+	some name, _ in matcher.exact
+	tools[name]
 }
 
-mcp_matches(matcher, tool) if {
+all_mcp_hits(matcher, tools) := {name |
 	matcher.all_mcp
-} else if {
+	some name, tool in tools
+	tool.kind == "mcp"
+}
+
+mcp_prefix_hits(matcher, tools) := {name |
+	count(matcher.mcp_prefixes) > 0
+	some name, tool in tools
+	tool.kind == "mcp"
 	some prefix in matcher.mcp_prefixes[tool.server]
 	startswith(tool.tool, prefix)
+}
+
+prefix_hits(matcher, tools) := {name |
+	count(matcher.prefixes) > 0
+	some name, tool in tools
+	tool.kind != "mcp"
+	some prefix in matcher.prefixes
+	startswith(name, prefix)
 }

@@ -117,7 +117,7 @@ match_cases := [
 ]
 
 matched(list, kind, tool) if {
-	pattern.matches(pattern.compile(list, kind, groups), tool)
+	pattern.matched(pattern.compile(list, kind, groups), {tool.canonical: tool})[tool.canonical]
 } else := false
 
 test_matches if {
