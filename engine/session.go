@@ -16,7 +16,7 @@ import (
 // tools. A Session is safe for concurrent use.
 type Session struct {
 	engine    *Engine
-	static    ast.Value
+	agent     ast.Value // for the audit log
 	context   *ast.Term
 	effective *effectiveCache
 	root      string
@@ -68,7 +68,7 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 	root, hasRoot := workspaceRoot(value)
 	return &Session{
 		engine:    e,
-		static:    value,
+		agent:     agentOf(value),
 		context:   ast.NewTerm(compiled),
 		effective: newEffectiveCache(compiled),
 		root:      root,
@@ -97,6 +97,18 @@ func (e *Engine) compileContext(ctx context.Context, static ast.Value) (ast.Valu
 // keepAST returns a query result as the AST value itself, not as JSON.
 func keepAST(t *ast.Term, _ *rego.EvalContext) (any, error) {
 	return t.Value, nil
+}
+
+// agentOf returns {"agent": input.agent} (or an empty object), which is
+// all of the static document the audit log reads.
+func agentOf(static ast.Value) ast.Value {
+	out := ast.NewObject()
+	if obj, ok := static.(ast.Object); ok {
+		if t := obj.Get(ast.StringTerm("agent")); t != nil {
+			out.Insert(ast.StringTerm("agent"), t)
+		}
+	}
+	return out
 }
 
 // withoutBatch drops calls and run from a document.
@@ -148,7 +160,7 @@ func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decisi
 		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
 	)
 	d, err := s.engine.evalDecision(ctx, s.engine.decide, input, request, s.effective)
-	s.engine.auditDecision(ctx, s.static, d, err)
+	s.engine.auditDecision(ctx, s.agent, d, err)
 	return d, err
 }
 

@@ -38,9 +38,9 @@ config_errors(conf) := array.concat(
 # description: |
 #   The compiled context of an input document:
 #   {errors, tools, effective, workspace, path_arguments}. tools maps each
-#   valid declared tool's canonical name to its declaration record
-#   (tooleval.declared), checks_paths (its calls have path arguments to
-#   check) and, when refused, its first name-level refusal as refusal:
+#   valid declared tool's canonical name to {name, kind, server, tool,
+#   checks_paths} (checks_paths: its calls have path arguments to check)
+#   and, when refused, its first name-level refusal as refusal:
 #   {reason, layer}.
 compile(input_doc) := {
 	"errors": errors,
@@ -78,9 +78,19 @@ compile(input_doc) := {
 	}
 }
 
-tool(name, record, exclusions, resolved_layers, checks) := object.union(record, {"refusal": refusal, "checks_paths": checks}) if {
+tool(name, record, exclusions, resolved_layers, checks) := object.union(slim(record, checks), {"refusal": refusal}) if {
 	refusal := layers.refusal(name, exclusions, resolved_layers)
-} else := object.union(record, {"checks_paths": checks})
+} else := slim(record, checks)
+
+# What a decision needs of a declaration; a session keeps this for every
+# declared tool, so it holds nothing more.
+slim(record, checks) := {
+	"name": record.name,
+	"kind": record.kind,
+	"server": record.server,
+	"tool": record.tool,
+	"checks_paths": checks,
+}
 
 # A call of this tool has path arguments to check: there is a workspace
 # and the configuration names path arguments of the tool.
