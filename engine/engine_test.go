@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -69,16 +70,37 @@ func TestDecideRejectsUndecodableInputClosed(t *testing.T) {
 	require.Empty(t, d.Decisions)
 }
 
+// brokenBundle writes a bundle whose decision rule fails at evaluation
+// time (two values for one complete rule) or is missing altogether.
+func brokenBundle(t *testing.T, policy string) string {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".manifest"), []byte(`{"roots": ["tooleval"], "rego_version": 1}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.rego"), []byte(policy), 0o644))
+	// The functions sessions use, so that the engine can prepare its queries.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "context.rego"),
+		[]byte("package tooleval.context\n\ncompile(x) := x\n"), 0o644))
+	return dir
+}
+
 func TestEvaluationErrorsFailClosed(t *testing.T) {
-	e := newEngine(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	in := ast.MustParseTerm(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`).Value
-	d, err := e.DecideValue(ctx, in)
-	require.Error(t, err)
-	require.Equal(t, []CallDecision{{ID: "a", Name: "read_file", Reason: "invalid_config", Layer: "config",
-		Message: "the call is refused: the policy could not decide it"}}, d.Decisions)
-	require.Contains(t, documentJSON(t, d), `"internal_error"`)
+	in := ast.MustParseTerm(`{"x": true, "declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`).Value
+	want := []CallDecision{{ID: "a", Name: "read_file", Reason: "invalid_config", Layer: "config",
+		Message: "the call is refused: the policy could not decide it"}}
+	for name, policy := range map[string]string{
+		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
+		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ndecision := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
+	} {
+		e := newEngine(t, WithBundle(brokenBundle(t, policy)))
+		d, err := e.DecideValue(context.Background(), in)
+		require.Error(t, err, name)
+		require.Equal(t, want, d.Decisions, name)
+		require.Contains(t, documentJSON(t, d), `"internal_error"`, name)
+		l, err := e.LaunchValue(context.Background(), in)
+		require.Error(t, err, name)
+		require.False(t, l.Valid, name)
+		require.Equal(t, []any{}, l.ExecutionAllowedTools, name)
+	}
 }
 
 func TestWithBundleDirectoryAndTarball(t *testing.T) {
