@@ -11,7 +11,7 @@ REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -25,7 +25,7 @@ tooleval:
 ## test: every test (Rego format, strict check, unit tests with coverage, Go tests)
 test: test-rego test-go
 
-test-rego: fmt-check check coverage
+test-rego: fmt-check check lint coverage
 
 fmt-check:
 	@out=$$($(OPA) fmt --list policies); \
@@ -47,6 +47,10 @@ test-go: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 ./...
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
+
+## lint: Regal, the Rego linter (its own module: it cannot share go.mod with OPA 1.22)
+lint:
+	$(GO) tool -modfile=tools/regal/go.mod regal lint policies
 
 ## bundle: build the OPA bundle tarball from policies/ (revision = git commit);
 ## SIGNING_KEY=key.pem signs it (RS256), for servers that verify bundles

@@ -12,6 +12,7 @@ import data.tooleval.shape
 
 # METADATA
 # title: request
+# scope: document
 # description: The input document, or null when there is none.
 default request := null
 

@@ -36,7 +36,7 @@ decide(ctx, batch_doc) := object.union(
 	doc := shape.document(batch_doc)
 	calls := shape.list_field(doc, "calls")
 	run := budget.run(doc)
-	errors := array.concat(ctx.errors, array.concat(shape.list_errors(doc, "calls"), budget.errors(doc)))
+	errors := array.flatten([ctx.errors, shape.list_errors(doc, "calls"), budget.errors(doc)])
 	duplicates := duplicate_ids(calls)
 	batch := {
 		"clean": count(errors) == 0,

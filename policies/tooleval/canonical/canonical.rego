@@ -76,18 +76,18 @@ is_nfc(chars) if {
 
 # Every table look-up is a ground reference, so that a store read fetches
 # one entry instead of converting the whole table.
-mapped_char(c) := unicode.map[c] if {
-	unicode.map[c]
+mapped_char(c) := mapped if {
+	mapped := unicode.map[c]
 } else := c
 
-combining_class(c) := unicode.ccc[c] if {
-	unicode.ccc[c]
+combining_class(c) := class if {
+	class := unicode.ccc[c]
 } else := 0
 
 # The class of the last mark in c's canonical decomposition: a precomposed
 # letter followed by a mark of a lower class would be reordered by NFC.
-trailing_class(c) := unicode.trail_ccc[c] if {
-	unicode.trail_ccc[c]
+trailing_class(c) := class if {
+	class := unicode.trail_ccc[c]
 } else := combining_class(c)
 
 in_canonical_order(_, 0, _) := true

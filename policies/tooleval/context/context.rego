@@ -20,6 +20,7 @@ import data.tooleval.shape
 
 # METADATA
 # title: config
+# scope: document
 # description: data.tooleval.config, or an empty configuration (which is reported as errors) when it is missing.
 default config := {}
 
@@ -28,10 +29,11 @@ config := data.tooleval.config if is_object(data.tooleval.config)
 # METADATA
 # title: config_errors
 # description: Every error in the configuration.
-config_errors(conf) := array.concat(
-	array.concat(exclusions.errors(conf), pattern.group_errors(conf)),
+config_errors(conf) := array.flatten([
+	exclusions.errors(conf),
+	pattern.group_errors(conf),
 	paths.config_errors(conf),
-)
+])
 
 # METADATA
 # title: compile
@@ -50,24 +52,22 @@ compile(input_doc) := {
 	"path_arguments": path_arguments,
 } if {
 	doc := shape.document(input_doc)
-	conf := config
-	groups := exclusions.groups(conf)
+	groups := exclusions.groups(config)
 	agent := shape.agent(doc)
 	declarations := shape.list_field(doc, "declared")
 	records := declared.records(declarations)
 	raw_layers := layers.sources(doc)
 	compiled_layers := layers.compile(raw_layers, groups)
-	active := exclusions.active(agent, conf)
-	errors := array.concat(
-		array.concat(
-			array.concat(shape.document_errors(input_doc), shape.agent_errors(doc)),
-			array.concat(shape.list_errors(doc, "declared"), declared.errors(declarations, records)),
-		),
-		array.concat(
-			array.concat(layers.errors(doc, raw_layers, groups), paths.workspace_errors(doc)),
-			config_errors(conf),
-		),
-	)
+	active := exclusions.active(agent, config)
+	errors := array.flatten([
+		shape.document_errors(input_doc),
+		shape.agent_errors(doc),
+		shape.list_errors(doc, "declared"),
+		declared.errors(declarations, records),
+		layers.errors(doc, raw_layers, groups),
+		paths.workspace_errors(doc),
+		config_errors(config),
+	])
 	workspace := paths.workspace(doc)
 	path_arguments := object.get(config, "path_arguments", {})
 	index := declared.index(declarations, records)

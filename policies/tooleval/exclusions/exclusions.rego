@@ -20,6 +20,7 @@ names := ["subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn"]
 
 # METADATA
 # title: applies
+# scope: document
 # description: The named exclusion applies to the agent.
 applies("subagent_hard_deny", agent, _) if {
 	agent.role in shape.subagent_roles

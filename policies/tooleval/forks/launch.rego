@@ -65,10 +65,11 @@ permitted(ctx, doc) := sort([tool.name |
 # METADATA
 # title: launch_errors
 # description: What is wrong with the launch itself.
-launch_errors(doc, conf) := array.concat(
-	array.concat(member_type_errors(doc), spawn_errors(doc, conf)),
+launch_errors(doc, conf) := array.flatten([
+	member_type_errors(doc),
+	spawn_errors(doc, conf),
 	fork_tools_errors(doc, conf),
-)
+])
 
 member_type_errors(doc) := [shape.problem("invalid_field", sprintf("%s must be a string or null", [member]), {"field": member}) |
 	some member in ["subagent_type", "teammate"]

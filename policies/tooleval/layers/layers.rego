@@ -26,10 +26,11 @@ errors(doc, layers, groups) := array.concat(
 
 layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must be an object", {"field": "layers", "layer_index": i})] if {
 	not is_object(layer)
-} else := array.concat(
+} else := array.flatten([
 	name_errors(i, layer),
-	array.concat(list_errors(i, layer, "allow", groups), list_errors(i, layer, "deny", groups)),
-)
+	list_errors(i, layer, "allow", groups),
+	list_errors(i, layer, "deny", groups),
+])
 
 name_errors(i, layer) := [] if {
 	is_string(layer.name)

@@ -60,6 +60,7 @@ path_rule(workspace, access, path) := "unresolved" if {
 
 # METADATA
 # title: absolute_clean
+# scope: document
 # description: p is an absolute path with no empty, . or .. segment, no trailing / and no NUL.
 absolute_clean("/") := true
 
@@ -89,10 +90,14 @@ clean_segment(segment) if {
 
 # METADATA
 # title: inside
+# scope: document
 # description: path is root or lies below it, on a segment boundary.
-inside(path, path)
+inside(path, root) if path == root
 
-inside(path, "/") if startswith(path, "/")
+inside(path, root) if {
+	root == "/"
+	startswith(path, "/")
+}
 
 inside(path, root) if startswith(path, concat("", [root, "/"]))
 
@@ -102,6 +107,7 @@ join(root, relative) := concat("/", [root, relative]) if root != "/"
 
 # METADATA
 # title: sensitive
+# scope: document
 # description: A segment is .ssh or .aws, or the path lies under .git/hooks.
 sensitive(path) if {
 	some segment in split(lower(path), "/")

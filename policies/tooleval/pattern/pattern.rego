@@ -162,10 +162,9 @@ expand_entry(entry, groups) := groups[name] if {
 compile(list, kind, groups) := {
 	"exact": {p.name: true | some p in parsed; p.kind == "exact"},
 	"all_mcp": count([p | some p in parsed; p.kind == "all_mcp"]) > 0,
-	"mcp_prefixes": {s: [p.prefix | some p in parsed; p.kind == "mcp_prefix"; p.server == s] |
+	"mcp_prefixes": {q.server: [p.prefix | some p in parsed; p.kind == "mcp_prefix"; p.server == q.server] |
 		some q in parsed
 		q.kind == "mcp_prefix"
-		s := q.server
 	},
 	"prefixes": [p.prefix | some p in parsed; p.kind == "prefix"],
 } if {

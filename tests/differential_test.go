@@ -1,0 +1,166 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/corpus"
+	"github.com/tooleval/tooleval/tests/oracle"
+)
+
+// differentialCases is how many generated documents `make test` compares.
+const differentialCases = 20000
+
+func oracleConfig(t *testing.T) oracle.Config {
+	t.Helper()
+	data, err := os.ReadFile("../policies/tooleval/config/data.json")
+	require.NoError(t, err)
+	var cfg oracle.Config
+	require.NoError(t, json.Unmarshal(data, &cfg))
+	return cfg
+}
+
+// engineView is the part of an engine decision the oracle models.
+func engineView(d *engine.Decision) oracle.Result {
+	r := oracle.Result{Effective: d.Effective, HasErrors: len(d.Errors) > 0}
+	for _, c := range d.Decisions {
+		r.Verdicts = append(r.Verdicts, oracle.Verdict{ID: c.ID, Name: c.Name, Allowed: c.Allowed, Reason: c.Reason, Layer: c.Layer, Rule: c.Rule})
+	}
+	if d.Run != nil {
+		r.Run = &oracle.Run{Attempts: float64(d.Run.Attempts), Refusals: float64(d.Run.Refusals), Exhausted: d.Run.Exhausted}
+	}
+	if r.Effective == nil {
+		r.Effective = []string{}
+	}
+	return r
+}
+
+// compare decides a document both ways; it returns the two results and
+// whether they agree.
+func compare(t *testing.T, e *engine.Engine, cfg oracle.Config, doc any) (oracle.Result, oracle.Result, bool) {
+	data, err := json.Marshal(doc)
+	require.NoError(t, err)
+	var generic any
+	require.NoError(t, json.Unmarshal(data, &generic))
+	d, err := e.DecideJSON(context.Background(), data)
+	require.NoError(t, err)
+	got, want := engineView(d), oracle.Decide(cfg, generic)
+	return got, want, reflect.DeepEqual(normalize(got), normalize(want))
+}
+
+// normalize makes IDs and names that JSON decoded differently comparable.
+func normalize(r oracle.Result) string {
+	b, _ := json.Marshal(r)
+	return string(b)
+}
+
+// TestDifferentialAgainstOracle compares the engine with the independent
+// oracle on generated documents, valid and malformed. On a divergence it
+// shrinks the document and prints it with both results.
+func TestDifferentialAgainstOracle(t *testing.T) {
+	e, err := engine.New(context.Background())
+	require.NoError(t, err)
+	cfg := oracleConfig(t)
+	docs := corpus.New(7).Decisions(differentialCases)
+
+	var (
+		mu        sync.Mutex
+		divergent []map[string]any
+		calls     int
+		wg        sync.WaitGroup
+	)
+	workers := runtime.GOMAXPROCS(0)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(docs); i += workers {
+				got, _, ok := compare(t, e, cfg, docs[i])
+				mu.Lock()
+				calls += len(got.Verdicts)
+				if !ok {
+					divergent = append(divergent, docs[i])
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("differential: %d documents (%d calls) compared with the oracle, %d divergent", len(docs), calls, len(divergent))
+	for _, doc := range divergent[:min(3, len(divergent))] {
+		small := shrink(t, e, cfg, doc)
+		got, want, _ := compare(t, e, cfg, small)
+		input, _ := json.Marshal(small)
+		t.Errorf("divergence\ninput:  %s\nengine: %s\noracle: %s", input, normalize(got), normalize(want))
+	}
+}
+
+// shrink removes members, list items and object fields from a divergent
+// document for as long as it keeps diverging.
+func shrink(t *testing.T, e *engine.Engine, cfg oracle.Config, doc map[string]any) map[string]any {
+	diverges := func(d map[string]any) bool {
+		_, _, ok := compare(t, e, cfg, d)
+		return !ok
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, candidate := range smaller(doc) {
+			if diverges(candidate) {
+				doc, changed = candidate, true
+				break
+			}
+		}
+	}
+	return doc
+}
+
+// smaller lists documents with one piece of doc removed.
+func smaller(doc map[string]any) []map[string]any {
+	var out []map[string]any
+	for key, value := range doc {
+		out = append(out, without(doc, key))
+		if list, ok := value.([]any); ok {
+			for i := range list {
+				shorter := append(append([]any{}, list[:i]...), list[i+1:]...)
+				out = append(out, with(doc, key, shorter))
+			}
+			for i, item := range list {
+				if obj, ok := item.(map[string]any); ok {
+					for field := range obj {
+						replaced := append([]any{}, list...)
+						replaced[i] = without(obj, field)
+						out = append(out, with(doc, key, replaced))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+func without(m map[string]any, key string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func with(m map[string]any, key string, value any) map[string]any {
+	out := without(m, key)
+	out[key] = value
+	return out
+}
+
+var _ = fmt.Sprint

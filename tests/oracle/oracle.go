@@ -1,0 +1,681 @@
+// Package oracle is an independent model of the decision contract
+// (../shared/SPEC.md and the decisions recorded in the README), written
+// from the contract in plain Go, not from the Rego. Tests compare the
+// engine with it: any difference is a bug in one of them.
+//
+// It models the verdict of every call (allowed, reason, layer, rule),
+// effective, run and whether errors is empty; it does not model message
+// texts or the exact error list.
+package oracle
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/tooleval/tooleval/internal/nfkccf"
+)
+
+// maxNameLength is the longest name (in characters) with a canonical form.
+const maxNameLength = 256
+
+// Config is the part of data.tooleval.config the oracle needs.
+type Config struct {
+	MaxDepth      float64                      `json:"max_depth"`
+	Exclusions    map[string][]string          `json:"exclusions"`
+	Groups        map[string][]string          `json:"groups"`
+	PathArguments map[string]map[string]string `json:"path_arguments"`
+}
+
+// Verdict is the oracle's decision for one call.
+type Verdict struct {
+	ID, Name            any
+	Allowed             bool
+	Reason, Layer, Rule string
+}
+
+// Result is the oracle's decision for one input document.
+type Result struct {
+	Verdicts  []Verdict
+	Effective []string
+	HasErrors bool
+	Run       *Run
+}
+
+// Run is the run member of a decision.
+type Run struct {
+	Attempts, Refusals float64
+	Exhausted          bool
+}
+
+// Canonical returns canonical(s) and whether s has an exact canonical
+// form: at most 256 characters, and the concatenated per-character
+// NFKC_Casefold mappings already in NFC (so no composition or reordering
+// is left to guess).
+func Canonical(s string) (string, bool) {
+	if utf8.RuneCountInString(s) > maxNameLength {
+		return "", false
+	}
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(nfkccf.Mapping(r))
+	}
+	if !norm.NFC.IsNormalString(b.String()) {
+		return "", false
+	}
+	return strings.TrimSpace(b.String()), true
+}
+
+type tool struct {
+	name         string // as declared
+	canonical    string
+	mcp          bool
+	server, tool string
+}
+
+type layer struct {
+	name        string
+	allow, deny []entry
+	allowAll    bool
+}
+
+// entry is a parsed pattern entry.
+type entry struct {
+	kind   string // exact, all_mcp, mcp_prefix, prefix
+	name   string
+	server string
+	prefix string
+}
+
+func (e entry) matches(t tool) bool {
+	switch e.kind {
+	case "exact":
+		return e.name == t.canonical
+	case "all_mcp":
+		return t.mcp
+	case "mcp_prefix":
+		return t.mcp && t.server == e.server && strings.HasPrefix(t.tool, e.prefix)
+	case "prefix":
+		return !t.mcp && strings.HasPrefix(t.canonical, e.prefix)
+	}
+	return false
+}
+
+func anyMatch(entries []entry, t tool) bool {
+	return slices.ContainsFunc(entries, func(e entry) bool { return e.matches(t) })
+}
+
+// parseEntry parses one list entry; ok is false for an invalid one.
+func parseEntry(x any, allowList bool, groups map[string][]string, inGroup bool) ([]entry, bool) {
+	s, isString := x.(string)
+	if !isString || s == "" || s != strings.TrimSpace(s) {
+		return nil, false
+	}
+	c, ok := Canonical(s)
+	if !ok || c == "" || c == "*" {
+		return nil, false
+	}
+	if name, isGroup := strings.CutPrefix(c, "group:"); isGroup {
+		members, known := groups[name]
+		if inGroup || !known {
+			return nil, false
+		}
+		var out []entry
+		for _, m := range members {
+			parsed, ok := parseEntry(m, allowList, groups, true)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, parsed...)
+		}
+		return out, true
+	}
+	star := strings.Index(c, "*")
+	switch {
+	case star < 0:
+		return []entry{{kind: "exact", name: c}}, true
+	case star != len(c)-1:
+		return nil, false
+	case c == "mcp__*":
+		return []entry{{kind: "all_mcp"}}, true
+	case strings.HasPrefix(c, "mcp__"):
+		body := strings.TrimSuffix(c[len("mcp__"):], "*")
+		sep := strings.Index(body, "__")
+		if sep <= 0 {
+			return nil, false
+		}
+		return []entry{{kind: "mcp_prefix", server: body[:sep], prefix: body[sep+2:]}}, true
+	case allowList:
+		return nil, false
+	default:
+		return []entry{{kind: "prefix", prefix: strings.TrimSuffix(c, "*")}}, true
+	}
+}
+
+// parseList parses a list member: present reports a non-null member.
+func parseList(x any, allowList bool, groups map[string][]string) (entries []entry, present, ok bool) {
+	if x == nil {
+		return nil, false, true
+	}
+	list, isList := x.([]any)
+	if !isList {
+		return nil, true, false
+	}
+	ok = true
+	for _, item := range list {
+		parsed, valid := parseEntry(item, allowList, groups, false)
+		ok = ok && valid
+		entries = append(entries, parsed...)
+	}
+	return entries, true, ok
+}
+
+func isCount(x any) bool {
+	f, ok := x.(float64)
+	return ok && f >= 0 && f == math.Floor(f) && !math.IsInf(f, 0)
+}
+
+func get(obj map[string]any, key string) any {
+	if obj == nil {
+		return nil
+	}
+	return obj[key]
+}
+
+// Decide models data.tooleval.decision for a JSON document (decoded with
+// encoding/json: numbers are float64).
+func Decide(cfg Config, doc any) Result {
+	obj, isObject := doc.(map[string]any)
+	errs := !isObject
+	if !isObject {
+		obj = map[string]any{}
+	}
+
+	role, depth, agentOK := agent(get(obj, "agent"))
+	errs = errs || !agentOK
+
+	tools, declaredOK := declarations(get(obj, "declared"))
+	errs = errs || !declaredOK
+
+	layers, layersOK := parseLayers(get(obj, "layers"), cfg.Groups)
+	errs = errs || !layersOK
+
+	ws, wsOK := workspace(get(obj, "workspace"))
+	errs = errs || !wsOK
+
+	calls, callsOK := get(obj, "calls").([]any)
+	if get(obj, "calls") == nil {
+		calls, callsOK = nil, true
+	}
+	errs = errs || !callsOK
+
+	run, runOK := runOf(get(obj, "run"))
+	errs = errs || !runOK
+
+	exclusions := activeExclusions(cfg, role, depth)
+	refusals := map[string][2]string{}
+	for c, t := range tools {
+		if r, refused := nameRefusal(t, exclusions, layers); refused {
+			refusals[c] = r
+		}
+	}
+
+	res := Result{HasErrors: errs, Effective: []string{}}
+	if !errs {
+		for c, t := range tools {
+			if _, refused := refusals[c]; !refused {
+				res.Effective = append(res.Effective, t.name)
+			}
+		}
+		sort.Strings(res.Effective)
+	}
+
+	ids := map[string]int{}
+	for _, c := range calls {
+		if m, ok := c.(map[string]any); ok {
+			if id, ok := m["id"].(string); ok {
+				ids[id]++
+			}
+		}
+	}
+	refused := 0
+	for i, c := range calls {
+		v := decideCall(cfg, i, c, ids, errs, tools, refusals, ws, run)
+		if !v.Allowed {
+			refused++
+		}
+		res.Verdicts = append(res.Verdicts, v)
+	}
+	if run != nil {
+		attempts := run.attempts + float64(len(calls))
+		refusalsTotal := run.refusals + float64(refused)
+		res.Run = &Run{
+			Attempts: attempts, Refusals: refusalsTotal,
+			Exhausted: !runOK || (run.maxAttempts >= 0 && attempts >= run.maxAttempts) || (run.maxRefusals >= 0 && refusalsTotal >= run.maxRefusals),
+		}
+	}
+	return res
+}
+
+func agent(x any) (role string, depth float64, ok bool) {
+	if x == nil {
+		return "main", 0, true
+	}
+	a, isObject := x.(map[string]any)
+	if !isObject {
+		return "main", 0, false
+	}
+	if name := a["name"]; name != nil {
+		if _, isString := name.(string); !isString {
+			return "main", 0, false
+		}
+	}
+	role = "main"
+	if r := a["role"]; r != nil {
+		role, _ = r.(string)
+	}
+	if role != "main" && role != "subagent" && role != "fork" {
+		return "main", 0, false
+	}
+	d := a["depth"]
+	if d == nil {
+		return role, 0, role == "main"
+	}
+	if !isCount(d) {
+		return role, 0, false
+	}
+	depth = d.(float64)
+	if role == "main" {
+		return role, depth, depth == 0
+	}
+	return role, depth, depth >= 1
+}
+
+func declarations(x any) (map[string]tool, bool) {
+	if x == nil {
+		return map[string]tool{}, true
+	}
+	list, isList := x.([]any)
+	if !isList {
+		return map[string]tool{}, false
+	}
+	ok := true
+	count := map[string]int{}
+	var valid []tool
+	for _, item := range list {
+		t, good := declaration(item)
+		if !good {
+			ok = false
+			if t.canonical != "" {
+				count[t.canonical]++ // still collides with its twins
+			}
+			continue
+		}
+		count[t.canonical]++
+		valid = append(valid, t)
+	}
+	tools := map[string]tool{}
+	for _, t := range valid {
+		if count[t.canonical] > 1 {
+			ok = false
+			continue
+		}
+		tools[t.canonical] = t
+	}
+	return tools, ok
+}
+
+// declaration parses one declaration. A declaration whose name has a
+// canonical form but that is otherwise invalid still returns it, since it
+// collides with its twins all the same.
+func declaration(x any) (tool, bool) {
+	d, isObject := x.(map[string]any)
+	if !isObject {
+		return tool{}, false
+	}
+	name, isString := d["name"].(string)
+	if !isString {
+		return tool{}, false
+	}
+	c, canon := Canonical(name)
+	if !canon {
+		return tool{}, false
+	}
+	t := tool{name: name, canonical: c}
+	if c == "" {
+		return t, false
+	}
+	isAgent := false
+	if a := d["agent"]; a != nil {
+		b, isBool := a.(bool)
+		if !isBool {
+			return t, false
+		}
+		isAgent = b
+	}
+	if m := d["mcp"]; m != nil {
+		if isAgent {
+			return t, false
+		}
+		mo, isObj := m.(map[string]any)
+		server, okS := get(mo, "server").(string)
+		toolName, okT := get(mo, "tool").(string)
+		if !isObj || !okS || !okT {
+			return t, false
+		}
+		cs, okCS := Canonical(server)
+		ct, okCT := Canonical(toolName)
+		if !okCS || !okCT || cs == "" {
+			return t, false
+		}
+		t.mcp, t.server, t.tool = true, cs, ct
+		return t, true
+	}
+	return t, !strings.HasPrefix(c, "mcp__")
+}
+
+func parseLayers(x any, groups map[string][]string) ([]layer, bool) {
+	if x == nil {
+		return nil, true
+	}
+	list, isList := x.([]any)
+	if !isList {
+		return nil, false
+	}
+	ok := true
+	var out []layer
+	for _, item := range list {
+		l, isObject := item.(map[string]any)
+		if !isObject {
+			ok = false
+			out = append(out, layer{})
+			continue
+		}
+		name, _ := l["name"].(string)
+		if name == "" {
+			ok = false
+		}
+		allow, present, okA := parseList(l["allow"], true, groups)
+		deny, _, okD := parseList(l["deny"], false, groups)
+		ok = ok && okA && okD
+		out = append(out, layer{name: name, allow: allow, deny: deny, allowAll: !present})
+	}
+	return out, ok
+}
+
+type namedList struct {
+	name    string
+	entries []entry
+}
+
+func activeExclusions(cfg Config, role string, depth float64) []namedList {
+	sub := role == "subagent" || role == "fork"
+	var out []namedList
+	add := func(name string) {
+		var entries []entry
+		for _, e := range cfg.Exclusions[name] {
+			parsed, _ := parseEntry(e, false, cfg.Groups, false)
+			entries = append(entries, parsed...)
+		}
+		out = append(out, namedList{name, entries})
+	}
+	if sub {
+		add("subagent_hard_deny")
+	}
+	if sub && depth >= cfg.MaxDepth {
+		add("subagent_depth_cap")
+	}
+	if role == "fork" {
+		add("fork_no_spawn")
+	}
+	return out
+}
+
+func nameRefusal(t tool, exclusions []namedList, layers []layer) ([2]string, bool) {
+	for _, e := range exclusions {
+		if anyMatch(e.entries, t) {
+			return [2]string{"excluded", e.name}, true
+		}
+	}
+	for _, l := range layers {
+		if anyMatch(l.deny, t) {
+			return [2]string{"denied", l.name}, true
+		}
+	}
+	for _, l := range layers {
+		if !l.allowAll && !anyMatch(l.allow, t) {
+			return [2]string{"not_allowed", l.name}, true
+		}
+	}
+	return [2]string{}, false
+}
+
+type ws struct {
+	root         string
+	readRoots    []string
+	excluded     []string
+	allowOutside bool
+}
+
+func absoluteClean(p string) bool {
+	if p == "/" {
+		return true
+	}
+	if !strings.HasPrefix(p, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if seg == "" || seg == "." || seg == ".." || strings.ContainsRune(seg, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func relativeClean(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." || strings.ContainsRune(seg, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func workspace(x any) (*ws, bool) {
+	if x == nil {
+		return nil, true
+	}
+	w, isObject := x.(map[string]any)
+	if !isObject {
+		return &ws{root: "/nonexistent"}, false
+	}
+	out := &ws{root: "/nonexistent"}
+	ok := true
+	if root, isString := w["root"].(string); isString && absoluteClean(root) {
+		out.root = root
+	} else {
+		ok = false
+		if isString {
+			out.root = root
+		}
+	}
+	strs := func(key string, valid func(string) bool) []string {
+		v := w[key]
+		if v == nil {
+			return nil
+		}
+		list, isList := v.([]any)
+		if !isList {
+			ok = false
+			return nil
+		}
+		var s []string
+		for _, item := range list {
+			str, isString := item.(string)
+			if !isString || !valid(str) {
+				ok = false
+			}
+			if isString {
+				s = append(s, str)
+			}
+		}
+		return s
+	}
+	out.readRoots = strs("read_roots", absoluteClean)
+	out.excluded = strs("excluded", relativeClean)
+	if a := w["allow_outside"]; a != nil {
+		b, isBool := a.(bool)
+		ok = ok && isBool
+		out.allowOutside = b
+	}
+	return out, ok
+}
+
+func inside(path, root string) bool {
+	return path == root || root == "/" && strings.HasPrefix(path, "/") || strings.HasPrefix(path, root+"/")
+}
+
+func join(root, rel string) string {
+	if root == "/" {
+		return "/" + rel
+	}
+	return root + "/" + rel
+}
+
+func sensitive(path string) bool {
+	segs := strings.Split(strings.ToLower(path), "/")
+	for i, s := range segs {
+		if s == ".ssh" || s == ".aws" || s == ".git" && i+1 < len(segs) && segs[i+1] == "hooks" {
+			return true
+		}
+	}
+	return false
+}
+
+func pathRule(w *ws, access string, value any) string {
+	p, isString := value.(string)
+	if !isString || !absoluteClean(p) {
+		return "unresolved"
+	}
+	if access == "write" {
+		if !w.allowOutside && !inside(p, w.root) {
+			return "outside_workspace"
+		}
+		if sensitive(p) {
+			return "sensitive"
+		}
+		for _, e := range w.excluded {
+			if inside(strings.ToLower(p), strings.ToLower(join(w.root, e))) {
+				return "excluded"
+			}
+		}
+		return ""
+	}
+	if inside(p, w.root) {
+		return ""
+	}
+	for _, r := range w.readRoots {
+		if inside(p, r) {
+			return ""
+		}
+	}
+	return "not_readable"
+}
+
+type runState struct {
+	attempts, refusals, maxAttempts, maxRefusals float64 // a cap < 0 is no cap
+}
+
+func runOf(x any) (*runState, bool) {
+	if x == nil {
+		return nil, true
+	}
+	r, isObject := x.(map[string]any)
+	if !isObject {
+		return &runState{maxAttempts: -1, maxRefusals: -1}, false
+	}
+	ok := true
+	count := func(key string) float64 {
+		v := r[key]
+		if v == nil {
+			return 0
+		}
+		if !isCount(v) {
+			ok = false
+			return 0
+		}
+		return v.(float64)
+	}
+	limit := func(key string) float64 {
+		v := r[key]
+		if v == nil {
+			return -1
+		}
+		if !isCount(v) {
+			ok = false
+			return 0
+		}
+		return v.(float64)
+	}
+	return &runState{attempts: count("attempts"), refusals: count("refusals"), maxAttempts: limit("max_attempts"), maxRefusals: limit("max_refusals")}, ok
+}
+
+func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools map[string]tool, refusals map[string][2]string, w *ws, run *runState) Verdict {
+	m, isObject := c.(map[string]any)
+	v := Verdict{ID: get(m, "id"), Name: get(m, "name")}
+	id, idOK := v.ID.(string)
+	name, nameOK := v.Name.(string)
+	refuse := func(reason, layer, rule string) Verdict {
+		v.Reason, v.Layer, v.Rule = reason, layer, rule
+		return v
+	}
+	switch {
+	case !isObject || !idOK || !nameOK || ids[id] > 1:
+		return refuse("invalid_input", "input", "")
+	case errs:
+		return refuse("invalid_config", "config", "")
+	}
+	canonical, canon := Canonical(name)
+	t, declared := tools[canonical]
+	if !canon || !declared {
+		return refuse("not_declared", "declaration", "")
+	}
+	if r, refused := refusals[canonical]; refused {
+		return refuse(r[0], r[1], "")
+	}
+	if w != nil {
+		spec := cfg.PathArguments[canonical]
+		args := m["args"]
+		argNames := make([]string, 0, len(spec))
+		for a := range spec {
+			argNames = append(argNames, a)
+		}
+		sort.Strings(argNames)
+		for _, a := range argNames {
+			am, argsIsObject := args.(map[string]any)
+			if args != nil && !argsIsObject {
+				return refuse("path", "workspace", "unresolved")
+			}
+			value := get(am, a)
+			if value == nil {
+				continue
+			}
+			if rule := pathRule(w, spec[a], value); rule != "" {
+				return refuse("path", "workspace", rule)
+			}
+		}
+	}
+	if run != nil && run.maxAttempts >= 0 && run.attempts+float64(i)+1 > run.maxAttempts {
+		return refuse("run_exhausted", "run", "")
+	}
+	_ = t
+	v.Allowed = true
+	return v
+}
