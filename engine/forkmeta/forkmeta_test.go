@@ -61,6 +61,7 @@ func TestUntrustworthySidecarsReviveDenyAll(t *testing.T) {
 		"mixed list":    `{"version":1,"execution_allowed_tools":["read_file",3]}`,
 		"object field":  `{"version":1,"execution_allowed_tools":{"read_file":true}}`,
 		"two documents": `{"version":1}{"version":1}`,
+		"stray bracket": `{"version":1}]`,
 	}
 	for name, doc := range cases {
 		path := filepath.Join(dir, filepath.Base(name)+".json")
