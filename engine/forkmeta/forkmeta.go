@@ -115,7 +115,7 @@ func Parse(data []byte) (Restriction, error) {
 	if err := dec.Decode(&members); err != nil {
 		return DenyAll(), fmt.Errorf("%w: not a JSON object: %w", ErrCorrupt, err)
 	}
-	if rest := bytes.TrimSpace(data[dec.InputOffset():]); len(rest) > 0 {
+	if rest := bytes.Trim(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 { // JSON white space only
 		return DenyAll(), fmt.Errorf("%w: trailing data after the JSON object", ErrCorrupt)
 	}
 	if raw, ok := members["version"]; ok {
