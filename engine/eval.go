@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -111,12 +112,19 @@ func eval(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (any, 
 	return rs[0].Expressions[0].Value, nil
 }
 
-// toValue converts a Go value to AST the way the policy will see it.
+// toValue converts a Go value to AST the way the policy would see it as
+// JSON: through encoding/json, so that the Go API and a REST body give
+// the policy the same document (invalid UTF-8 becomes U+FFFD, structs
+// follow their json tags).
 func toValue(x any) (ast.Value, error) {
 	if v, ok := x.(ast.Value); ok {
 		return v, nil
 	}
-	v, err := ast.InterfaceToValue(x)
+	data, err := json.Marshal(x)
+	if err != nil {
+		return nil, fmt.Errorf("convert input: %w", err)
+	}
+	v, err := ast.ValueFromReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("convert input: %w", err)
 	}

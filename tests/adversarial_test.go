@@ -1,0 +1,129 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+// Each adversarial input ends in a defined, fail-closed decision within a
+// bound; the bounds are generous for the 2-core build machine and are
+// logged with the time actually taken.
+func decideWithin(t *testing.T, e *engine.Engine, bound time.Duration, doc any) *engine.Decision {
+	t.Helper()
+	start := time.Now()
+	d, err := e.Decide(context.Background(), doc)
+	elapsed := time.Since(start)
+	require.NoError(t, err)
+	require.NotNil(t, d)
+	require.Less(t, elapsed, bound, "decision took %s", elapsed)
+	t.Logf("decided in %s", elapsed.Round(time.Millisecond))
+	return d
+}
+
+func TestAdversarial100000Calls(t *testing.T) {
+	e := newTestEngine(t)
+	calls := make([]any, 100000)
+	for i := range calls {
+		name := "read_file"
+		if i%10 == 9 {
+			name = "gateway"
+		}
+		calls[i] = map[string]any{"id": fmt.Sprintf("c%d", i), "name": name}
+	}
+	d := decideWithin(t, e, 3*time.Minute, map[string]any{
+		"agent":    map[string]any{"role": "subagent", "depth": 1},
+		"declared": []any{map[string]any{"name": "read_file"}, map[string]any{"name": "gateway"}},
+		"calls":    calls,
+	})
+	require.Len(t, d.Decisions, 100000)
+	for i, c := range d.Decisions {
+		require.Equal(t, i%10 != 9, c.Allowed, "call %d", i)
+	}
+}
+
+func TestAdversarial50000Declared(t *testing.T) {
+	e := newTestEngine(t)
+	declared := make([]any, 50000)
+	for i := range declared {
+		declared[i] = map[string]any{"name": fmt.Sprintf("tool_%d", i)}
+	}
+	d := decideWithin(t, e, 3*time.Minute, map[string]any{
+		"declared": declared,
+		"layers":   []any{map[string]any{"name": "tenant", "allow": []any{"tool_7", "tool_49999"}}},
+		"calls":    []any{map[string]any{"id": "a", "name": "tool_49999"}, map[string]any{"id": "b", "name": "tool_8"}},
+	})
+	require.True(t, d.Decisions[0].Allowed)
+	require.Equal(t, "not_allowed", d.Decisions[1].Reason)
+	require.Equal(t, []string{"tool_49999", "tool_7"}, d.Effective)
+}
+
+func TestAdversarialHugeStrings(t *testing.T) {
+	e := newTestEngine(t)
+	huge := strings.Repeat("read_file", 10<<20/9)
+	d := decideWithin(t, e, time.Minute, map[string]any{
+		"declared": []any{map[string]any{"name": "read_file"}},
+		"calls":    []any{map[string]any{"id": "a", "name": huge}, map[string]any{"id": huge, "name": "read_file"}},
+	})
+	require.Equal(t, "not_declared", d.Decisions[0].Reason)
+	require.True(t, d.Decisions[1].Allowed, "a long id is only echoed")
+
+	d = decideWithin(t, e, time.Minute, map[string]any{
+		"declared": []any{map[string]any{"name": huge}},
+		"calls":    []any{map[string]any{"id": "a", "name": huge}},
+	})
+	require.Equal(t, "uncanonicalizable_name", d.Errors[0].Code())
+	require.Equal(t, "invalid_config", d.Decisions[0].Reason)
+}
+
+func TestAdversarialDeepNesting(t *testing.T) {
+	e := newTestEngine(t)
+	deep := strings.Repeat(`{"a":`, 1000) + `1` + strings.Repeat(`}`, 1000)
+	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file", "args": {"x": ` + deep + `}}]}`
+	start := time.Now()
+	d, err := e.DecideJSON(context.Background(), []byte(doc))
+	require.NoError(t, err)
+	require.Less(t, time.Since(start), time.Minute)
+	require.True(t, d.Decisions[0].Allowed, "arguments that are not paths are not read")
+
+	deepName := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": ` + deep + `}]}`
+	d, err = e.DecideJSON(context.Background(), []byte(deepName))
+	require.NoError(t, err)
+	require.Equal(t, "invalid_input", d.Decisions[0].Reason)
+}
+
+func TestAdversarialControlAndBidiCharacters(t *testing.T) {
+	e := newTestEngine(t)
+	d := decideWithin(t, e, time.Minute, map[string]any{
+		"declared":  []any{map[string]any{"name": "read_file"}, map[string]any{"name": "write_file"}},
+		"workspace": map[string]any{"root": "/ws"},
+		"calls": []any{
+			map[string]any{"id": "nul", "name": "read\x00file"},
+			map[string]any{"id": "rlo", "name": "read_\u202efile"},
+			map[string]any{"id": "path-nul", "name": "write_file", "args": map[string]any{"path": "/ws/a\x00/../../etc/passwd"}},
+			map[string]any{"id": "cyrillic", "name": "r\u0435ad_file"},
+			map[string]any{"id": "greek", "name": "read_\u03bfile"},
+			map[string]any{"id": "invalid-utf8", "name": "read_file\xff"},
+		},
+	})
+	verdict := func(i int) string {
+		c := d.Decisions[i]
+		if c.Allowed {
+			return "allowed"
+		}
+		return c.Reason + "/" + c.Rule
+	}
+	require.Equal(t, "not_declared/", verdict(0), "NUL is not ignorable")
+	require.Equal(t, "allowed", verdict(1), "U+202E is default-ignorable: the same tool")
+	require.Equal(t, "path/unresolved", verdict(2))
+	require.Equal(t, "not_declared/", verdict(3), "a Cyrillic look-alike is another name")
+	require.Equal(t, "not_declared/", verdict(4), "a Greek look-alike is another name")
+	require.Equal(t, "not_declared/", verdict(5), "invalid UTF-8 reaches the policy as U+FFFD")
+	require.Equal(t, "read_file\ufffd", d.Decisions[5].Name, "echoed as the policy saw it")
+}
