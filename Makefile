@@ -47,6 +47,7 @@ test-go: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 ./...
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
+	$(GO) test -count=1 -race -run 'TestHotReloadUnderConcurrency' ./tests/
 
 ## lint: Regal, the Rego linter (its own module: it cannot share go.mod with OPA 1.22)
 lint:

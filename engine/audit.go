@@ -29,13 +29,13 @@ type AuditCall struct {
 	Layer   string `json:"layer,omitempty"`
 }
 
-func (e *Engine) auditDecision(ctx context.Context, request ast.Value, d *Decision, evalErr error) {
+func (e *Engine) auditDecision(ctx context.Context, p *policy, request ast.Value, d *Decision, evalErr error) {
 	if e.audit == nil || d == nil {
 		return
 	}
 	rec := AuditRecord{
 		DecisionID: newDecisionID(),
-		Revision:   e.revision,
+		Revision:   p.revision,
 		Agent:      member(request, "agent"),
 		Calls:      make([]AuditCall, len(d.Decisions)),
 		Errors:     len(d.Errors),

@@ -22,6 +22,9 @@ type Decision struct {
 	Effective []string `json:"effective"`
 	// Run holds the new run totals; nil when the input had no run.
 	Run *RunTotals `json:"run,omitempty"`
+	// Revision is the manifest revision of the bundle that decided; it
+	// is not part of the decision document.
+	Revision string `json:"-"`
 
 	value    ast.Value // the document as the policy returned it
 	document any       // or, for a decision the engine made, as Go values
@@ -110,6 +113,8 @@ type Launch struct {
 	// Notice is the restriction hint for the fork's task prompt ("" when
 	// there is no restriction).
 	Notice string `json:"notice"`
+	// Revision is the manifest revision of the bundle that decided.
+	Revision string `json:"-"`
 
 	document any
 }

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
@@ -37,15 +38,23 @@ const (
 	configQuery   = "data.tooleval.config"
 )
 
-// Engine evaluates the tooleval policy. Create one with [New].
+// Engine evaluates the tooleval policy. Create one with [New]; swap its
+// bundle with [Engine.Reload]. Every decision is made by exactly one
+// loaded bundle.
 type Engine struct {
+	current atomic.Pointer[policy]
+	audit   *slog.Logger
+}
+
+// policy is one loaded bundle with its prepared queries. It is never
+// modified once built; a reload replaces it as a whole.
+type policy struct {
 	revision string
 	decision rego.PreparedEvalQuery
 	launch   rego.PreparedEvalQuery
 	compile  rego.PreparedEvalQuery
 	decide   rego.PreparedEvalQuery
 	paths    pathArguments
-	audit    *slog.Logger
 }
 
 type options struct {
@@ -74,7 +83,34 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	b, err := loadBundle(o.bundlePath)
+	p, err := loadPolicy(ctx, o.bundlePath)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{audit: o.audit}
+	e.current.Store(p)
+	return e, nil
+}
+
+// Reload loads the bundle at path (the embedded one when path is empty)
+// and makes it the engine's policy. Decisions already under way finish
+// with the bundle they started with; sessions recompile their context on
+// their next batch. On an error the engine keeps its current bundle.
+func (e *Engine) Reload(ctx context.Context, path string) error {
+	p, err := loadPolicy(ctx, path)
+	if err != nil {
+		return fmt.Errorf("reload: %w", err)
+	}
+	e.current.Store(p)
+	return nil
+}
+
+// Revision is the revision in the current bundle's manifest.
+func (e *Engine) Revision() string { return e.current.Load().revision }
+
+// loadPolicy loads a bundle and prepares the engine's queries on it.
+func loadPolicy(ctx context.Context, path string) (*policy, error) {
+	b, err := loadBundle(path)
 	if err != nil {
 		return nil, err
 	}
@@ -82,26 +118,23 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{revision: b.Manifest.Revision, audit: o.audit}
+	p := &policy{revision: b.Manifest.Revision}
 	for query, target := range map[string]*rego.PreparedEvalQuery{
-		decisionQuery: &e.decision,
-		launchQuery:   &e.launch,
-		compileQuery:  &e.compile,
-		decideQuery:   &e.decide,
+		decisionQuery: &p.decision,
+		launchQuery:   &p.launch,
+		compileQuery:  &p.compile,
+		decideQuery:   &p.decide,
 	} {
 		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("prepare %s: %w", query, err)
 		}
 	}
-	if e.paths, err = readPathArguments(ctx, compiler, store); err != nil {
+	if p.paths, err = readPathArguments(ctx, compiler, store); err != nil {
 		return nil, err
 	}
-	return e, nil
+	return p, nil
 }
-
-// Revision is the revision in the loaded bundle's manifest.
-func (e *Engine) Revision() string { return e.revision }
 
 // loadBundle reads the bundle at path, or the embedded one when path is
 // empty. Rego test files are left out.

@@ -39,8 +39,9 @@ func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error)
 
 // DecideValue is [Engine.Decide] for an input already converted to AST.
 func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, error) {
-	d, err := e.evalDecision(ctx, e.decision, input, input, nil)
-	e.auditDecision(ctx, input, d, err)
+	p := e.current.Load()
+	d, err := p.evalDecision(ctx, p.decision, input, input, nil)
+	e.auditDecision(ctx, p, input, d, err)
 	return d, err
 }
 
@@ -67,11 +68,12 @@ func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
 
 // LaunchValue is [Engine.Launch] for an input already converted to AST.
 func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, error) {
-	document, err := eval(ctx, e.launch, input)
+	p := e.current.Load()
+	document, err := eval(ctx, p.launch, input)
 	if err != nil {
 		return failedLaunch(err), err
 	}
-	l := &Launch{document: document}
+	l := &Launch{document: document, Revision: p.revision}
 	if err := decode(document, l); err != nil {
 		return failedLaunch(err), err
 	}
@@ -80,7 +82,7 @@ func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, err
 
 // evalDecision evaluates a decision query; request is the document whose
 // calls a fail-closed decision refuses.
-func (e *Engine) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value, effective *effectiveCache) (*Decision, error) {
+func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value, effective *effectiveCache) (*Decision, error) {
 	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST))
 	if err != nil {
 		err = fmt.Errorf("evaluate policy: %w", err)
@@ -97,6 +99,7 @@ func (e *Engine) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, inp
 	if err != nil {
 		return failClosed(request, err), err
 	}
+	d.Revision = p.revision
 	return d, nil
 }
 

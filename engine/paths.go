@@ -131,6 +131,6 @@ func (e *Engine) ResolvePaths(input ast.Value) ast.Value {
 		return input
 	}
 	out := obj.Copy()
-	out.Insert(ast.StringTerm("calls"), ast.NewTerm(e.paths.resolveCalls(root, calls.Value)))
+	out.Insert(ast.StringTerm("calls"), ast.NewTerm(e.current.Load().paths.resolveCalls(root, calls.Value)))
 	return out
 }

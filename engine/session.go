@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -11,19 +12,27 @@ import (
 
 // Session decides the dispatch batches of one agent session. The static
 // part of the request (agent, declared tools, layers, workspace) is
-// compiled by the policy once, when the session opens; each batch then
-// costs work proportional to its calls, not to the number of declared
-// tools. A Session is safe for concurrent use.
+// compiled by the policy once, when the session opens, and again only
+// when the engine's bundle is reloaded; each batch then costs work
+// proportional to its calls, not to the number of declared tools. A
+// Session is safe for concurrent use.
 type Session struct {
-	engine    *Engine
-	agent     ast.Value // for the audit log
-	context   *ast.Term
-	effective *effectiveCache
-	root      string
-	resolve   bool
+	engine  *Engine
+	static  ast.Value // kept to recompile after a reload
+	agent   ast.Value // for the audit log
+	root    string
+	resolve bool
+	state   atomic.Pointer[sessionState]
 
 	mu    sync.Mutex // serializes batches when a run budget is kept
 	guard *RunGuard
+}
+
+// sessionState is the session's context compiled by one policy.
+type sessionState struct {
+	policy    *policy
+	context   *ast.Term
+	effective *effectiveCache
 }
 
 type sessionOptions struct {
@@ -61,26 +70,41 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 		return nil, err
 	}
 	value = withoutBatch(value)
-	compiled, err := e.compileContext(ctx, value)
+	root, hasRoot := workspaceRoot(value)
+	s := &Session{
+		engine:  e,
+		static:  value,
+		agent:   agentOf(value),
+		root:    root,
+		resolve: o.resolvePaths && hasRoot,
+		guard:   o.guard,
+	}
+	if _, err := s.current(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// current returns the session's context compiled by the engine's current
+// policy, compiling it when the bundle has been reloaded since.
+func (s *Session) current(ctx context.Context) (*sessionState, error) {
+	p := s.engine.current.Load()
+	if st := s.state.Load(); st != nil && st.policy == p {
+		return st, nil
+	}
+	compiled, err := p.compileContext(ctx, s.static)
 	if err != nil {
 		return nil, err
 	}
-	root, hasRoot := workspaceRoot(value)
-	return &Session{
-		engine:    e,
-		agent:     agentOf(value),
-		context:   ast.NewTerm(compiled),
-		effective: newEffectiveCache(compiled),
-		root:      root,
-		resolve:   o.resolvePaths && hasRoot,
-		guard:     o.guard,
-	}, nil
+	st := &sessionState{policy: p, context: ast.NewTerm(compiled), effective: newEffectiveCache(compiled)}
+	s.state.Store(st)
+	return st, nil
 }
 
 // compileContext evaluates data.tooleval.context.compile for the static
 // document and keeps the result as AST, ready to be passed back in.
-func (e *Engine) compileContext(ctx context.Context, static ast.Value) (ast.Value, error) {
-	rs, err := e.compile.Eval(ctx, rego.EvalParsedInput(static), rego.EvalGenerateJSON(keepAST))
+func (p *policy) compileContext(ctx context.Context, static ast.Value) (ast.Value, error) {
+	rs, err := p.compile.Eval(ctx, rego.EvalParsedInput(static), rego.EvalGenerateJSON(keepAST))
 	if err != nil {
 		return nil, fmt.Errorf("compile session context: %w", err)
 	}
@@ -140,11 +164,18 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 	}
-	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(s.prepareCalls(value))})
+	st, err := s.current(ctx)
+	if err != nil {
+		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(value)}), err), err
+	}
+	if s.resolve {
+		value = st.policy.paths.resolveCalls(s.root, value)
+	}
+	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(value)})
 	if s.guard != nil {
 		request.Insert(ast.StringTerm("run"), ast.NewTerm(s.guard.input()))
 	}
-	d, err := s.DecideRequest(ctx, request)
+	d, err := s.decide(ctx, st, request)
 	if s.guard != nil && err == nil {
 		s.guard.record(d)
 	}
@@ -155,18 +186,19 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 // run}, exactly as data.tooleval.decision would for the session's static
 // document merged with it. Paths are not resolved here.
 func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decision, error) {
-	input := ast.NewObject(
-		[2]*ast.Term{ast.StringTerm("context"), s.context},
-		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
-	)
-	d, err := s.engine.evalDecision(ctx, s.engine.decide, input, request, s.effective)
-	s.engine.auditDecision(ctx, s.agent, d, err)
-	return d, err
+	st, err := s.current(ctx)
+	if err != nil {
+		return failClosed(request, err), err
+	}
+	return s.decide(ctx, st, request)
 }
 
-func (s *Session) prepareCalls(calls ast.Value) ast.Value {
-	if !s.resolve {
-		return calls
-	}
-	return s.engine.paths.resolveCalls(s.root, calls)
+func (s *Session) decide(ctx context.Context, st *sessionState, request ast.Value) (*Decision, error) {
+	input := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("context"), st.context},
+		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
+	)
+	d, err := st.policy.evalDecision(ctx, st.policy.decide, input, request, st.effective)
+	s.engine.auditDecision(ctx, st.policy, s.agent, d, err)
+	return d, err
 }

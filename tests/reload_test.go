@@ -1,0 +1,113 @@
+//go:build race
+
+package tests
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+// TestHotReloadUnderConcurrency: 64 goroutines share one engine and 16
+// sessions while another goroutine swaps the bundle between two
+// revisions whose not_allowed message differs. It is built only with
+// -race (make test runs it so). Every
+// decision must come from exactly one revision: its Revision and its
+// message agree, and nothing is ever undecided.
+func TestHotReloadUnderConcurrency(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	bundles := map[string]string{"rev-a": policiesDir, "rev-b": changedPolicies(t, "rev-b")}
+	paths := map[string]string{}
+	for rev, source := range bundles {
+		paths[rev] = filepath.Join(dir, rev+".tar.gz")
+		f, err := os.Create(paths[rev])
+		require.NoError(t, err)
+		require.NoError(t, engine.WriteBundle(ctx, f, source, rev))
+		require.NoError(t, f.Close())
+	}
+	e, err := engine.New(ctx, engine.WithBundle(paths["rev-a"]))
+	require.NoError(t, err)
+
+	static := map[string]any{
+		"declared": []any{map[string]any{"name": "read_file"}, map[string]any{"name": "write_file"}},
+		"layers":   []any{map[string]any{"name": "tenant", "allow": []any{"read_file"}}},
+	}
+	calls := []any{map[string]any{"id": "r", "name": "read_file"}, map[string]any{"id": "w", "name": "write_file"}}
+	sessions := make([]*engine.Session, 16)
+	for i := range sessions {
+		sessions[i], err = e.NewSession(ctx, static)
+		require.NoError(t, err)
+	}
+
+	stop := make(chan struct{})
+	var reloads atomic.Int64
+	go func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			rev := []string{"rev-b", "rev-a"}[i%2]
+			if err := e.Reload(ctx, paths[rev]); err != nil {
+				t.Error(err)
+				return
+			}
+			reloads.Add(1)
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+
+	var wg sync.WaitGroup
+	var decided atomic.Int64
+	seen := sync.Map{}
+	for g := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := 0; k < 10 || reloads.Load() < 4; k++ {
+				var d *engine.Decision
+				var err error
+				if (g+k)%2 == 0 {
+					d, err = sessions[(g+k)%len(sessions)].Decide(ctx, calls)
+				} else {
+					d, err = e.Decide(ctx, map[string]any{"declared": static["declared"], "layers": static["layers"], "calls": calls})
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(d.Decisions) != 2 || !d.Decisions[0].Allowed || d.Decisions[1].Allowed {
+					t.Errorf("wrong verdicts from %s: %+v", d.Revision, d.Decisions)
+					return
+				}
+				marked := strings.HasSuffix(d.Decisions[1].Message, "(rev-b)")
+				if marked != (d.Revision == "rev-b") || (d.Revision != "rev-a" && d.Revision != "rev-b") {
+					t.Errorf("torn decision: revision %q, message %q", d.Revision, d.Decisions[1].Message)
+					return
+				}
+				seen.Store(d.Revision, true)
+				decided.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	var revisions []string
+	seen.Range(func(k, _ any) bool { revisions = append(revisions, fmt.Sprint(k)); return true })
+	t.Logf("%d decisions during %d reloads, from revisions %v", decided.Load(), reloads.Load(), revisions)
+	require.GreaterOrEqual(t, decided.Load(), int64(640))
+	require.GreaterOrEqual(t, reloads.Load(), int64(4))
+	require.Len(t, revisions, 2, "decisions came from both revisions")
+}
