@@ -11,7 +11,7 @@ REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -76,6 +76,10 @@ bench-full: | $(BUILD)
 ## perf-plot: docs/performance.png from build/bench.txt
 perf-plot:
 	cd tools/perfplot && $(GO) run . -in ../../$(BUILD)/bench.txt -out ../../docs/performance.png
+
+## soak: the differential test against the oracle on ten million documents (hours; not in CI)
+soak:
+	TOOLEVAL_DIFFERENTIAL_CASES=10000000 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle

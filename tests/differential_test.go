@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strconv"
 	"reflect"
 	"runtime"
 	"sync"
@@ -16,8 +17,17 @@ import (
 	"github.com/tooleval/tooleval/tests/oracle"
 )
 
-// differentialCases is how many generated documents `make test` compares.
-const differentialCases = 20000
+// differentialCases is how many generated documents the differential
+// test compares: 100,000 in `make test`, or TOOLEVAL_DIFFERENTIAL_CASES
+// (`make soak` sets ten million).
+func differentialCases(t *testing.T) int {
+	if s := os.Getenv("TOOLEVAL_DIFFERENTIAL_CASES"); s != "" {
+		n, err := strconv.Atoi(s)
+		require.NoError(t, err)
+		return n
+	}
+	return 100000
+}
 
 func oracleConfig(t *testing.T) oracle.Config {
 	t.Helper()
@@ -73,32 +83,44 @@ func TestDifferentialAgainstOracle(t *testing.T) {
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)
 	cfg := oracleConfig(t)
-	docs := corpus.New(7).Decisions(differentialCases)
+	cases := differentialCases(t)
+	gen := corpus.New(7)
 
 	var (
 		mu        sync.Mutex
-		divergent []map[string]any
+		divergent []map[string]any // the first ten, to shrink and print
+		diverged  int
 		calls     int
 		wg        sync.WaitGroup
 	)
-	workers := runtime.GOMAXPROCS(0)
-	for w := range workers {
+	// The generator is sequential; workers take documents from a channel.
+	docs := make(chan map[string]any, 64)
+	go func() {
+		for range cases {
+			docs <- gen.Decision()
+		}
+		close(docs)
+	}()
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := w; i < len(docs); i += workers {
-				got, _, ok := compare(t, e, cfg, docs[i])
+			for doc := range docs {
+				got, _, ok := compare(t, e, cfg, doc)
 				mu.Lock()
 				calls += len(got.Verdicts)
 				if !ok {
-					divergent = append(divergent, docs[i])
+					diverged++
+					if len(divergent) < 10 {
+						divergent = append(divergent, doc)
+					}
 				}
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	t.Logf("differential: %d documents (%d calls) compared with the oracle, %d divergent", len(docs), calls, len(divergent))
+	t.Logf("differential: %d documents (%d calls) compared with the oracle, %d divergent", cases, calls, diverged)
 	for _, doc := range divergent[:min(3, len(divergent))] {
 		small := shrink(t, e, cfg, doc)
 		got, want, _ := compare(t, e, cfg, small)
