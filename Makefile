@@ -44,10 +44,10 @@ coverage: | $(BUILD)
 	exit $$rc
 
 test-go: bundle
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 ./...
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./...
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
-	$(GO) test -count=1 -race -run 'TestHotReloadUnderConcurrency' ./tests/
+	$(GO) test -count=1 -timeout 30m -race -run TestHotReloadUnderConcurrency ./tests/
 
 ## lint: Regal, the Rego linter (its own module: it cannot share go.mod with OPA 1.22)
 lint:
