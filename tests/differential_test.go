@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"strconv"
 	"reflect"
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
 

@@ -39,18 +39,7 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	if fs.NArg() > 0 {
-		return ExitUsage, usagef("unexpected argument %q (give the input with -i)", fs.Arg(0))
-	}
-	out, err := outputFormat(*format, s.Terminal, evalFormats)
-	if err != nil {
-		return ExitUsage, err
-	}
-	value, err := readValue(s, *input)
-	if err != nil {
-		return ExitUsage, err
-	}
-	e, err := engine.New(ctx, engine.WithBundle(*bundlePath))
+	out, value, e, err := prepare(ctx, s, fs.Args(), *format, evalFormats, *input, *bundlePath)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -68,6 +57,28 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitOK, nil
 	}
 	return ExitRefused, nil
+}
+
+// prepare does what eval and launch share: it refuses positional
+// arguments, settles the output format, reads the input document and
+// loads the engine.
+func prepare(ctx context.Context, s Streams, args []string, format string, formats []string, input, bundlePath string) (string, ast.Value, *engine.Engine, error) {
+	if len(args) > 0 {
+		return "", nil, nil, usagef("unexpected argument %q (give the input with -i)", args[0])
+	}
+	out, err := outputFormat(format, s.Terminal, formats)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	value, err := readValue(s, input)
+	if err != nil {
+		return "", nil, nil, err
+	}
+	e, err := engine.New(ctx, engine.WithBundle(bundlePath))
+	if err != nil {
+		return "", nil, nil, err
+	}
+	return out, value, e, nil
 }
 
 // outputFormat validates --format, defaulting to table on a terminal.

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-
-	"github.com/tooleval/tooleval/engine"
 )
 
 const launchExamples = `  # Validate a fork launch and print its allowlist and notice
@@ -24,18 +22,7 @@ func runLaunch(ctx context.Context, s Streams, args []string) (int, error) {
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	if fs.NArg() > 0 {
-		return ExitUsage, usagef("unexpected argument %q (give the input with -i)", fs.Arg(0))
-	}
-	out, err := outputFormat(*format, s.Terminal, []string{"table", "json"})
-	if err != nil {
-		return ExitUsage, err
-	}
-	value, err := readValue(s, *input)
-	if err != nil {
-		return ExitUsage, err
-	}
-	e, err := engine.New(ctx, engine.WithBundle(*bundlePath))
+	out, value, e, err := prepare(ctx, s, fs.Args(), *format, []string{"table", "json"}, *input, *bundlePath)
 	if err != nil {
 		return ExitUsage, err
 	}
