@@ -47,12 +47,6 @@ type CallDecision struct {
 	Rule    string `json:"rule,omitempty"`
 }
 
-// IDString is the call id as a string ("" when the call had none).
-func (c CallDecision) IDString() string { return stringOrEmpty(c.ID) }
-
-// NameString is the call name as a string ("" when the call had none).
-func (c CallDecision) NameString() string { return stringOrEmpty(c.Name) }
-
 func stringOrEmpty(v any) string {
 	s, _ := v.(string)
 	return s
@@ -122,16 +116,4 @@ type Launch struct {
 // JSON is the launch document exactly as the policy produced it.
 func (l *Launch) JSON() ([]byte, error) {
 	return json.Marshal(l.document)
-}
-
-// decode fills the typed fields of out from the generic document.
-func decode(document any, out any) error {
-	raw, err := json.Marshal(document)
-	if err != nil {
-		return fmt.Errorf("encode policy result: %w", err)
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("decode policy result: %w", err)
-	}
-	return nil
 }

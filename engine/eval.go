@@ -69,12 +69,16 @@ func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
 // LaunchValue is [Engine.Launch] for an input already converted to AST.
 func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, error) {
 	p := e.current.Load()
-	document, err := eval(ctx, p.launch, input)
+	value, err := evalAST(ctx, p.launch, input)
+	if err != nil {
+		return failedLaunch(err), err
+	}
+	document, err := ast.JSON(value)
 	if err != nil {
 		return failedLaunch(err), err
 	}
 	l := &Launch{document: document, Revision: p.revision}
-	if err := decode(document, l); err != nil {
+	if err := decodeInto(value, l); err != nil {
 		return failedLaunch(err), err
 	}
 	return l, nil
@@ -83,17 +87,9 @@ func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, err
 // evalDecision evaluates a decision query; request is the document whose
 // calls a fail-closed decision refuses.
 func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value, effective *effectiveCache) (*Decision, error) {
-	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST))
+	value, err := evalAST(ctx, q, input)
 	if err != nil {
-		err = fmt.Errorf("evaluate policy: %w", err)
 		return failClosed(request, err), err
-	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return failClosed(request, errUndefined), errUndefined
-	}
-	value, ok := rs[0].Expressions[0].Value.(ast.Value)
-	if !ok {
-		return failClosed(request, errShape), errShape
 	}
 	d, err := decodeDecision(value, effective)
 	if err != nil {
@@ -103,16 +99,21 @@ func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, inp
 	return d, nil
 }
 
-// eval runs a prepared query whose single expression is the result.
-func eval(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (any, error) {
-	rs, err := q.Eval(ctx, rego.EvalParsedInput(input))
+// evalAST runs a prepared query whose single expression is the result,
+// and returns that result as AST (not converted to JSON).
+func evalAST(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (ast.Value, error) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
 	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
 		return nil, errUndefined
 	}
-	return rs[0].Expressions[0].Value, nil
+	value, ok := rs[0].Expressions[0].Value.(ast.Value)
+	if !ok {
+		return nil, errShape
+	}
+	return value, nil
 }
 
 // toValue converts a Go value to AST the way the policy would see it as

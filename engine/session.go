@@ -104,16 +104,9 @@ func (s *Session) current(ctx context.Context) (*sessionState, error) {
 // compileContext evaluates data.tooleval.context.compile for the static
 // document and keeps the result as AST, ready to be passed back in.
 func (p *policy) compileContext(ctx context.Context, static ast.Value) (ast.Value, error) {
-	rs, err := p.compile.Eval(ctx, rego.EvalParsedInput(static), rego.EvalGenerateJSON(keepAST))
+	value, err := evalAST(ctx, p.compile, static)
 	if err != nil {
 		return nil, fmt.Errorf("compile session context: %w", err)
-	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return nil, fmt.Errorf("compile session context: %w", errUndefined)
-	}
-	value, ok := rs[0].Expressions[0].Value.(ast.Value)
-	if !ok {
-		return nil, fmt.Errorf("compile session context: unexpected %T", rs[0].Expressions[0].Value)
 	}
 	return value, nil
 }

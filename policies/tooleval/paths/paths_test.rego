@@ -116,9 +116,3 @@ test_path_argument_config_errors if {
 	[e.message | some e in paths.config_errors({"path_arguments": []})] == ["config.path_arguments must be an object"]
 	[e.tool | some e in paths.config_errors({"path_arguments": {"Read_File": {"path": "read"}, "x": {"p": "exec"}, "y": "read"}})] == ["Read_File", "x", "y"]
 }
-
-test_arguments_of_a_tool if {
-	paths.arguments({"path_arguments": {"bash": {"cwd": "write"}}}, "bash") == {"cwd": "write"}
-	paths.arguments({"path_arguments": {"bash": "cwd"}}, "bash") == {}
-	paths.arguments({}, "bash") == {}
-}

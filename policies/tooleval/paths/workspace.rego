@@ -78,13 +78,6 @@ valid_member("relative_list", w, member) if {
 valid_member("boolean", w, member) if is_boolean(shape.field(w, member, false))
 
 # METADATA
-# title: arguments
-# description: The path arguments of the tool with this canonical name, as an object of argument name to read or write.
-arguments(config, name) := config.path_arguments[name] if {
-	is_object(config.path_arguments[name])
-} else := {}
-
-# METADATA
 # title: config_errors
 # description: Errors in data.tooleval.config.path_arguments.
 config_errors(config) := [] if {
