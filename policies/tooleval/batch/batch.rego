@@ -11,7 +11,9 @@
 #   | 3     | not_declared   | declaration                 |
 #   | 4     | excluded       | the exclusion's name        |
 #   | 5     | denied         | the layer's name            |
-#   | 6     | not_allowed    | the layer's name            |
+#   | 6     | not_allowed    | the layer's name (also a    |
+#   |       |                | shell action in read-only   |
+#   |       |                | mode: layer read_only)      |
 #   | 7     | path           | workspace (with rule)       |
 #   | 8     | run_exhausted  | run                         |
 package tooleval.batch
@@ -21,6 +23,7 @@ import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
 import data.tooleval.paths
 import data.tooleval.shape
+import data.tooleval.stages
 
 # METADATA
 # title: decide
@@ -80,7 +83,7 @@ call_decision(ctx, batch, errors, run, duplicates, i, call) := {"id": call.id, "
 	not duplicates[call.id]
 	tool := ctx.tools[lower(call.name)]
 	not tool.refusal
-	tool.checks_paths == false
+	tool.checks_args == false
 } else := entry(call, call_verdict(facts)) if {
 	facts := call_facts(ctx, errors, run, duplicates, i, call)
 }
@@ -107,6 +110,7 @@ call_facts(ctx, errors, run, duplicates, i, call) := {
 	"name": name,
 	"canonical": canonical_name,
 	"tool": tool,
+	"action": action_refusal_or_null(ctx, tool, canonical_name, call),
 	"path": path_refusal_or_null(ctx, tool, canonical_name, call),
 	"exhausted": exhausted(run, i),
 	"max_attempts": shape.field(run, "max_attempts", null),
@@ -131,6 +135,8 @@ call_verdict(f) := refused("invalid_input", "input", f.problem) if {
 	f.tool == null
 } else := refused(f.tool.refusal.reason, f.tool.refusal.layer, name_refusal_message(f.name, f.tool.refusal)) if {
 	f.tool.refusal
+} else := refused("not_allowed", f.action.layer, action_message(f.name, f.action)) if {
+	f.action != null
 } else := object.union(
 	refused("path", "workspace", path_message(f.name, f.path)),
 	{"rule": f.path.rule},
@@ -147,9 +153,19 @@ call_verdict(f) := refused("invalid_input", "input", f.problem) if {
 	f.errors == 0
 	f.tool != null
 	not f.tool.refusal
+	f.action == null
 	f.path == null
 	f.exhausted == false
 } else := refused("invalid_config", "config", "the call is refused: the policy could not decide it")
+
+# The refusal of a declared, not name-refused shell call whose action
+# changes state in read-only mode (tooleval.stages.action_refusal), or
+# null.
+action_refusal_or_null(ctx, tool, canonical_name, call) := refusal if {
+	tool != null
+	not tool.refusal
+	refusal := stages.action_refusal(object.get(ctx, "actions", null), canonical_name, call)
+} else := null
 
 # The first path refusal of a declared, not name-refused tool's call, or
 # null (no workspace, or every path argument passes).

@@ -26,3 +26,8 @@ path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved
 } else := sprintf("path %q is under an excluded workspace path", [refusal.path]) if {
 	refusal.rule == "excluded"
 } else := sprintf("path %q is outside the workspace and its read roots", [refusal.path])
+
+action_message(name, refusal) := sprintf(
+	"tool %q is not permitted: action %s changes state, and layer %q allows only actions that observe",
+	[name, json.marshal(refusal.action), refusal.layer],
+)

@@ -16,52 +16,65 @@ import data.tooleval.exclusions
 import data.tooleval.layers
 import data.tooleval.paths
 import data.tooleval.pattern
+import data.tooleval.presets
 import data.tooleval.shape
+import data.tooleval.stages
 
 # METADATA
 # title: config
 # scope: document
-# description: data.tooleval.config, or an empty configuration (which is reported as errors) when it is missing.
+# description: |
+#   The configuration in force: data.tooleval.config with the preset it
+#   selects (config.preset, see tooleval.presets) applied, or an empty
+#   configuration (which is reported as errors) when it is missing.
 default config := {}
 
-config := data.tooleval.config if is_object(data.tooleval.config)
+config := presets.apply(data.tooleval.config) if is_object(data.tooleval.config)
 
 # METADATA
 # title: config_errors
 # description: Every error in the configuration.
 config_errors(conf) := array.flatten([
+	presets.errors(data.tooleval.config),
 	exclusions.errors(conf),
 	pattern.group_errors(conf),
 	paths.config_errors(conf),
+	stages.config_errors(conf),
 ])
 
 # METADATA
 # title: compile
 # description: |
 #   The compiled context of an input document:
-#   {errors, tools, effective, workspace, path_arguments}. tools maps each
-#   valid declared tool's canonical name to {name, kind, server, tool,
-#   checks_paths} (checks_paths: its calls have path arguments to check)
-#   and, when refused, its first name-level refusal as refusal:
-#   {reason, layer}.
+#   {errors, tools, effective, workspace, path_arguments, actions}. tools
+#   maps each valid declared tool's canonical name to {name, kind, server,
+#   tool, checks_args} (checks_args: its calls have arguments to check,
+#   paths or a shell action) and, when refused, its first name-level
+#   refusal as refusal: {reason, layer}. actions is the read-only action
+#   policy (tooleval.stages.action_policy), or null.
 compile(input_doc) := {
 	"errors": errors,
 	"tools": tools,
 	"effective": effective(errors, tools),
 	"workspace": workspace,
 	"path_arguments": path_arguments,
+	"actions": actions,
 } if {
 	doc := shape.document(input_doc)
 	groups := exclusions.groups(config)
 	agent := shape.agent(doc)
 	declarations := shape.list_field(doc, "declared")
 	records := declared.records(declarations)
-	raw_layers := layers.sources(doc)
-	compiled_layers := layers.compile(raw_layers, groups)
+	raw_layers := layers.inline(doc)
+	compiled_layers := array.concat(
+		stages.compile(stages.layers(doc, config), groups),
+		layers.compile(raw_layers, groups),
+	)
 	active := exclusions.active(agent, config)
 	errors := array.flatten([
 		shape.document_errors(input_doc),
 		shape.agent_errors(doc),
+		stages.input_errors(doc, config),
 		shape.list_errors(doc, "declared"),
 		declared.errors(declarations, records),
 		layers.errors(doc, raw_layers, groups),
@@ -69,11 +82,12 @@ compile(input_doc) := {
 		config_errors(config),
 	])
 	workspace := paths.workspace(doc)
+	actions := stages.action_policy(doc, config)
 	path_arguments := object.get(config, "path_arguments", {})
 	index := declared.index(declarations, records)
 	resolved_exclusions := layers.resolve(active, index)
 	resolved_layers := layers.resolve(compiled_layers, index)
-	tools := {name: tool(name, record, resolved_exclusions, resolved_layers, checks_paths(workspace, path_arguments, name)) |
+	tools := {name: tool(name, record, resolved_exclusions, resolved_layers, checks_args(workspace, path_arguments, actions, name)) |
 		some name, record in index
 	}
 }
@@ -89,14 +103,18 @@ slim(record, checks) := {
 	"kind": record.kind,
 	"server": record.server,
 	"tool": record.tool,
-	"checks_paths": checks,
+	"checks_args": checks,
 }
 
-# A call of this tool has path arguments to check: there is a workspace
-# and the configuration names path arguments of the tool.
-checks_paths(workspace, path_arguments, name) if {
+# A call of this tool has arguments to check: there is a workspace and
+# the configuration names path arguments of the tool, or the agent is in
+# read-only mode and the tool is a shell tool whose action is checked.
+checks_args(workspace, path_arguments, actions, name) if {
 	workspace != null
 	count(object.get(path_arguments, name, {})) > 0
+} else if {
+	actions != null
+	actions.tools[name]
 } else := false
 
 # METADATA

@@ -6,8 +6,9 @@
 #   allow [] refuses everything, and deny (absent = []) wins over allow
 #   inside the same layer.
 #
-#   Where layers come from (sources.rego) is kept apart from how they are
-#   evaluated (here): a new source is one rule that produces named layers.
+#   Where layers come from (sources.rego for the input's, tooleval.stages
+#   for the configured stages) is kept apart from how they are evaluated
+#   (here).
 package tooleval.layers
 
 import data.tooleval.pattern
@@ -86,16 +87,25 @@ else := null
 #   declared tools: denied, the set of canonical names their deny list
 #   matches, and allowed, the set their allow list matches (null when the
 #   layer states no allowlist).
+#   A configured stage may be exempt ("mcp" or "non_mcp"): the tools of
+#   that kind pass it untouched, neither denied nor outside its allow.
 resolve(compiled, tools) := [object.union(layer, {
-	"denied": pattern.matched(layer.deny, tools),
-	"allowed": allowed_names(layer, tools),
+	"denied": pattern.matched(layer.deny, tools) - exempt,
+	"allowed": allowed_names(layer, tools, exempt),
 }) |
 	some layer in compiled
+	exempt := exempt_names(object.get(layer, "exempt", null), tools)
 ]
 
-allowed_names(layer, tools) := pattern.matched(layer.allow, tools) if {
+allowed_names(layer, tools, exempt) := pattern.matched(layer.allow, tools) | exempt if {
 	object.get(layer, "allow", null) != null
 } else := null
+
+exempt_names(null, _) := set()
+
+exempt_names("mcp", tools) := {name | some name, tool in tools; tool.kind == "mcp"}
+
+exempt_names("non_mcp", tools) := {name | some name, tool in tools; tool.kind != "mcp"}
 
 # METADATA
 # title: refusal

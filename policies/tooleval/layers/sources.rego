@@ -1,13 +1,8 @@
-# Layer sources: each rule produces named layers from the request. The
-# order of sources is the order in which their layers are evaluated.
+# Inline layers: the layers the runtime sends in input.layers. The
+# configured stages (tooleval.stages) are evaluated before them.
 package tooleval.layers
 
 import data.tooleval.shape
-
-# METADATA
-# title: sources
-# description: Every layer for this request, in evaluation order.
-sources(doc) := inline(doc)
 
 # METADATA
 # title: inline

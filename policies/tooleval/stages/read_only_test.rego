@@ -1,0 +1,61 @@
+package tooleval.stages_test
+
+read_only_agent := {"agent": {"read_only": true}}
+
+shell(action) := {"agent": {"read_only": true}, "args": {"action": action}}
+
+# [note, configuration overlay, request, call name, expected verdict]
+read_only_cases := [
+	["a read-bucket tool is allowed", {}, read_only_agent, "read_file", "allowed"],
+	["an edit tool is refused", {}, read_only_agent, "write_file", ["not_allowed", "read_only"]],
+	["an MCP tool is refused", {}, read_only_agent, "mcp__github__read_issue", ["not_allowed", "read_only"]],
+	["status observes", {}, shell("status"), "bash", "allowed"],
+	["logs observes", {}, shell("logs"), "bash", "allowed"],
+	["list observes", {}, shell("list"), "bash", "allowed"],
+	["exec changes state", {}, shell("exec"), "bash", ["not_allowed", "read_only"]],
+	["start changes state", {}, shell("start"), "bash", ["not_allowed", "read_only"]],
+	["write changes state", {}, shell("write"), "bash", ["not_allowed", "read_only"]],
+	["stop changes state", {}, shell("stop"), "bash", ["not_allowed", "read_only"]],
+	["an unknown action changes state", {}, shell("rm -rf"), "bash", ["not_allowed", "read_only"]],
+	["a non-string action changes state", {}, shell(["status"]), "bash", ["not_allowed", "read_only"]],
+	["no action runs the default, exec", {}, read_only_agent, "bash", ["not_allowed", "read_only"]],
+	["actions compare exactly", {}, shell("STATUS"), "bash", ["not_allowed", "read_only"]],
+	["outside read-only mode exec is allowed", {}, {"args": {"action": "exec"}}, "bash", "allowed"],
+	[
+		"a definition can set read-only mode", {"agents": {"auditor": {"read_only": true}}},
+		{"agent": {"name": "auditor"}, "args": {"action": "start"}}, "bash", ["not_allowed", "read_only"],
+	],
+	[
+		"a layer's deny comes before the action", {},
+		{"agent": {"read_only": true}, "layers": [{"name": "caller", "deny": ["bash"]}], "args": {"action": "exec"}}, "bash", ["denied", "caller"],
+	],
+]
+
+test_read_only_mode if {
+	got := [[note, verdict(conf, req, name), want] | some [note, conf, req, name, want] in read_only_cases]
+	count(got) == count(read_only_cases)
+	[[note, g, want] | some [note, g, want] in got; g != want] == []
+}
+
+test_action_refusal_comes_before_paths if {
+	req := {
+		"agent": {"read_only": true},
+		"workspace": {"root": "/ws"},
+		"args": {"action": "exec", "cwd": "/elsewhere"},
+	}
+	verdict({}, req, "bash") == ["not_allowed", "read_only"]
+	verdict({}, object.union(req, {"args": {"action": "status"}}), "bash") == ["path", "workspace"]
+}
+
+test_action_message_names_the_action if {
+	d := decide({}, shell("exec"), "bash").decisions[0]
+	d.message == "tool \"bash\" is not permitted: action \"exec\" changes state, and layer \"read_only\" allows only actions that observe"
+}
+
+test_shell_configuration_errors if {
+	codes({"shell": {"tools": "bash", "observe": [1], "default_action": 2}, "read_only": {"allow": null}}, {}) == [
+		["invalid_list", "config.shell.tools"],
+		["invalid_list", "config.shell.observe"],
+		["invalid_config_value", "config.shell.default_action"],
+	]
+}

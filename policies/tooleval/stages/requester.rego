@@ -1,0 +1,92 @@
+# The requester policy captured at spawn, kept by a continuation (seed 002).
+#
+# When settled children resume a requester (after sessions_yield), the
+# runtime sends the handoff:
+#
+#   input.requester  {session, batch, policy_digest}: the requester session
+#                    being resumed, its settled batch, and the digest the
+#                    engine recorded when it captured the requester's policy
+#                    at spawn (engine.RequesterPolicyDigest)
+#   input.handoff    {session, batch, children: [{id, policy}]}: the batch
+#                    that settled, and the requester policy ({allow, deny})
+#                    each child carries
+#
+# The continuation keeps the captured policy (stage requester_policy)
+# only when the handoff belongs to the requester session and its settled
+# batch, and every child carries the same policy, whose digest
+# (sha256 of its JSON encoding) is the recorded one. Otherwise, for a
+# conflicting, missing or unverifiable policy, it runs under the ordinary
+# restricted policy config.continuation.restricted (stage
+# continuation_restricted). Either way the stage is one more layer: the
+# handoff never grants a tool the other layers refuse.
+package tooleval.stages
+
+import data.tooleval.exclusions
+import data.tooleval.pattern
+import data.tooleval.shape
+
+continuation_stage(doc, conf) := [] if {
+	not shape.present(doc, "handoff")
+} else := [{
+	"name": "requester_policy",
+	"allow": shape.field(policy, "allow", null),
+	"deny": shape.field(policy, "deny", []),
+}] if {
+	policy := verified_policy(doc, conf)
+} else := [{
+	"name": "continuation_restricted",
+	"allow": shape.field(shape.field(conf, "continuation", {}), "restricted", []),
+	"deny": [],
+}]
+
+# METADATA
+# title: verified_policy
+# description: |
+#   The requester policy every child of the handoff carries, when the
+#   handoff belongs to the requester's session and settled batch and that
+#   policy is well formed and has the recorded digest; else undefined.
+verified_policy(doc, conf) := policy if {
+	requester := shape.field(doc, "requester", null)
+	is_string(requester.session)
+	requester.session != ""
+	is_string(requester.batch)
+	requester.batch != ""
+	is_string(requester.policy_digest)
+	handoff := shape.field(doc, "handoff", null)
+	handoff.session == requester.session
+	handoff.batch == requester.batch
+	children := shape.field(handoff, "children", [])
+	is_array(children)
+	count(children) > 0
+	policies := {shape.field(child, "policy", null) | some child in children}
+	count(policies) == 1
+	some policy in policies
+	well_formed_policy(policy, conf)
+	policy_digest(policy) == lower(requester.policy_digest)
+}
+
+# METADATA
+# title: policy_digest
+# description: The digest of a captured policy, the hex sha256 of its JSON encoding (keys sorted, no spaces).
+policy_digest(policy) := crypto.sha256(json.marshal(policy))
+
+well_formed_policy(policy, conf) if {
+	is_object(policy)
+	valid_list(shape.field(policy, "allow", null), "allow", conf, true)
+	valid_list(shape.field(policy, "deny", []), "deny", conf, false)
+}
+
+valid_list(null, _, _, true) := true
+
+valid_list(list, kind, conf, _) if {
+	is_array(list)
+	count(pattern.list_problems(list, kind, exclusions.groups(conf))) == 0
+}
+
+continuation_config_errors(conf) := array.flatten([
+	object_errors(value_at(conf, "continuation"), "config.continuation", true),
+	entries_errors(
+		shape.field(shape.field(conf, "continuation", {}), "restricted", []),
+		"allow", "config.continuation.restricted", conf, false,
+	),
+])

@@ -1,0 +1,88 @@
+# METADATA
+# title: Configured stages
+# description: |
+#   The layers tooleval computes from data.tooleval.config and the fields
+#   that say who is asking (agent, tenant, caller, mcp_services, handoff).
+#   They are evaluated in this order, before the runtime's inline layers,
+#   and each can only narrow, like any layer; a refusal names the stage.
+#
+#   | stage                 | applies when                                   | file          |
+#   | all_agents            | a sub-agent                                    | agents.rego   |
+#   | custom_agents         | a sub-agent whose definition is not builtin    | agents.rego   |
+#   | async_agents          | an async or background sub-agent               | agents.rego   |
+#   | coordinator_mode      | agent.coordinator is true                      | agents.rego   |
+#   | agent_definition      | config.agents has the agent's name             | agents.rego   |
+#   | profile               | a profile is selected (tools or agent)         | profiles.rego |
+#   | global_policy         | always (config.tools allow and deny)           | profiles.rego |
+#   | subagent_policy       | a sub-agent (config.subagents)                 | profiles.rego |
+#   | tenant                | input.tenant names a tenant                    | tenants.rego  |
+#   | caller                | input.caller.scopes is a list                  | tenants.rego  |
+#   | mcp_services          | input.mcp_services is a list                   | mcp.rego      |
+#   | mcp_user_services     | config.mcp_user_services is an object          | mcp.rego      |
+#   | read_only             | the agent runs in read-only mode               | read_only.rego |
+#   | requester_policy      | a verified handoff resumes a requester         | requester.rego |
+#   | continuation_restricted | any other handoff                            | requester.rego |
+#
+#   A stage is {name, allow, deny, exempt?}: allow null states nothing,
+#   deny wins, and exempt ("mcp" or "non_mcp") names the kind of tool the
+#   stage lets through untouched.
+package tooleval.stages
+
+import data.tooleval.pattern
+
+# METADATA
+# title: layers
+# description: The configured stages that apply to this request, in evaluation order.
+layers(doc, conf) := array.flatten([
+	agent_filter_stages(doc, conf),
+	agent_definition_stage(doc, conf),
+	profile_stage(doc, conf),
+	global_policy_stage(conf),
+	subagent_policy_stage(doc, conf),
+	tenant_stage(doc, conf),
+	caller_stage(doc, conf),
+	mcp_service_stages(doc, conf),
+	read_only_stage(doc, conf),
+	continuation_stage(doc, conf),
+])
+
+# METADATA
+# title: compile
+# description: |
+#   The stages with compiled matchers, in the form of
+#   tooleval.layers.compile plus exempt. Only configured stages carry
+#   exempt: an inline layer from the input can never let a tool through.
+compile(stages, groups) := [{
+	"name": s.name,
+	"allow": allow_matcher(s, groups),
+	"deny": pattern.compile(object.get(s, "deny", []), "deny", groups),
+	"exempt": object.get(s, "exempt", null),
+} |
+	some s in stages
+]
+
+allow_matcher(s, groups) := pattern.compile(s.allow, "allow", groups) if is_array(s.allow)
+
+else := null
+
+# METADATA
+# title: input_errors
+# description: What is wrong with the identifying fields of the request.
+input_errors(doc, conf) := array.flatten([
+	agent_mode_errors(doc),
+	tenant_errors(doc, conf),
+	caller_errors(doc),
+	mcp_service_errors(doc),
+])
+
+# METADATA
+# title: config_errors
+# description: Every error in the configuration the stages read, with its location.
+config_errors(conf) := array.flatten([
+	agent_config_errors(conf),
+	profile_config_errors(conf),
+	tenant_config_errors(conf),
+	mcp_config_errors(conf),
+	read_only_config_errors(conf),
+	continuation_config_errors(conf),
+])

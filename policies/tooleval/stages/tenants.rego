@@ -1,0 +1,99 @@
+# Tenant plans and caller scopes (seed 001).
+#
+#   input.tenant          the tenant id; config.tenants[id].tools is what
+#                         its plan entitles it to (null: every tool)
+#   input.caller.scopes   the caller's scopes; config.scopes[scope] lists
+#                         the tools a scope covers, and a scope that is not
+#                         mapped there covers the tool of the same name
+#
+# A tenant or caller that states nothing (absent or null) narrows
+# nothing; one that states an empty set refuses everything; an unknown
+# tenant id is an error (unknown_tenant), so every call is refused.
+package tooleval.stages
+
+import data.tooleval.canonical.plain_name
+import data.tooleval.shape
+
+tenant_stage(doc, conf) := [] if {
+	shape.field(doc, "tenant", null) == null
+} else := [{"name": "tenant", "allow": shape.field(plan, "tools", null), "deny": []}] if {
+	plan := shape.field(conf, "tenants", {})[doc.tenant]
+	is_object(plan)
+} else := [{"name": "tenant", "allow": [], "deny": []}]
+
+caller(doc) := shape.field(doc, "caller", {})
+
+caller_stage(doc, conf) := [{
+	"name": "caller",
+	"allow": [e |
+		some scope in scopes
+		some e in scope_tools(scope, conf)
+	],
+	"deny": [],
+}] if {
+	scopes := shape.field(caller(doc), "scopes", null)
+	is_array(scopes)
+} else := []
+
+# A mapped scope covers the tools config.scopes lists for it; any other
+# scope covers the tool of its own name, taken literally (a scope is
+# never read as a wildcard or group), and nothing when it is not a plain
+# tool name.
+scope_tools(scope, conf) := shape.field(conf, "scopes", {})[scope] if {
+	is_array(shape.field(conf, "scopes", {})[scope])
+} else := [scope] if {
+	plain_name(scope)
+} else := []
+
+tenant_errors(doc, conf) := [] if {
+	shape.field(doc, "tenant", null) == null
+} else := [shape.problem("invalid_field", "tenant must be a string or null", {"field": "tenant"})] if {
+	not is_string(doc.tenant)
+} else := [shape.problem(
+	"unknown_tenant",
+	sprintf("tenant %q is not defined in config.tenants", [doc.tenant]),
+	{"field": "tenant", "tenant": doc.tenant},
+)] if {
+	not known_tenant(conf, doc.tenant)
+} else := []
+
+known_tenant(conf, id) if is_object(shape.field(conf, "tenants", {})[id])
+
+caller_errors(doc) := [shape.problem("invalid_field", "caller must be an object or null", {"field": "caller"})] if {
+	not is_object(caller(doc))
+} else := [shape.problem("invalid_field", "caller.scopes must be an array of strings or null", {"field": "caller.scopes"})] if {
+	not valid_scopes(shape.field(caller(doc), "scopes", null))
+} else := [shape.problem("invalid_field", "caller.user must be a string or null", {"field": "caller.user"})] if {
+	not is_string(shape.field(caller(doc), "user", ""))
+} else := []
+
+valid_scopes(null) := true
+
+valid_scopes(scopes) if {
+	is_array(scopes)
+	every scope in scopes {
+		is_string(scope)
+	}
+}
+
+tenant_config_errors(conf) := array.flatten([
+	object_errors(value_at(conf, "tenants"), "config.tenants", true),
+	collision_errors(shape.field(conf, "tenants", {}), "config.tenants"),
+	[e |
+		some id, plan in shape.field(conf, "tenants", {})
+		some e in plan_errors(id, plan, conf)
+	],
+	object_errors(value_at(conf, "scopes"), "config.scopes", true),
+	[e |
+		some scope, tools in shape.field(conf, "scopes", {})
+		some e in entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
+	],
+])
+
+plan_errors(id, plan, conf) := entries_errors(value_at(plan, "tools"), "allow", sprintf("config.tenants.%s.tools", [id]), conf, true) if {
+	is_object(plan)
+} else := [shape.problem(
+	"invalid_config_value",
+	sprintf("config.tenants.%s must be an object", [id]),
+	{"field": sprintf("config.tenants.%s", [id])},
+)]
