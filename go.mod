@@ -5,6 +5,7 @@ go 1.26.0
 tool github.com/open-policy-agent/opa
 
 require (
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/open-policy-agent/opa v1.22.4
 	github.com/spf13/pflag v1.1.0
 	github.com/stretchr/testify v1.12.1

@@ -9,6 +9,8 @@ import data.tooleval.batch
 import data.tooleval.context
 import data.tooleval.forks
 import data.tooleval.shape
+import data.tooleval.stages
+import data.tooleval.warnings
 
 # METADATA
 # title: request
@@ -54,4 +56,27 @@ launch := l if {
 	"errors": [shape.problem("internal_error", "the policy could not validate this launch", {"field": ""})],
 	"execution_allowed_tools": [],
 	"notice": "",
+}
+
+# METADATA
+# title: check
+# description: |
+#   The configuration report of tooleval check, for the configuration in
+#   force and a decision input (possibly empty): {errors, warnings,
+#   agent_tools}. errors are the decision's errors (any of them refuses
+#   every call); warnings never change a decision; agent_tools is, for an
+#   agent whose definition lists its tools, which of them name a declared
+#   tool (valid) and which do not (invalid), or null.
+# entrypoint: true
+check := {
+	"errors": ctx.errors,
+	"warnings": warnings.warnings(context.config, doc, ctx.tools),
+	"agent_tools": stages.agent_tools(doc, context.config, ctx.tools),
+} if {
+	doc := shape.document(request)
+	ctx := context.compile(request)
+} else := {
+	"errors": [shape.problem("internal_error", "the policy could not check this configuration", {"field": ""})],
+	"warnings": [],
+	"agent_tools": null,
 }

@@ -35,12 +35,31 @@ config := presets.apply(data.tooleval.config) if is_object(data.tooleval.config)
 # title: config_errors
 # description: Every error in the configuration.
 config_errors(conf) := array.flatten([
+	unknown_key_errors(data.tooleval.config),
 	presets.errors(data.tooleval.config),
 	exclusions.errors(conf),
 	pattern.group_errors(conf),
 	paths.config_errors(conf),
 	stages.config_errors(conf),
 ])
+
+# METADATA
+# title: known_keys
+# description: The members of data.tooleval.config; any other is a mistake (a misspelt key configures nothing).
+known_keys := {
+	"max_depth", "exclusions", "groups", "path_arguments", "preset", "presets",
+	"profiles", "tools", "subagents", "agents", "agent_filters", "tenants",
+	"scopes", "mcp_user_services", "read_only", "shell", "continuation",
+}
+
+unknown_key_errors(conf) := [shape.problem(
+	"unknown_config_key",
+	sprintf("config.%s is not a configuration key", [key]),
+	{"field": sprintf("config.%s", [key])},
+) |
+	some key, _ in conf
+	not known_keys[key]
+]
 
 # METADATA
 # title: compile

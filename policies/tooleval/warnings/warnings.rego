@@ -1,0 +1,183 @@
+# METADATA
+# title: Configuration warnings
+# description: |
+#   What tooleval check reports besides errors: configuration that is
+#   valid but can never do what it says. A warning never changes a
+#   decision.
+#
+#   | code                  | what                                                        |
+#   | duplicate_entry       | a list has two entries with one canonical form              |
+#   | shadowed_entry        | an allow entry that the same stage's deny list refuses      |
+#   | unreachable_entry     | a sub-agent allow entry an earlier stage always removes     |
+#   | unmatched_agent_tool  | an agent definition's tool that names no declared tool      |
+#   | confusable_names      | two declared names that look alike (Unicode TS #39 skeleton) |
+package tooleval.warnings
+
+import data.tooleval.canonical.canonical_or_null
+import data.tooleval.exclusions
+import data.tooleval.pattern
+import data.tooleval.shape
+import data.tooleval.stages
+
+# METADATA
+# title: warnings
+# description: Every warning for the configuration in force and the request (a decision input, possibly empty).
+warnings(conf, doc, index) := array.flatten([
+	duplicate_warnings(conf),
+	shadowed_warnings(conf),
+	unreachable_warnings(conf),
+	unmatched_agent_tool_warnings(doc, conf, index),
+	confusable_warnings(doc),
+])
+
+# METADATA
+# title: lists
+# description: |
+#   Every list of entries in the configuration, as {field, kind, list},
+#   where field is its location.
+lists(conf) := array.flatten([
+	[{"field": sprintf("config.groups.%s", [name]), "kind": "deny", "list": list} |
+		some name, list in object_at(conf, "groups")
+	],
+	[{"field": sprintf("config.exclusions.%s", [name]), "kind": "deny", "list": list} |
+		some name, list in object_at(conf, "exclusions")
+	],
+	[{"field": sprintf("config.profiles.%s", [name]), "kind": "allow", "list": list} |
+		some name, list in object_at(conf, "profiles")
+	],
+	[{"field": sprintf("config.tenants.%s.tools", [id]), "kind": "allow", "list": plan.tools} |
+		some id, plan in object_at(conf, "tenants")
+	],
+	[{"field": sprintf("config.scopes.%s", [scope]), "kind": "allow", "list": list} |
+		some scope, list in object_at(conf, "scopes")
+	],
+	[{"field": sprintf("config.agents.%s.%s", [name, key]), "kind": kind, "list": d[key]} |
+		some name, d in object_at(conf, "agents")
+		some [key, kind] in [["tools", "allow"], ["disallowed_tools", "deny"], ["also_allow", "allow"]]
+	],
+	[{"field": sprintf("config.%s.%s", [section, key]), "kind": kind, "list": object_at(conf, section)[key]} |
+		some [section, key, kind] in section_lists
+	],
+])
+
+section_lists := [
+	["tools", "also_allow", "allow"],
+	["tools", "allow", "allow"],
+	["tools", "deny", "deny"],
+	["subagents", "allow", "allow"],
+	["subagents", "deny", "deny"],
+	["agent_filters", "all_agents_disallowed", "deny"],
+	["agent_filters", "custom_agents_disallowed", "deny"],
+	["agent_filters", "async_allowed", "allow"],
+	["agent_filters", "in_process_teammate_allowed", "allow"],
+	["agent_filters", "coordinator_allowed", "allow"],
+	["read_only", "allow", "allow"],
+	["continuation", "restricted", "allow"],
+]
+
+object_at(obj, key) := obj[key] if is_object(obj[key])
+
+else := {}
+
+warning(code, message, where) := shape.problem(code, message, where)
+
+duplicate_warnings(conf) := [warning(
+	"duplicate_entry",
+	sprintf("%s lists %q more than once (canonically)", [l.field, entries[0]]),
+	{"field": l.field, "entries": entries},
+) |
+	some l in lists(conf)
+	is_array(l.list)
+	some c, entries in entries_by_canonical(l.list)
+	count(entries) > 1
+]
+
+entries_by_canonical(list) := {c: [e | some e in list; canonical_or_null(e) == c] |
+	some entry in list
+	c := canonical_or_null(entry)
+	c != null
+}
+
+# [location of the allow list, location of the deny list, allow, deny]
+stage_pairs(conf) := array.concat(
+	[
+		["config.tools.allow", "config.tools.deny", object_at(conf, "tools").allow, object_at(conf, "tools").deny],
+		["config.subagents.allow", "config.subagents.deny", object_at(conf, "subagents").allow, object_at(conf, "subagents").deny],
+	],
+	[[sprintf("config.agents.%s.tools", [name]), sprintf("config.agents.%s.disallowed_tools", [name]), d.tools, d.disallowed_tools] |
+		some name, d in object_at(conf, "agents")
+	],
+)
+
+shadowed_warnings(conf) := [warning(
+	"shadowed_entry",
+	sprintf("%s lists %q, which %s refuses: deny wins, so the entry can never match", [allow_at, entry, deny_at]),
+	{"field": allow_at, "entry": entry, "denied_by": deny_at},
+) |
+	some [allow_at, deny_at, allow, deny] in stage_pairs(conf)
+	is_array(allow)
+	is_array(deny)
+	matcher := pattern.compile(deny, "deny", exclusions.groups(conf))
+	some entry in allow
+	exact_match(matcher, entry)
+]
+
+# An exact, non-MCP entry that a compiled deny matcher refuses.
+exact_match(matcher, entry) if {
+	c := canonical_or_null(entry)
+	c != null
+	not contains(c, "*")
+	not startswith(c, "mcp__")
+	not startswith(c, "group:")
+	deny_hit(matcher, c)
+}
+
+deny_hit(matcher, c) if matcher.exact[c]
+
+deny_hit(matcher, c) if {
+	some prefix in matcher.prefixes
+	startswith(c, prefix)
+}
+
+unreachable_warnings(conf) := array.concat(
+	[warning(
+		"unreachable_entry",
+		sprintf("config.subagents.allow lists %q, which runtime exclusion subagent_hard_deny removes from every sub-agent", [entry]),
+		{"field": "config.subagents.allow", "entry": entry, "removed_by": "config.exclusions.subagent_hard_deny"},
+	) |
+		some entry in array_at(object_at(conf, "subagents"), "allow")
+		exact_match(pattern.compile(array_at(object_at(conf, "exclusions"), "subagent_hard_deny"), "deny", exclusions.groups(conf)), entry)
+	],
+	[warning(
+		"unreachable_entry",
+		sprintf(
+			"config.subagents.allow lists %q, which profile %q does not: the sub-agent stage cannot add back a tool the profile removed (%s)",
+			[entry, name, "add it to config.tools.also_allow"],
+		),
+		{"field": "config.subagents.allow", "entry": entry, "removed_by": sprintf("config.profiles.%s", [name])},
+	) |
+		name := object_at(conf, "tools").profile
+		is_array(object_at(conf, "profiles")[name])
+		profile := array.concat(object_at(conf, "profiles")[name], array_at(object_at(conf, "tools"), "also_allow"))
+		matcher := pattern.compile(profile, "allow", exclusions.groups(conf))
+		some entry in array_at(object_at(conf, "subagents"), "allow")
+		c := canonical_or_null(entry)
+		not contains(c, "*")
+		not startswith(c, "group:")
+		not matcher.exact[c]
+	],
+)
+
+array_at(obj, key) := obj[key] if is_array(obj[key])
+
+else := []
+
+unmatched_agent_tool_warnings(doc, conf, index) := [warning(
+	"unmatched_agent_tool",
+	sprintf("agent %q lists tool %q, which names no declared tool: it is ignored, never widened", [resolution.agent, entry]),
+	{"field": sprintf("config.agents.%s.tools", [resolution.agent]), "entry": entry},
+) |
+	resolution := stages.agent_tools(doc, conf, index)
+	resolution != null
+	some entry in resolution.invalid
+]

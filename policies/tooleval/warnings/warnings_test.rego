@@ -1,0 +1,63 @@
+package tooleval.warnings_test
+
+import data.tooleval
+
+check(conf, doc) := c if {
+	c := tooleval.check with input as doc with data.tooleval.config as object.union(data.tooleval.config, conf)
+}
+
+codes(conf, doc) := [[w.code, w.field] | some w in check(conf, doc).warnings]
+
+test_the_shipped_configuration_has_no_warnings if {
+	check({}, {}) == {"errors": [], "warnings": [], "agent_tools": null}
+}
+
+test_duplicate_entries if {
+	codes({"tenants": {"acme": {"tools": ["read_file", "READ_FILE"]}}}, {}) == [["duplicate_entry", "config.tenants.acme.tools"]]
+}
+
+test_shadowed_entries if {
+	codes({"tools": {"allow": ["read_file", "glob"], "deny": ["glob*"]}}, {}) == [["shadowed_entry", "config.tools.allow"]]
+	codes({"agents": {"a": {"tools": ["x", "y"], "disallowed_tools": ["Y"]}}}, {}) == [["shadowed_entry", "config.agents.a.tools"]]
+}
+
+test_unreachable_subagent_entries if {
+	codes({"subagents": {"allow": ["gateway", "read_file"]}}, {}) == [["unreachable_entry", "config.subagents.allow"]]
+	w := check({"tools": {"profile": "minimal"}, "subagents": {"allow": ["session_status", "browser"]}}, {}).warnings
+	[[x.entry, x.removed_by] | some x in w] == [
+		["session_status", "config.exclusions.subagent_hard_deny"],
+		["browser", "config.profiles.minimal"],
+	]
+	codes({"tools": {"profile": "minimal", "also_allow": ["browser"]}, "subagents": {"allow": ["browser"]}}, {}) == []
+}
+
+test_unmatched_agent_tools if {
+	conf := {"agents": {"reviewer": {"tools": ["read_file", "edit_file", "mcp__github__*"]}}}
+	doc := {"agent": {"name": "reviewer"}, "declared": [{"name": "read_file"}]}
+	c := check(conf, doc)
+	c.agent_tools == {"agent": "reviewer", "valid": ["read_file"], "invalid": ["edit_file"]}
+	[[w.code, w.entry] | some w in c.warnings] == [["unmatched_agent_tool", "edit_file"]]
+}
+
+# [declared names, expected groups of confusable names]
+confusable_cases := [
+	[["read_file", "re\u0430d_file"], [["read_file", "re\u0430d_file"]]],
+	[["scope", "\u0455c\u03bfpe"], [["scope", "\u0455c\u03bfpe"]]],
+	[["tool1", "tooll", "tool"], [["tool1", "tooll"]]],
+	[["read_file", "READ_FILE_"], []],
+	[["read_file", "write_file"], []],
+]
+
+test_confusable_declared_names if {
+	got := [[names, groups, want] |
+		some [names, want] in confusable_cases
+		doc := {"declared": [{"name": n} | some n in names]}
+		groups := [w.names | some w in check({}, doc).warnings; w.code == "confusable_names"]
+	]
+	count(got) == count(confusable_cases)
+	[g | some g in got; g[1] != g[2]] == []
+}
+
+test_unknown_configuration_keys_are_errors if {
+	[[e.code, e.field] | some e in check({"tenant": {}}, {}).errors] == [["unknown_config_key", "config.tenant"]]
+}
