@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/compile"
 
 	"github.com/tooleval/tooleval/policies"
@@ -15,8 +16,14 @@ import (
 // WriteBundle writes the policy bundle as a gzipped tarball to w, the
 // same bundle `opa build --bundle policies --ignore '*_test.rego'` makes:
 // from source (a bundle directory), or from the embedded policies when
-// source is empty, with the given manifest revision.
-func WriteBundle(ctx context.Context, w io.Writer, source, revision string) error {
+// source is empty, with the given manifest revision. A non-empty config
+// is overlaid on data.tooleval.config (see [WithConfig]), so that a
+// stock OPA server serving the bundle decides with the same
+// configuration as an engine given that config.
+func WriteBundle(ctx context.Context, w io.Writer, source, revision string, config Config) error {
+	if len(config) > 0 {
+		return writeConfiguredBundle(w, source, revision, config)
+	}
 	c := compile.New().
 		WithAsBundle(true).
 		WithRegoVersion(ast.RegoV1).
@@ -32,6 +39,23 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string) erro
 		c = c.WithPaths(source)
 	}
 	if err := c.Build(ctx); err != nil {
+		return fmt.Errorf("build bundle: %w", err)
+	}
+	return nil
+}
+
+// writeConfiguredBundle writes the bundle at source with config overlaid
+// on its data.
+func writeConfiguredBundle(w io.Writer, source, revision string, config Config) error {
+	b, err := loadBundle(source)
+	if err != nil {
+		return fmt.Errorf("build bundle: %w", err)
+	}
+	if err := applyConfig(b, config); err != nil {
+		return fmt.Errorf("build bundle: %w", err)
+	}
+	b.Manifest.Revision = revision
+	if err := bundle.NewWriter(w).Write(*b); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	return nil

@@ -35,7 +35,8 @@ const (
 	launchQuery   = "data.tooleval.launch"
 	compileQuery  = "data.tooleval.context.compile(input)"
 	decideQuery   = "data.tooleval.decide(input.context, input.request)"
-	configQuery   = "data.tooleval.config"
+	configQuery   = "data.tooleval.context.config"
+	checkQuery    = "data.tooleval.check"
 )
 
 // Engine evaluates the tooleval policy. Create one with [New]; swap its
@@ -44,6 +45,7 @@ const (
 type Engine struct {
 	current atomic.Pointer[policy]
 	audit   *slog.Logger
+	config  Config
 }
 
 // policy is one loaded bundle with its prepared queries. It is never
@@ -54,12 +56,14 @@ type policy struct {
 	launch   rego.PreparedEvalQuery
 	compile  rego.PreparedEvalQuery
 	decide   rego.PreparedEvalQuery
+	check    rego.PreparedEvalQuery
 	paths    pathArguments
 }
 
 type options struct {
 	bundlePath string
 	audit      *slog.Logger
+	config     Config
 }
 
 // Option configures [New].
@@ -83,11 +87,11 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
-	p, err := loadPolicy(ctx, o.bundlePath)
+	p, err := loadPolicy(ctx, o.bundlePath, o.config)
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{audit: o.audit}
+	e := &Engine{audit: o.audit, config: o.config}
 	e.current.Store(p)
 	return e, nil
 }
@@ -97,7 +101,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 // with the bundle they started with; sessions recompile their context on
 // their next batch. On an error the engine keeps its current bundle.
 func (e *Engine) Reload(ctx context.Context, path string) error {
-	p, err := loadPolicy(ctx, path)
+	p, err := loadPolicy(ctx, path, e.config)
 	if err != nil {
 		return fmt.Errorf("reload: %w", err)
 	}
@@ -108,10 +112,14 @@ func (e *Engine) Reload(ctx context.Context, path string) error {
 // Revision is the revision in the current bundle's manifest.
 func (e *Engine) Revision() string { return e.current.Load().revision }
 
-// loadPolicy loads a bundle and prepares the engine's queries on it.
-func loadPolicy(ctx context.Context, path string) (*policy, error) {
+// loadPolicy loads a bundle, overlays the deployment's configuration and
+// prepares the engine's queries on it.
+func loadPolicy(ctx context.Context, path string, config Config) (*policy, error) {
 	b, err := loadBundle(path)
 	if err != nil {
+		return nil, err
+	}
+	if err := applyConfig(b, config); err != nil {
 		return nil, err
 	}
 	compiler, store, err := compileBundle(ctx, b)
@@ -124,6 +132,7 @@ func loadPolicy(ctx context.Context, path string) (*policy, error) {
 		launchQuery:   &p.launch,
 		compileQuery:  &p.compile,
 		decideQuery:   &p.decide,
+		checkQuery:    &p.check,
 	} {
 		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 		if err != nil {

@@ -104,3 +104,109 @@ func ExampleEngine_Launch() {
 	// true [read_file mcp__github__read_*]
 	// Tool restriction: in this fork you may execute only these tools: mcp__github__read_issue, read_file. Calls to any other tool are refused before they run.
 }
+
+// A deployment keeps tenant plans, caller scopes and agent definitions
+// in its configuration; the runtime sends only who is asking.
+func ExampleWithConfig() {
+	ctx := context.Background()
+	e, err := engine.New(ctx, engine.WithConfig(engine.Config{
+		"tenants": map[string]any{"acme": map[string]any{"tools": []string{"read_file", "mcp__github__*"}}},
+		"scopes":  map[string]any{"repo:read": []string{"mcp__github__read_issue"}},
+	}))
+	if err != nil {
+		panic(err)
+	}
+	s, err := e.NewSession(ctx, engine.SessionConfig{
+		Declared: []engine.Declaration{
+			{Name: "read_file"},
+			{Name: "mcp__github__read_issue", MCP: &engine.MCPIdentity{Server: "github", Tool: "read_issue"}},
+		},
+		Tenant: "acme",
+		Caller: &engine.Caller{Scopes: []string{"repo:read"}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	d, err := s.Decide(ctx, []engine.Call{{ID: "c1", Name: "read_file"}, {ID: "c2", Name: "mcp__github__read_issue"}})
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range d.Decisions {
+		if c.Allowed {
+			fmt.Println(c.ID, "allowed")
+		} else {
+			fmt.Println(c.ID, "refused by", c.Layer)
+		}
+	}
+	// Output:
+	// c1 refused by caller
+	// c2 allowed
+}
+
+// Check reports configuration problems with their locations; warnings
+// change no decision.
+func ExampleEngine_Check() {
+	ctx := context.Background()
+	e, err := engine.New(ctx, engine.WithConfig(engine.Config{
+		"tools": map[string]any{"profile": "codign"},
+	}))
+	if err != nil {
+		panic(err)
+	}
+	c, err := e.Check(ctx, map[string]any{
+		"declared": []map[string]any{{"name": "read_file"}, {"name": "re\u0430d_file"}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range c.Errors {
+		fmt.Println("error:", p.Code(), p["field"])
+	}
+	for _, p := range c.Warnings {
+		fmt.Println("warning:", p.Code(), p["field"])
+	}
+	// Output:
+	// error: unknown_profile config.tools.profile
+	// warning: confusable_names declared
+}
+
+// The engine records the digest of a requester's policy when it spawns
+// children; the continuation keeps that policy only when every settled
+// child carries a policy with the same digest.
+func ExampleRequesterPolicyDigest() {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	if err != nil {
+		panic(err)
+	}
+	captured := &engine.RequesterPolicy{Allow: []string{"read_file"}}
+	digest, err := engine.RequesterPolicyDigest(captured)
+	if err != nil {
+		panic(err)
+	}
+	s, err := e.NewSession(ctx, engine.SessionConfig{
+		Declared:  []engine.Declaration{{Name: "read_file"}, {Name: "write_file"}},
+		Requester: &engine.Requester{Session: "s1", Batch: "b1", PolicyDigest: digest},
+		Handoff: &engine.Handoff{Session: "s1", Batch: "b1", Children: []engine.HandoffChild{
+			{ID: "child_1", Policy: captured},
+			{ID: "child_2", Policy: captured},
+		}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	d, err := s.Decide(ctx, []engine.Call{{ID: "c1", Name: "read_file"}, {ID: "c2", Name: "write_file"}})
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range d.Decisions {
+		if c.Allowed {
+			fmt.Println(c.ID, "allowed")
+		} else {
+			fmt.Println(c.ID, "refused by", c.Layer)
+		}
+	}
+	// Output:
+	// c1 allowed
+	// c2 refused by requester_policy
+}

@@ -33,7 +33,7 @@ func TestHotReloadUnderConcurrency(t *testing.T) {
 		paths[rev] = filepath.Join(dir, rev+".tar.gz")
 		f, err := os.Create(paths[rev])
 		require.NoError(t, err)
-		require.NoError(t, engine.WriteBundle(ctx, f, source, rev))
+		require.NoError(t, engine.WriteBundle(ctx, f, source, rev, nil))
 		require.NoError(t, f.Close())
 	}
 	e, err := engine.New(ctx, engine.WithBundle(paths["rev-a"]))

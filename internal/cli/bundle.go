@@ -13,14 +13,22 @@ const bundleExamples = `  # Build the bundle from the policies embedded in this 
 
   # Build it from a policy directory
   tooleval bundle build --source policies -o bundle/tooleval.tar.gz
+
+  # Build it with a deployment's configuration (tenants, agents, ...)
+  tooleval bundle build --config deploy/config.json -o tooleval.tar.gz
 `
 
 func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "bundle", "bundle build [-o FILE] [--source DIR] [--revision REV]", bundleExamples)
+	fs := newFlags(s, "bundle", "bundle build [-o FILE] [--source DIR] [--revision REV] [--config FILE]", bundleExamples)
 	output := fs.StringP("output", "o", "bundle.tar.gz", "tarball to write")
 	source := fs.String("source", "", "bundle directory to build from (default: the embedded policies)")
 	revision := fs.String("revision", "dev", "manifest revision")
+	configPath := fs.String("config", "", "configuration overlay (JSON object of data.tooleval.config members)")
 	if err := parse(fs, args); err != nil {
+		return ExitUsage, err
+	}
+	config, err := readConfig(*configPath)
+	if err != nil {
 		return ExitUsage, err
 	}
 	if fs.NArg() != 1 || fs.Arg(0) != "build" {
@@ -30,7 +38,7 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, usagef("create %s: %w", *output, err)
 	}
-	if err := engine.WriteBundle(ctx, f, *source, *revision); err != nil {
+	if err := engine.WriteBundle(ctx, f, *source, *revision, config); err != nil {
 		f.Close()
 		os.Remove(*output)
 		return ExitUsage, err

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -13,83 +13,124 @@ import (
 const checkExamples = `  # Check the bundle's configuration
   tooleval check
 
+  # Check a deployment's configuration overlay, failing on warnings too
+  tooleval check --config deploy/config.json --strict
+
   # Check an edited bundle and a set of input documents
   tooleval check --bundle policies inputs/*.json inputs/launch/*.json
 
-Every problem is printed with its location. A document with fork_tools or
-subagent_type is checked as a launch, any other as a decision input.
-Exit status: 0 no problem, 1 a problem found, 2 bad usage.
+Every problem is printed with its location. Errors refuse every call of
+a decision; warnings (duplicate, shadowed or unreachable entries, agent
+tools that name no declared tool, confusable declared names) change no
+decision. A document with fork_tools or subagent_type is checked as a
+launch, any other as a decision input.
+Exit status: 0 no error (and, with --strict, no warning), 1 otherwise,
+2 bad usage.
 `
 
 func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "check", "check [--bundle PATH] [FILE...]", checkExamples)
-	bundlePath := fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)")
+	fs := newFlags(s, "check", "check [--bundle PATH] [--config FILE] [--strict] [FILE...]", checkExamples)
+	policy := addPolicyFlags(fs)
+	strict := fs.Bool("strict", false, "exit 1 on warnings too")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	e, err := engine.New(ctx, engine.WithBundle(*bundlePath))
+	e, err := policy.engine(ctx)
 	if err != nil {
 		return ExitUsage, err
 	}
-	problems := 0
-	report := func(where string, list []engine.Problem) {
-		for _, p := range list {
-			problems++
-			fmt.Fprintf(s.Out, "%s: %s: %s%s\n", where, p.Code(), p.Message(), location(p))
-		}
-	}
+	r := &checkReport{s: s}
 
-	// The configuration alone: an empty request reports only its errors.
-	d, err := e.DecideValue(ctx, ast.NewObject())
+	// The configuration alone: an empty request reports only its problems.
+	base, err := e.Check(ctx, nil)
 	if err != nil {
 		return ExitUsage, err
 	}
-	report("configuration", d.Errors)
+	r.report("configuration", "error", base.Errors, nil)
+	r.report("configuration", "warning", base.Warnings, nil)
 
 	for _, path := range fs.Args() {
 		value, err := readValue(s, path)
 		if err != nil {
 			return ExitUsage, err
 		}
-		if isLaunch(value) {
-			l, err := e.LaunchValue(ctx, value)
-			if err != nil {
-				return ExitUsage, err
-			}
-			report(path, l.Errors)
-			continue
-		}
-		d, err := e.DecideValue(ctx, value)
-		if err != nil {
+		if err := r.checkDocument(ctx, e, base, path, value); err != nil {
 			return ExitUsage, err
 		}
-		report(path, withoutConfigErrors(d.Errors))
-		for i, c := range d.Decisions {
-			if c.Reason == "invalid_input" {
-				problems++
-				fmt.Fprintf(s.Out, "%s: calls[%d]: invalid_input: %s\n", path, i, c.Message)
-			}
-		}
 	}
-	if problems > 0 {
-		fmt.Fprintf(s.Err, "%d problem(s)\n", problems)
+	if r.errors > 0 || (*strict && r.warnings > 0) {
+		fmt.Fprintf(s.Err, "%d error(s), %d warning(s)\n", r.errors, r.warnings)
 		return ExitRefused, nil
+	}
+	if r.warnings > 0 {
+		fmt.Fprintf(s.Out, "no errors, %d warning(s)\n", r.warnings)
+		return ExitOK, nil
 	}
 	fmt.Fprintln(s.Out, "no problems")
 	return ExitOK, nil
 }
 
-// withoutConfigErrors leaves out configuration errors, which are
-// reported once for the bundle rather than once per document.
-func withoutConfigErrors(errs []engine.Problem) []engine.Problem {
-	var out []engine.Problem
-	for _, p := range errs {
-		if field, _ := p["field"].(string); strings.HasPrefix(field, "config.") {
+// checkReport prints problems and counts them.
+type checkReport struct {
+	s        Streams
+	errors   int
+	warnings int
+}
+
+// report prints the problems of list that seen does not hold (those were
+// reported for the configuration already).
+func (r *checkReport) report(where, severity string, list, seen []engine.Problem) {
+	known := map[string]bool{}
+	for _, p := range seen {
+		known[problemKey(p)] = true
+	}
+	for _, p := range list {
+		if known[problemKey(p)] {
 			continue
 		}
-		out = append(out, p)
+		if severity == "error" {
+			r.errors++
+		} else {
+			r.warnings++
+		}
+		fmt.Fprintf(r.s.Out, "%s: %s: %s: %s%s\n", where, severity, p.Code(), p.Message(), location(p))
 	}
-	return out
+}
+
+func (r *checkReport) checkDocument(ctx context.Context, e *engine.Engine, base *engine.Check, path string, value ast.Value) error {
+	if isLaunch(value) {
+		l, err := e.LaunchValue(ctx, value)
+		if err != nil {
+			return err
+		}
+		r.report(path, "error", l.Errors, base.Errors)
+		return nil
+	}
+	c, err := e.CheckValue(ctx, value)
+	if err != nil {
+		return err
+	}
+	r.report(path, "error", c.Errors, base.Errors)
+	r.report(path, "warning", c.Warnings, base.Warnings)
+	if t := c.AgentTools; t != nil {
+		fmt.Fprintf(r.s.Out, "%s: agent %q tools: valid %q, invalid %q\n", path, t.Agent, t.Valid, t.Invalid)
+	}
+	d, err := e.DecideValue(ctx, value)
+	if err != nil {
+		return err
+	}
+	for i, call := range d.Decisions {
+		if call.Reason == "invalid_input" {
+			r.errors++
+			fmt.Fprintf(r.s.Out, "%s: error: calls[%d]: invalid_input: %s\n", path, i, call.Message)
+		}
+	}
+	return nil
+}
+
+func problemKey(p engine.Problem) string {
+	data, _ := json.Marshal(p)
+	return string(data)
 }
 
 func isLaunch(v ast.Value) bool {

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/tooleval/tooleval/engine"
 )
 
 // Exit codes.
@@ -142,4 +144,34 @@ func readInput(s Streams, path string) ([]byte, error) {
 		return nil, usagef("read input: %w", err)
 	}
 	return data, nil
+}
+
+// policyFlags are the flags that choose the policy an engine loads.
+type policyFlags struct {
+	bundle *string
+	config *string
+}
+
+func addPolicyFlags(fs *pflag.FlagSet) policyFlags {
+	return policyFlags{
+		bundle: fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)"),
+		config: fs.String("config", "", "configuration overlay: a JSON object of data.tooleval.config members (tenants, agents, preset, ...)"),
+	}
+}
+
+// engine loads the engine the flags choose.
+func (f policyFlags) engine(ctx context.Context) (*engine.Engine, error) {
+	config, err := readConfig(*f.config)
+	if err != nil {
+		return nil, err
+	}
+	return engine.New(ctx, engine.WithBundle(*f.bundle), engine.WithConfig(config))
+}
+
+// readConfig reads the configuration overlay at path; none when path is empty.
+func readConfig(path string) (engine.Config, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return engine.ReadConfig(path)
 }

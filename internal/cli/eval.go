@@ -24,6 +24,9 @@ const evalExamples = `  # Decide an example batch and print a table
   # Resolve path arguments on this host (symlinks followed) first
   tooleval eval -i request.json --resolve-paths
 
+  # Decide with a deployment's configuration (tenants, agents, preset, ...)
+  tooleval eval -i inputs/configured/tenant_plan.json --config inputs/configured/config.json
+
 Exit status: 0 every call allowed, 1 a call refused or the request has
 errors, 2 bad usage, unreadable input or an evaluation failure.
 `
@@ -31,15 +34,15 @@ errors, 2 bad usage, unreadable input or an evaluation failure.
 var evalFormats = []string{"table", "json", string(wire.Gemini), string(wire.OpenAI), string(wire.Anthropic)}
 
 func runEval(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--resolve-paths] [--format table|json|gemini|openai|anthropic]", evalExamples)
+	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--config FILE] [--resolve-paths] [--format table|json|gemini|openai|anthropic]", evalExamples)
 	input := fs.StringP("input", "i", "-", "input document, or - for standard input")
-	bundlePath := fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)")
+	policy := addPolicyFlags(fs)
 	resolve := fs.Bool("resolve-paths", false, "resolve path arguments on this host first, following symbolic links")
 	format := fs.StringP("format", "f", "", "output format: table, json, gemini, openai or anthropic (default: table on a terminal, json otherwise)")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	out, value, e, err := prepare(ctx, s, fs.Args(), *format, evalFormats, *input, *bundlePath)
+	out, value, e, err := prepare(ctx, s, fs.Args(), *format, evalFormats, *input, policy)
 	if err != nil {
 		return ExitUsage, err
 	}
@@ -62,7 +65,7 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 // prepare does what eval and launch share: it refuses positional
 // arguments, settles the output format, reads the input document and
 // loads the engine.
-func prepare(ctx context.Context, s Streams, args []string, format string, formats []string, input, bundlePath string) (string, ast.Value, *engine.Engine, error) {
+func prepare(ctx context.Context, s Streams, args []string, format string, formats []string, input string, policy policyFlags) (string, ast.Value, *engine.Engine, error) {
 	if len(args) > 0 {
 		return "", nil, nil, usagef("unexpected argument %q (give the input with -i)", args[0])
 	}
@@ -74,7 +77,7 @@ func prepare(ctx context.Context, s Streams, args []string, format string, forma
 	if err != nil {
 		return "", nil, nil, err
 	}
-	e, err := engine.New(ctx, engine.WithBundle(bundlePath))
+	e, err := policy.engine(ctx)
 	if err != nil {
 		return "", nil, nil, err
 	}

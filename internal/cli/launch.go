@@ -15,14 +15,14 @@ evaluation failure.
 `
 
 func runLaunch(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "launch", "launch [-i FILE|-] [--bundle PATH] [--format table|json]", launchExamples)
+	fs := newFlags(s, "launch", "launch [-i FILE|-] [--bundle PATH] [--config FILE] [--format table|json]", launchExamples)
 	input := fs.StringP("input", "i", "-", "launch document, or - for standard input")
-	bundlePath := fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)")
+	policy := addPolicyFlags(fs)
 	format := fs.StringP("format", "f", "", "output format: table or json (default: table on a terminal, json otherwise)")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	out, value, e, err := prepare(ctx, s, fs.Args(), *format, []string{"table", "json"}, *input, *bundlePath)
+	out, value, e, err := prepare(ctx, s, fs.Args(), *format, []string{"table", "json"}, *input, policy)
 	if err != nil {
 		return ExitUsage, err
 	}

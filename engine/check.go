@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// Check is the configuration report of data.tooleval.check, decoded.
+type Check struct {
+	// Errors are the errors a decision for the same input would carry;
+	// any of them refuses every call.
+	Errors []Problem `json:"errors"`
+	// Warnings are valid configuration that can never do what it says
+	// (duplicate, shadowed or unreachable entries, agent tools naming no
+	// declared tool, confusable declared names). They change no decision.
+	Warnings []Problem `json:"warnings"`
+	// AgentTools says, for an agent whose definition lists its tools,
+	// which listed names match a declared tool; nil otherwise.
+	AgentTools *AgentTools `json:"agent_tools"`
+	// Revision is the manifest revision of the bundle that checked.
+	Revision string `json:"-"`
+
+	document any
+}
+
+// AgentTools is the resolution of an agent definition's tools against
+// the declared tools: Invalid names match none (a warning, never a
+// widening).
+type AgentTools struct {
+	Agent   string   `json:"agent"`
+	Valid   []string `json:"valid"`
+	Invalid []string `json:"invalid"`
+}
+
+// JSON is the check document exactly as the policy produced it.
+func (c *Check) JSON() ([]byte, error) {
+	return json.Marshal(c.document)
+}
+
+// Check evaluates data.tooleval.check for the engine's configuration and
+// a decision input (any JSON-compatible Go value; nil checks the
+// configuration alone).
+func (e *Engine) Check(ctx context.Context, input any) (*Check, error) {
+	if input == nil {
+		input = map[string]any{}
+	}
+	value, err := toValue(input)
+	if err != nil {
+		return nil, err
+	}
+	return e.CheckValue(ctx, value)
+}
+
+// CheckJSON is [Engine.Check] for a JSON document.
+func (e *Engine) CheckJSON(ctx context.Context, data []byte) (*Check, error) {
+	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("decode input: %w", err)
+	}
+	return e.CheckValue(ctx, value)
+}
+
+// CheckValue is [Engine.Check] for an input already converted to AST.
+func (e *Engine) CheckValue(ctx context.Context, input ast.Value) (*Check, error) {
+	p := e.current.Load()
+	value, err := evalAST(ctx, p.check, input)
+	if err != nil {
+		return nil, err
+	}
+	document, err := ast.JSON(value)
+	if err != nil {
+		return nil, fmt.Errorf("decode check: %w", err)
+	}
+	c := &Check{document: document, Revision: p.revision}
+	if err := decodeInto(value, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}

@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var tenantConfig = Config{
+	"tenants": map[string]any{"acme": map[string]any{"tools": []any{"read_file"}}},
+}
+
+func decideOne(t *testing.T, e *Engine, doc map[string]any) CallDecision {
+	t.Helper()
+	d, err := e.Decide(context.Background(), doc)
+	require.NoError(t, err)
+	require.Len(t, d.Decisions, 1)
+	return d.Decisions[0]
+}
+
+func tenantCall(tenant, name string) map[string]any {
+	return map[string]any{
+		"tenant":   tenant,
+		"agent":    map[string]any{"role": "subagent", "depth": 1},
+		"declared": []any{map[string]any{"name": "read_file"}, map[string]any{"name": "write_file"}, map[string]any{"name": "gateway"}},
+		"calls":    []any{map[string]any{"id": "c", "name": name}},
+	}
+}
+
+func TestConfigOverlayReplacesOnlyTheMembersItNames(t *testing.T) {
+	e := newEngine(t, WithConfig(tenantConfig))
+	require.True(t, decideOne(t, e, tenantCall("acme", "read_file")).Allowed)
+	c := decideOne(t, e, tenantCall("acme", "write_file"))
+	require.Equal(t, []string{"not_allowed", "tenant"}, []string{c.Reason, c.Layer})
+	// The bundle's exclusions are untouched.
+	c = decideOne(t, e, tenantCall("acme", "gateway"))
+	require.Equal(t, []string{"excluded", "subagent_hard_deny"}, []string{c.Reason, c.Layer})
+
+	// Without the overlay, acme is an unknown tenant: every call refused.
+	c = decideOne(t, newEngine(t), tenantCall("acme", "read_file"))
+	require.Equal(t, "invalid_config", c.Reason)
+}
+
+func TestConfigOverlayMistakeFailsClosed(t *testing.T) {
+	e := newEngine(t, WithConfig(Config{"tenant": map[string]any{}}))
+	doc := tenantCall("", "read_file")
+	delete(doc, "tenant")
+	d, err := e.Decide(context.Background(), doc)
+	require.NoError(t, err)
+	require.Equal(t, "invalid_config", d.Decisions[0].Reason)
+	require.Equal(t, "unknown_config_key", d.Errors[0].Code())
+	require.Equal(t, "config.tenant", d.Errors[0]["field"])
+}
+
+func TestReloadKeepsTheConfigOverlay(t *testing.T) {
+	e := newEngine(t, WithConfig(tenantConfig))
+	require.NoError(t, e.Reload(context.Background(), filepath.Join("..", "policies")))
+	require.True(t, decideOne(t, e, tenantCall("acme", "read_file")).Allowed)
+}
+
+func TestReadConfig(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		return path
+	}
+	c, err := ReadConfig(write("ok.json", `{"preset": "openclaw", "max_depth": 3}`))
+	require.NoError(t, err)
+	require.Equal(t, "openclaw", c["preset"])
+
+	for name, text := range map[string]string{
+		"array.json":    `[]`,
+		"null.json":     `null`,
+		"trailing.json": `{} {}`,
+		"broken.json":   `{"preset":`,
+	} {
+		_, err := ReadConfig(write(name, text))
+		require.Error(t, err, name)
+	}
+	_, err = ReadConfig(filepath.Join(dir, "missing.json"))
+	require.Error(t, err)
+}
+
+// The digest the engine records must be the one the policy recomputes,
+// for policies with characters JSON encoders treat specially.
+func TestRequesterPolicyDigestIsThePolicys(t *testing.T) {
+	e := newEngine(t)
+	for _, policy := range []*RequesterPolicy{
+		{Allow: []string{"read_file"}},
+		{Allow: nil, Deny: []string{"write_file"}},
+		{Allow: []string{"a<b>&c", "r\u00e9sum\u00e9", "a\u2028b"}, Deny: []string{"mcp__github__*"}},
+		{Allow: []string{}},
+	} {
+		digest, err := RequesterPolicyDigest(policy)
+		require.NoError(t, err)
+		doc := map[string]any{
+			"declared":  []any{map[string]any{"name": "read_file"}, map[string]any{"name": "zz_not_in_any_policy"}},
+			"requester": map[string]any{"session": "s", "batch": "b", "policy_digest": digest},
+			"handoff":   map[string]any{"session": "s", "batch": "b", "children": []any{map[string]any{"id": "c", "policy": policy}}},
+			"calls":     []any{map[string]any{"id": "c", "name": "zz_not_in_any_policy"}},
+		}
+		c := decideOne(t, e, doc)
+		if policy.Allow == nil {
+			require.True(t, c.Allowed, "%+v", policy)
+			continue
+		}
+		require.Equal(t, "requester_policy", c.Layer, "%+v: digest %s not verified", policy, digest)
+
+		// One changed byte in the recorded digest and the policy is not verified.
+		doc["requester"].(map[string]any)["policy_digest"] = "0" + digest[1:]
+		if digest[0] == '0' {
+			doc["requester"].(map[string]any)["policy_digest"] = "1" + digest[1:]
+		}
+		require.Equal(t, "continuation_restricted", decideOne(t, e, doc).Layer)
+	}
+}
+
+func TestWriteBundleWithConfigDecidesLikeTheOverlay(t *testing.T) {
+	ctx := context.Background()
+	tarball := filepath.Join(t.TempDir(), "configured.tar.gz")
+	f, err := os.Create(tarball)
+	require.NoError(t, err)
+	require.NoError(t, WriteBundle(ctx, f, "", "configured-rev", tenantConfig))
+	require.NoError(t, f.Close())
+
+	fromBundle := newEngine(t, WithBundle(tarball))
+	require.Equal(t, "configured-rev", fromBundle.Revision())
+	overlaid := newEngine(t, WithConfig(tenantConfig))
+	for _, name := range []string{"read_file", "write_file", "gateway"} {
+		a, err := fromBundle.Decide(ctx, tenantCall("acme", name))
+		require.NoError(t, err)
+		b, err := overlaid.Decide(ctx, tenantCall("acme", name))
+		require.NoError(t, err)
+		require.Equal(t, documentJSON(t, b), documentJSON(t, a), name)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	e := newEngine(t, WithConfig(Config{"agents": map[string]any{"reviewer": map[string]any{"tools": []any{"read_file", "edit_file"}}}}))
+	c, err := e.Check(context.Background(), nil)
+	require.NoError(t, err)
+	require.Empty(t, c.Errors)
+	require.Empty(t, c.Warnings)
+	require.Nil(t, c.AgentTools)
+
+	c, err = e.CheckJSON(context.Background(), []byte(`{"agent": {"name": "reviewer"}, "declared": [{"name": "read_file"}]}`))
+	require.NoError(t, err)
+	require.Equal(t, &AgentTools{Agent: "reviewer", Valid: []string{"read_file"}, Invalid: []string{"edit_file"}}, c.AgentTools)
+	require.Len(t, c.Warnings, 1)
+	require.Equal(t, "unmatched_agent_tool", c.Warnings[0].Code())
+
+	_, err = e.CheckJSON(context.Background(), []byte(`{`))
+	require.Error(t, err)
+}
