@@ -21,7 +21,7 @@ func TestTableIsCurrent(t *testing.T) {
 func TestLookAlikesShareASkeleton(t *testing.T) {
 	table := BuildTable()
 	for _, pair := range [][2]string{
-		{"read_file", "re\u0430d_file"},  // Cyrillic a
+		{"read_file", "re\u0430d_file"}, // Cyrillic a
 		{"scope", "\u0455c\u03bfpe"},    // Cyrillic dze, Greek omicron
 		{"paypal", "p\u0430yp\u0430l"},  // Cyrillic a twice
 		{"tool1", "tooll"},              // digit one and small l
