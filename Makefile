@@ -91,7 +91,7 @@ generate:
 
 ## expected: rewrite inputs/expected/ from the current policy (review the diff!)
 expected: bundle
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run TestInputs ./tests/
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestInputs|TestConfiguredInputs' ./tests/
 
 $(BUILD):
 	@mkdir -p $@

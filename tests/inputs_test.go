@@ -80,10 +80,7 @@ func TestInputs(t *testing.T) {
 			require.Len(t, result.Result[0].Expressions, 1)
 			got := result.Result[0].Expressions[0].Value
 			if update {
-				var pretty bytes.Buffer
-				require.NoError(t, json.Indent(&pretty, got, "", "  "))
-				pretty.WriteByte('\n')
-				require.NoError(t, os.WriteFile(ex.expected, pretty.Bytes(), 0o644))
+				writeExpected(t, ex.expected, got)
 				return
 			}
 			want, err := os.ReadFile(ex.expected)
@@ -91,4 +88,14 @@ func TestInputs(t *testing.T) {
 			require.JSONEq(t, string(want), string(got))
 		})
 	}
+}
+
+// writeExpected writes a result as an expected document, indented.
+func writeExpected(t *testing.T, path string, got []byte) {
+	t.Helper()
+	var pretty bytes.Buffer
+	require.NoError(t, json.Indent(&pretty, got, "", "  "))
+	pretty.WriteByte('\n')
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(t, os.WriteFile(path, pretty.Bytes(), 0o644))
 }

@@ -101,10 +101,13 @@ entries_by_canonical(list) := {c: [e | some e in list; canonical_or_null(e) == c
 # [location of the allow list, location of the deny list, allow, deny]
 stage_pairs(conf) := array.concat(
 	[
-		["config.tools.allow", "config.tools.deny", object_at(conf, "tools").allow, object_at(conf, "tools").deny],
-		["config.subagents.allow", "config.subagents.deny", object_at(conf, "subagents").allow, object_at(conf, "subagents").deny],
+		["config.tools.allow", "config.tools.deny", array_at(object_at(conf, "tools"), "allow"), array_at(object_at(conf, "tools"), "deny")],
+		[
+			"config.subagents.allow", "config.subagents.deny",
+			array_at(object_at(conf, "subagents"), "allow"), array_at(object_at(conf, "subagents"), "deny"),
+		],
 	],
-	[[sprintf("config.agents.%s.tools", [name]), sprintf("config.agents.%s.disallowed_tools", [name]), d.tools, d.disallowed_tools] |
+	[[sprintf("config.agents.%s.tools", [name]), sprintf("config.agents.%s.disallowed_tools", [name]), array_at(d, "tools"), array_at(d, "disallowed_tools")] |
 		some name, d in object_at(conf, "agents")
 	],
 )
@@ -115,8 +118,6 @@ shadowed_warnings(conf) := [warning(
 	{"field": allow_at, "entry": entry, "denied_by": deny_at},
 ) |
 	some [allow_at, deny_at, allow, deny] in stage_pairs(conf)
-	is_array(allow)
-	is_array(deny)
 	matcher := pattern.compile(deny, "deny", exclusions.groups(conf))
 	some entry in allow
 	exact_match(matcher, entry)

@@ -1,0 +1,272 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/corpus"
+)
+
+// deployment is one directory of inputs/configured: a configuration
+// overlay (config.json) and decision inputs evaluated with it, whose
+// expected documents are under inputs/expected/configured/NAME/.
+type deployment struct {
+	name, config string
+	examples     []example
+}
+
+func deployments(t *testing.T) []deployment {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join("..", "inputs", "configured", "*"))
+	require.NoError(t, err)
+	var out []deployment
+	for _, dir := range dirs {
+		d := deployment{name: filepath.Base(dir), config: filepath.Join(dir, "config.json")}
+		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		require.NoError(t, err)
+		for _, f := range files {
+			if f == d.config {
+				continue
+			}
+			d.examples = append(d.examples, example{
+				input:    f,
+				expected: filepath.Join("..", "inputs", "expected", "configured", d.name, filepath.Base(f)),
+				query:    "data.tooleval.decision",
+			})
+		}
+		require.NotEmpty(t, d.examples, "%s has no example", dir)
+		out = append(out, d)
+	}
+	require.GreaterOrEqual(t, len(out), 8, "the configured examples are missing")
+	return out
+}
+
+// configuredBundle builds the policies with the deployment's
+// configuration overlaid, as `tooleval bundle build --config` does.
+func configuredBundle(t *testing.T, d deployment) string {
+	t.Helper()
+	config, err := engine.ReadConfig(d.config)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), d.name+".tar.gz")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	require.NoError(t, engine.WriteBundle(context.Background(), f, policiesDir, "configured-"+d.name, config))
+	require.NoError(t, f.Close())
+	return path
+}
+
+// TestConfiguredInputs evaluates every configured example with
+// `go tool opa eval` on a bundle built with its deployment's
+// configuration, and compares the result with the committed expectation
+// (TOOLEVAL_UPDATE_EXPECTED=1 rewrites them). The tooleval command line
+// given the overlay with --config must print the same document.
+func TestConfiguredInputs(t *testing.T) {
+	update := os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1"
+	for _, d := range deployments(t) {
+		bundle := configuredBundle(t, d)
+		for _, ex := range d.examples {
+			t.Run(strings.TrimPrefix(ex.input, "../"), func(t *testing.T) {
+				got := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", ex.input, ex.query)
+				out, stderr, code := cli(t, "", "eval", "-i", ex.input, "--config", d.config, "--format", "json")
+				require.Contains(t, []int{0, 1}, code, stderr)
+				require.JSONEq(t, string(got), out, "the command line with --config differs from OPA on the configured bundle")
+				if update {
+					writeExpected(t, ex.expected, got)
+					return
+				}
+				want, err := os.ReadFile(ex.expected)
+				require.NoError(t, err, "no expected document: run `make expected` and review it")
+				require.JSONEq(t, string(want), string(got))
+			})
+		}
+	}
+}
+
+// TestConfiguredExamplesHaveNoConfigurationErrors runs tooleval check
+// on every deployment with its examples: no configuration has an error or
+// a warning, and the examples draw only the problems they exist to show
+// (an unknown tenant; an agent tool that names no declared tool).
+func TestConfiguredExamplesHaveNoConfigurationErrors(t *testing.T) {
+	shown := map[string]string{
+		"unknown_tenant.json": ": error: unknown_tenant:",
+		"custom_agent.json":   ": warning: unmatched_agent_tool:",
+	}
+	for _, d := range deployments(t) {
+		out, stderr, code := cli(t, "", "check", "--config", d.config, "--strict")
+		require.Equal(t, 0, code, "%s: %s%s", d.name, out, stderr)
+		require.Contains(t, out, "no problems", d.name)
+		for _, ex := range d.examples {
+			out, stderr, code := cli(t, "", "check", "--config", d.config, ex.input)
+			if want, ok := shown[filepath.Base(ex.input)]; ok {
+				require.Contains(t, out, ex.input+want)
+				continue
+			}
+			require.Equal(t, 0, code, "%s: %s%s", ex.input, out, stderr)
+			require.Contains(t, out, "no problems", ex.input)
+		}
+	}
+}
+
+func TestCheckReportsConfigurationProblemsWithLocations(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.json")
+	require.NoError(t, os.WriteFile(config, []byte(`{
+		"tenants": {"acme": {"tools": ["group:billing"]}, "ACME": {"tools": null}},
+		"tools": {"profile": "codng"},
+		"agents": {"helper": {"tools": ["read_file", "read_file"], "disallowed_tools": ["read_*"]}},
+		"subagents": {"allow": ["gateway"]}
+	}`), 0o600))
+	input := filepath.Join(dir, "input.json")
+	require.NoError(t, os.WriteFile(input, []byte(`{
+		"agent": {"name": "helper"},
+		"declared": [{"name": "read_file"}, {"name": "re\u0430d_file"}]
+	}`), 0o600))
+	out, _, code := cli(t, "", "check", "--config", config, input)
+	require.Equal(t, 1, code, out)
+	for _, want := range []string{
+		`configuration: error: colliding_names:`,
+		`configuration: error: unknown_group:`,
+		`field="config.tenants.acme.tools"`,
+		`configuration: error: unknown_profile:`,
+		`field="config.tools.profile"`,
+		`configuration: warning: duplicate_entry:`,
+		`configuration: warning: shadowed_entry:`,
+		`configuration: warning: unreachable_entry:`,
+		input + `: warning: confusable_names:`,
+		input + `: agent "helper" tools: valid ["read_file" "read_file"], invalid []`,
+	} {
+		require.Contains(t, out, want)
+	}
+}
+
+// TestRESTEqualsEmbeddedConfigured: for every deployment, a stock OPA
+// server loaded with the configured bundle and an embedded engine given
+// the overlay (engine.WithConfig) return identical decision and check
+// documents for the deployment's examples and for generated decisions
+// that carry the identifying fields (agent names and modes, tenant,
+// caller scopes and user, MCP services, handoffs) the configuration
+// knows and some it does not.
+func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
+	ctx := context.Background()
+	total, differences := 0, 0
+	for _, d := range deployments(t) {
+		config, err := engine.ReadConfig(d.config)
+		require.NoError(t, err)
+		e, err := engine.New(ctx, engine.WithConfig(config))
+		require.NoError(t, err)
+		server := startOPA(t, "--log-level", "error", "--bundle", configuredBundle(t, d))
+
+		var inputs [][]byte
+		for _, ex := range d.examples {
+			data, err := os.ReadFile(ex.input)
+			require.NoError(t, err)
+			inputs = append(inputs, data)
+		}
+		gen := corpus.New(uint64(len(d.name)) * 7919)
+		rng := rand.New(rand.NewPCG(2026, uint64(len(inputs))))
+		for _, doc := range gen.Decisions(150) {
+			identify(t, rng, doc, config)
+			data, err := json.Marshal(doc)
+			require.NoError(t, err)
+			inputs = append(inputs, data)
+		}
+		for i, input := range inputs {
+			dec, err := e.DecideJSON(ctx, input)
+			require.NoError(t, err)
+			chk, err := e.CheckJSON(ctx, input)
+			require.NoError(t, err)
+			for path, doc := range map[string]interface{ JSON() ([]byte, error) }{
+				"tooleval/decision": dec,
+				"tooleval/check":    chk,
+			} {
+				want, err := doc.JSON()
+				require.NoError(t, err)
+				got, ok, err := server.query(path, input)
+				require.NoError(t, err)
+				require.True(t, ok, "%s: %s is undefined on the server", d.name, path)
+				total++
+				if !jsonEqual(t, want, got) {
+					differences++
+					if differences <= 5 {
+						t.Errorf("%s input %d (%s) differs\ninput:    %s\nembedded: %s\nREST:     %s", d.name, i, path, input, want, got)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("configured REST vs embedded: %d requests compared, %d differences", total, differences)
+	require.Zero(t, differences)
+}
+
+// identify adds identifying fields to a generated decision input: names
+// the configuration knows, names it does not, and malformed values.
+func identify(t *testing.T, rng *rand.Rand, doc map[string]any, config engine.Config) {
+	t.Helper()
+	pick := func(xs []any) any { return xs[rng.IntN(len(xs))] }
+	agent, _ := doc["agent"].(map[string]any)
+	if agent != nil {
+		agent["name"] = pick(append(keys(config["agents"]), "nobody", "general-purpose"))
+		for _, flag := range []string{"async", "teammate", "coordinator", "read_only"} {
+			if rng.IntN(6) == 0 {
+				agent[flag] = pick([]any{true, false, "yes"})
+			}
+		}
+	}
+	if rng.IntN(2) == 0 {
+		doc["tenant"] = pick(append(keys(config["tenants"]), "globex", nil, 7))
+	}
+	if rng.IntN(2) == 0 {
+		scopes := []any{}
+		for _, s := range append(keys(config["scopes"]), "read_file", "repo:admin", "mcp__*") {
+			if rng.IntN(3) == 0 {
+				scopes = append(scopes, s)
+			}
+		}
+		doc["caller"] = map[string]any{
+			"scopes": pick([]any{scopes, nil, []any{}}),
+			"user":   pick(append(keys(config["mcp_user_services"]), "eve@example.com", nil)),
+		}
+	}
+	if rng.IntN(3) == 0 {
+		doc["mcp_services"] = pick([]any{[]any{"github"}, []any{"foo.bar", "GitHub"}, []any{}, nil, []any{"a__b"}})
+	}
+	if rng.IntN(4) == 0 {
+		policy := map[string]any{"allow": pick([]any{[]any{"read_file", "mcp__github__*"}, nil, []any{}}), "deny": []any{"bash"}}
+		digest, err := engine.RequesterPolicyDigest(policy)
+		require.NoError(t, err)
+		if rng.IntN(3) == 0 {
+			digest = strings.Repeat("0", 64)
+		}
+		children := []any{map[string]any{"id": "c1", "policy": policy}}
+		if rng.IntN(3) == 0 {
+			children = append(children, map[string]any{"id": "c2", "policy": map[string]any{"allow": []any{"read_file"}}})
+		}
+		doc["requester"] = map[string]any{"session": "s", "batch": "b", "policy_digest": digest}
+		doc["handoff"] = map[string]any{"session": "s", "batch": pick([]any{"b", "b", "old"}), "children": children}
+	}
+}
+
+// keys returns the sorted keys of a configuration object (none for
+// anything else).
+func keys(x any) []any {
+	obj, _ := x.(map[string]any)
+	names := make([]string, 0, len(obj))
+	for k := range obj {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]any, len(names))
+	for i, k := range names {
+		out[i] = k
+	}
+	return out
+}
