@@ -64,14 +64,16 @@ launch := l if {
 #   The configuration report of tooleval check, for the configuration in
 #   force and a decision input (possibly empty): {errors, warnings,
 #   agent_tools}. errors are the decision's errors (any of them refuses
-#   every call); warnings never change a decision; agent_tools is, for an
+#   every call) and then every other error in the configuration, which
+#   refuses the calls of the requests that read that part of it;
+#   warnings never change a decision; agent_tools is, for an
 #   agent whose definition lists its tools, which of them name a declared
 #   tool (valid) and which do not (invalid), or null.
 # entrypoint: true
 check := {
-	"errors": ctx.errors,
+	"errors": array.concat(ctx.errors, [e | some e in stages.config_errors(context.config); not e in ctx.errors]),
 	"warnings": warnings.warnings(context.config, doc, ctx.tools),
-	"agent_tools": stages.agent_tools(doc, context.config, ctx.tools),
+	"agent_tools": stages.agent_tools(stages.subject(doc, context.config), ctx.tools),
 } if {
 	doc := shape.document(request)
 	ctx := context.compile(request)

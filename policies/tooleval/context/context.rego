@@ -33,14 +33,16 @@ config := presets.apply(data.tooleval.config) if is_object(data.tooleval.config)
 
 # METADATA
 # title: config_errors
-# description: Every error in the configuration.
+# description: |
+#   Every error in the configuration every request reads. The configured
+#   stages are checked as far as a request reads them
+#   (tooleval.stages.request_config_errors); tooleval check reports all.
 config_errors(conf) := array.flatten([
 	unknown_key_errors(data.tooleval.config),
 	presets.errors(data.tooleval.config),
 	exclusions.errors(conf),
 	pattern.group_errors(conf),
 	paths.config_errors(conf),
-	stages.config_errors(conf),
 ])
 
 # METADATA
@@ -57,8 +59,7 @@ unknown_key_errors(conf) := [shape.problem(
 	sprintf("config.%s is not a configuration key", [key]),
 	{"field": sprintf("config.%s", [key])},
 ) |
-	some key, _ in conf
-	not known_keys[key]
+	some key in sort(object.keys(conf) - known_keys)
 ]
 
 # METADATA
@@ -80,13 +81,14 @@ compile(input_doc) := {
 	"actions": actions,
 } if {
 	doc := shape.document(input_doc)
+	subject := stages.subject(doc, config)
 	groups := exclusions.groups(config)
 	agent := shape.agent(doc)
 	declarations := shape.list_field(doc, "declared")
 	records := declared.records(declarations)
 	raw_layers := layers.inline(doc)
 	compiled_layers := array.concat(
-		stages.compile(stages.layers(doc, config), groups),
+		stages.compile(stages.layers(doc, subject, config), groups),
 		layers.compile(raw_layers, groups),
 	)
 	active := exclusions.active(agent, config)
@@ -99,9 +101,10 @@ compile(input_doc) := {
 		layers.errors(doc, raw_layers, groups),
 		paths.workspace_errors(doc),
 		config_errors(config),
+		stages.request_config_errors(doc, subject, config),
 	])
 	workspace := paths.workspace(doc)
-	actions := stages.action_policy(doc, config)
+	actions := stages.action_policy(subject, config)
 	path_arguments := object.get(config, "path_arguments", {})
 	index := declared.index(declarations, records)
 	resolved_exclusions := layers.resolve(active, index)

@@ -28,78 +28,92 @@ import data.tooleval.canonical.plain_name
 import data.tooleval.shape
 
 # METADATA
-# title: definition
-# description: The definition of the request's agent in config.agents, or null.
-definition(doc, conf) := d if {
-	d := shape.field(conf, "agents", {})[shape.agent(doc).name]
+# title: subject
+# description: |
+#   Who is asking, read once from the request and the configuration:
+#   {name, subagent, definition (or null), builtin, async, teammate,
+#   coordinator, read_only, profile (or null)}. The stages read it
+#   instead of the request.
+subject(doc, conf) := {
+	"name": agent.name,
+	"subagent": agent.role in shape.subagent_roles,
+	"definition": d,
+	"builtin": object.get(attrs, "builtin", false) == true,
+	"async": true in [object.get(attrs, "async", false), object.get(attrs, "background", false), object.get(mode, "async", false)],
+	"teammate": object.get(mode, "teammate", false) == true,
+	"coordinator": object.get(mode, "coordinator", false) == true,
+	"read_only": true in [object.get(attrs, "read_only", false), object.get(mode, "read_only", false)],
+	"profile": shape.field(d, "profile", shape.field(shape.field(conf, "tools", {}), "profile", null)),
+} if {
+	agent := shape.agent(doc)
+	mode := object_or_empty(shape.field(doc, "agent", {}))
+	d := definition(agent.name, conf)
+	attrs := object_or_empty(d)
+}
+
+object_or_empty(x) := x if is_object(x)
+
+else := {}
+
+# The definition of the agent named name in config.agents, or null.
+definition(name, conf) := d if {
+	d := shape.field(conf, "agents", {})[name]
 	is_object(d)
 } else := null
 
-agent_flag(doc, key) if shape.field(shape.field(doc, "agent", {}), key, false) == true
-
-definition_flag(doc, conf, key) if shape.field(definition(doc, conf), key, false) == true
-
-is_subagent(doc) if shape.agent(doc).role in shape.subagent_roles
-
-is_async(doc, conf) if definition_flag(doc, conf, "async")
-
-is_async(doc, conf) if definition_flag(doc, conf, "background")
-
-is_async(doc, _) if agent_flag(doc, "async")
-
 filters(conf) := shape.field(conf, "agent_filters", {})
 
-agent_filter_stages(doc, conf) := array.flatten([
-	all_agents_stage(doc, conf),
-	custom_agents_stage(doc, conf),
-	async_agents_stage(doc, conf),
-	coordinator_stage(doc, conf),
+agent_filter_stages(s, conf) := array.flatten([
+	all_agents_stage(s, conf),
+	custom_agents_stage(s, conf),
+	async_agents_stage(s, conf),
+	coordinator_stage(s, conf),
 ])
 
-all_agents_stage(doc, conf) := [{
+all_agents_stage(s, conf) := [{
 	"name": "all_agents",
 	"allow": null,
 	"deny": shape.field(filters(conf), "all_agents_disallowed", []),
 	"exempt": "mcp",
 }] if {
-	is_subagent(doc)
+	s.subagent
 } else := []
 
-custom_agents_stage(doc, conf) := [{
+custom_agents_stage(s, conf) := [{
 	"name": "custom_agents",
 	"allow": null,
 	"deny": shape.field(filters(conf), "custom_agents_disallowed", []),
 	"exempt": "mcp",
 }] if {
-	is_subagent(doc)
-	not definition_flag(doc, conf, "builtin")
+	s.subagent
+	not s.builtin
 } else := []
 
-async_agents_stage(doc, conf) := [{
+async_agents_stage(s, conf) := [{
 	"name": "async_agents",
-	"allow": array.concat(allowed, teammate_tools(doc, conf)),
+	"allow": array.concat(allowed, teammate_tools(s, conf)),
 	"deny": [],
 	"exempt": "mcp",
 }] if {
-	is_subagent(doc)
-	is_async(doc, conf)
+	s.subagent
+	s.async
 	allowed := shape.field(filters(conf), "async_allowed", null)
 	is_array(allowed)
 } else := []
 
-teammate_tools(doc, conf) := array.concat(
+teammate_tools(s, conf) := array.concat(
 	shape.field(filters(conf), "in_process_teammate_allowed", []),
 	[shape.field(filters(conf), "agent_tool", "agent")],
 ) if {
-	agent_flag(doc, "teammate")
+	s.teammate
 } else := []
 
-coordinator_stage(doc, conf) := [{
+coordinator_stage(s, conf) := [{
 	"name": "coordinator_mode",
 	"allow": allowed,
 	"deny": [],
 }] if {
-	agent_flag(doc, "coordinator")
+	s.coordinator
 	allowed := shape.field(filters(conf), "coordinator_allowed", null)
 	is_array(allowed)
 } else := []
@@ -107,12 +121,12 @@ coordinator_stage(doc, conf) := [{
 # METADATA
 # title: agent_definition_stage
 # description: The agent's own tools and disallowed_tools, when it has a definition.
-agent_definition_stage(doc, conf) := [{
+agent_definition_stage(s) := [{
 	"name": "agent_definition",
 	"allow": definition_allow(d),
 	"deny": shape.field(d, "disallowed_tools", []),
 }] if {
-	d := definition(doc, conf)
+	d := s.definition
 	d != null
 } else := []
 
@@ -141,6 +155,26 @@ agent_config_errors(conf) := array.flatten([
 		some name, d in shape.field(conf, "agents", {})
 		some e in definition_errors(name, d, conf)
 	],
+	filter_errors(conf),
+])
+
+agent_request_errors(s, conf) := array.flatten([
+	object_errors(value_at(conf, "agents"), "config.agents", true),
+	own_definition_errors(s, conf),
+	request_filter_errors(s, conf),
+])
+
+own_definition_errors(s, conf) := definition_errors(s.name, d, conf) if {
+	d := shape.field(conf, "agents", {})[s.name]
+} else := []
+
+request_filter_errors(s, conf) := filter_errors(conf) if {
+	s.subagent
+} else := filter_errors(conf) if {
+	s.coordinator
+} else := []
+
+filter_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "agent_filters"), "config.agent_filters", true),
 	entries_errors(value_at(filters(conf), "all_agents_disallowed"), "deny", "config.agent_filters.all_agents_disallowed", conf, true),
 	entries_errors(value_at(filters(conf), "custom_agents_disallowed"), "deny", "config.agent_filters.custom_agents_disallowed", conf, true),
@@ -179,12 +213,12 @@ agent_tool_errors(conf) := [] if {
 #   which listed exact names are valid (name a declared tool) and which
 #   are invalid (name none: a warning, never a widening). Null when the
 #   definition lists no tools.
-agent_tools(doc, conf, index) := {
-	"agent": shape.agent(doc).name,
+agent_tools(s, index) := {
+	"agent": s.name,
 	"valid": [e | some e in exact_entries(allowed); index[canonical_or_null(e)]],
 	"invalid": [e | some e in exact_entries(allowed); not index[canonical_or_null(e)]],
 } if {
-	d := definition(doc, conf)
+	d := s.definition
 	d != null
 	allowed := definition_allow(d)
 	is_array(allowed)

@@ -68,12 +68,12 @@ test_agent_definitions_and_filters if {
 test_agent_tools_reports_valid_and_invalid_names if {
 	index := {"read_file": {}, "mcp__github__read_issue": {}}
 	conf := object.union(data.tooleval.config, agent_config)
-	stages.agent_tools(sub("reviewer"), conf, index) == {
+	stages.agent_tools(stages.subject(sub("reviewer"), conf), index) == {
 		"agent": "reviewer",
 		"valid": ["read_file"],
 		"invalid": ["edit_file"],
 	}
-	stages.agent_tools(sub("explore"), conf, index) == null
+	stages.agent_tools(stages.subject(sub("explore"), conf), index) == null
 }
 
 test_agent_configuration_errors if {

@@ -63,6 +63,16 @@ mcp_service_errors(doc) := [] if {
 	not valid_server(s)
 ]
 
+# A request reads the servers of its own user only.
+mcp_request_errors(doc, conf) := [] if {
+	shape.field(conf, "mcp_user_services", null) == null
+} else := mcp_config_errors({"mcp_user_services": {user: servers}}) if {
+	user := shape.field(caller(doc), "user", null)
+	servers := conf.mcp_user_services[user]
+} else := mcp_config_errors({"mcp_user_services": object.get(conf, "mcp_user_services", null)}) if {
+	not is_object(conf.mcp_user_services)
+} else := []
+
 mcp_config_errors(conf) := [] if {
 	shape.field(conf, "mcp_user_services", null) == null
 } else := [shape.problem(

@@ -20,32 +20,27 @@ tools_config(conf) := shape.field(conf, "tools", {})
 subagents_config(conf) := shape.field(conf, "subagents", {})
 
 # METADATA
-# title: profile_name
-# description: The profile of the request's agent (its definition's, else config.tools.profile), or null.
-profile_name(doc, conf) := shape.field(definition(doc, conf), "profile", shape.field(tools_config(conf), "profile", null))
-
-# METADATA
 # title: profile_stage
 # description: |
 #   The profile's tools plus also_allow (global and the agent's). A
 #   profile whose tools are null (full) narrows nothing; an unknown
 #   profile is a configuration error, and until it is mended the stage
 #   refuses everything.
-profile_stage(doc, conf) := [] if {
-	profile_name(doc, conf) == null
+profile_stage(s, conf) := [] if {
+	s.profile == null
 } else := [{"name": "profile", "allow": null, "deny": []}] if {
-	tools := shape.field(conf, "profiles", {})[profile_name(doc, conf)]
+	tools := shape.field(conf, "profiles", {})[s.profile]
 	tools == null
 } else := [{
 	"name": "profile",
 	"allow": array.flatten([
 		tools,
 		shape.field(tools_config(conf), "also_allow", []),
-		shape.field(definition(doc, conf), "also_allow", []),
+		shape.field(s.definition, "also_allow", []),
 	]),
 	"deny": [],
 }] if {
-	tools := shape.field(conf, "profiles", {})[profile_name(doc, conf)]
+	tools := shape.field(conf, "profiles", {})[s.profile]
 	is_array(tools)
 } else := [{"name": "profile", "allow": [], "deny": []}]
 
@@ -59,13 +54,49 @@ global_policy_stage(conf) := [] if {
 	"deny": shape.field(tools_config(conf), "deny", []),
 }]
 
-subagent_policy_stage(doc, conf) := [{
+subagent_policy_stage(s, conf) := [{
 	"name": "subagent_policy",
 	"allow": shape.field(subagents_config(conf), "allow", null),
 	"deny": shape.field(subagents_config(conf), "deny", []),
 }] if {
-	is_subagent(doc)
+	s.subagent
 } else := []
+
+profile_request_errors(s, conf) := array.flatten([
+	object_errors(value_at(conf, "profiles"), "config.profiles", true),
+	object_errors(value_at(conf, "tools"), "config.tools", true),
+	selected_profile_errors(s, conf),
+	entries_errors(value_at(tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
+	entries_errors(value_at(tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
+	entries_errors(value_at(tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
+	request_subagent_errors(s, conf),
+])
+
+# The selected profile: a reference to a profile that exists, whose list
+# is valid.
+selected_profile_errors(s, conf) := [] if {
+	s.profile == null
+} else := errors if {
+	errors := profile_reference_errors(s.profile, profile_location(s), conf)
+	count(errors) > 0
+} else := entries_errors(
+	conf.profiles[s.profile], "allow",
+	sprintf("config.profiles.%s", [s.profile]), conf, true,
+)
+
+profile_location(s) := sprintf("config.agents.%s.profile", [s.name]) if {
+	shape.field(s.definition, "profile", null) != null
+} else := "config.tools.profile"
+
+request_subagent_errors(s, conf) := subagent_errors(conf) if {
+	s.subagent
+} else := []
+
+subagent_errors(conf) := array.flatten([
+	object_errors(value_at(conf, "subagents"), "config.subagents", true),
+	entries_errors(value_at(subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
+	entries_errors(value_at(subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
+])
 
 profile_config_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "profiles"), "config.profiles", true),
@@ -79,9 +110,7 @@ profile_config_errors(conf) := array.flatten([
 	entries_errors(value_at(tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
 	entries_errors(value_at(tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
 	entries_errors(value_at(tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
-	object_errors(value_at(conf, "subagents"), "config.subagents", true),
-	entries_errors(value_at(subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
-	entries_errors(value_at(subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
+	subagent_errors(conf),
 ])
 
 # METADATA

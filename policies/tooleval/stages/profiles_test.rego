@@ -69,10 +69,10 @@ test_profile_configuration_errors if {
 		"subagents": {"allow": "read_file"},
 	}
 	codes(conf, {}) == [
-		["builtin_wildcard_in_allow", "config.profiles.coding"],
-		["invalid_list", "config.profiles.x"],
 		["empty_entry", "config.tools.allow"],
 		["misplaced_wildcard", "config.tools.deny"],
+		["builtin_wildcard_in_allow", "config.profiles.coding"],
+		["invalid_list", "config.profiles.x"],
 		["invalid_list", "config.subagents.allow"],
 	]
 }

@@ -1,8 +1,8 @@
 # Read-only mode and the command-level classification of shell calls
 # (seed 004).
 #
-# An agent runs in read-only mode when input.agent.read_only is true or
-# its definition says read_only. Then only the tools of
+# An agent runs in read-only mode (subject.read_only) when
+# input.agent.read_only is true or its definition says read_only. Then only the tools of
 # config.read_only.allow are allowed (stage read_only: the read bucket
 # and the shell tools), and a call of a shell tool (config.shell.tools)
 # only when its action observes:
@@ -17,24 +17,16 @@ package tooleval.stages
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.shape
 
-# METADATA
-# title: read_only
-# scope: document
-# description: The request's agent runs in read-only mode.
-read_only(doc, _) if agent_flag(doc, "read_only")
-
-read_only(doc, conf) if definition_flag(doc, conf, "read_only")
-
 read_only_config(conf) := shape.field(conf, "read_only", {})
 
 shell_config(conf) := shape.field(conf, "shell", {})
 
-read_only_stage(doc, conf) := [{
+read_only_stage(s, conf) := [{
 	"name": "read_only",
 	"allow": shape.field(read_only_config(conf), "allow", []),
 	"deny": [],
 }] if {
-	read_only(doc, conf)
+	s.read_only
 } else := []
 
 # METADATA
@@ -43,12 +35,12 @@ read_only_stage(doc, conf) := [{
 #   What deciding a call's action needs, or null when no call's action is
 #   checked: {tools, observe, default_action}, where tools are the
 #   canonical names of the shell tools.
-action_policy(doc, conf) := {
+action_policy(s, conf) := {
 	"tools": {c | some t in shape.field(shell_config(conf), "tools", []); c := canonical_or_null(t); c != null},
 	"observe": {a | some a in shape.field(shell_config(conf), "observe", []); is_string(a)},
 	"default_action": shape.field(shell_config(conf), "default_action", "exec"),
 } if {
-	read_only(doc, conf)
+	s.read_only
 } else := null
 
 # METADATA
@@ -63,6 +55,10 @@ action_refusal(policy, canonical_name, call) := {"layer": "read_only", "action":
 	action := shape.field(shape.field(call, "args", {}), "action", policy.default_action)
 	not policy.observe[action]
 }
+
+read_only_request_errors(s, conf) := read_only_config_errors(conf) if {
+	s.read_only
+} else := []
 
 read_only_config_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "read_only"), "config.read_only", true),

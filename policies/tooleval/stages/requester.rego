@@ -83,6 +83,10 @@ valid_list(list, kind, conf, _) if {
 	count(pattern.list_problems(list, kind, exclusions.groups(conf))) == 0
 }
 
+continuation_request_errors(doc, conf) := continuation_config_errors(conf) if {
+	shape.present(doc, "handoff")
+} else := []
+
 continuation_config_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "continuation"), "config.continuation", true),
 	entries_errors(

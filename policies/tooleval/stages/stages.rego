@@ -32,17 +32,17 @@ import data.tooleval.pattern
 
 # METADATA
 # title: layers
-# description: The configured stages that apply to this request, in evaluation order.
-layers(doc, conf) := array.flatten([
-	agent_filter_stages(doc, conf),
-	agent_definition_stage(doc, conf),
-	profile_stage(doc, conf),
+# description: The configured stages that apply to this request, in evaluation order, for its subject (see subject).
+layers(doc, s, conf) := array.flatten([
+	agent_filter_stages(s, conf),
+	agent_definition_stage(s),
+	profile_stage(s, conf),
 	global_policy_stage(conf),
-	subagent_policy_stage(doc, conf),
+	subagent_policy_stage(s, conf),
 	tenant_stage(doc, conf),
 	caller_stage(doc, conf),
 	mcp_service_stages(doc, conf),
-	read_only_stage(doc, conf),
+	read_only_stage(s, conf),
 	continuation_stage(doc, conf),
 ])
 
@@ -73,6 +73,23 @@ input_errors(doc, conf) := array.flatten([
 	tenant_errors(doc, conf),
 	caller_errors(doc),
 	mcp_service_errors(doc),
+])
+
+# METADATA
+# title: request_config_errors
+# description: |
+#   The errors in the parts of the configuration the stages of this
+#   request read: its agent's definition, its tenant's plan, the scopes
+#   its caller names, the selected profile, and the lists of the stages
+#   that apply. A decision refuses every call on any of them; tooleval
+#   check reports every error of the configuration (config_errors).
+request_config_errors(doc, s, conf) := array.flatten([
+	agent_request_errors(s, conf),
+	profile_request_errors(s, conf),
+	tenant_request_errors(doc, conf),
+	mcp_request_errors(doc, conf),
+	read_only_request_errors(s, conf),
+	continuation_request_errors(doc, conf),
 ])
 
 # METADATA

@@ -41,4 +41,10 @@ verdict(conf, req, name) := "allowed" if {
 	d := decide(conf, req, name).decisions[0]
 }
 
-codes(conf, req) := [[e.code, e.field] | some e in decide(conf, req, "read_file").errors]
+# codes are the [code, field] of every error tooleval check reports for
+# the configuration overlay and the request.
+codes(conf, req) := [[e.code, e.field] | some e in check(conf, req).errors]
+
+check(conf, req) := c if {
+	c := tooleval.check with input as req with data.tooleval.config as object.union(data.tooleval.config, conf)
+}

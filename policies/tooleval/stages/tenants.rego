@@ -76,6 +76,21 @@ valid_scopes(scopes) if {
 	}
 }
 
+tenant_request_errors(doc, conf) := array.flatten([
+	object_errors(value_at(conf, "tenants"), "config.tenants", true),
+	own_plan_errors(doc, conf),
+	object_errors(value_at(conf, "scopes"), "config.scopes", true),
+	[e |
+		some scope in shape.field(caller(doc), "scopes", [])
+		tools := shape.field(conf, "scopes", {})[scope]
+		some e in entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
+	],
+])
+
+own_plan_errors(doc, conf) := plan_errors(doc.tenant, plan, conf) if {
+	plan := shape.field(conf, "tenants", {})[doc.tenant]
+} else := []
+
 tenant_config_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "tenants"), "config.tenants", true),
 	collision_errors(shape.field(conf, "tenants", {}), "config.tenants"),

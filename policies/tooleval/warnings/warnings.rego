@@ -178,7 +178,7 @@ unmatched_agent_tool_warnings(doc, conf, index) := [warning(
 	sprintf("agent %q lists tool %q, which names no declared tool: it is ignored, never widened", [resolution.agent, entry]),
 	{"field": sprintf("config.agents.%s.tools", [resolution.agent]), "entry": entry},
 ) |
-	resolution := stages.agent_tools(doc, conf, index)
+	resolution := stages.agent_tools(stages.subject(doc, conf), index)
 	resolution != null
 	some entry in resolution.invalid
 ]
