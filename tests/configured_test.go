@@ -270,3 +270,39 @@ func keys(x any) []any {
 	}
 	return out
 }
+
+// TestPropertyIdentifyingFieldsOnlyNarrow: under every deployment's
+// configuration, adding who is asking (agent name and modes, tenant,
+// caller, MCP services, a handoff) to a request never allows a call or an
+// effective tool that the same request without them refuses.
+func TestPropertyIdentifyingFieldsOnlyNarrow(t *testing.T) {
+	ctx := context.Background()
+	checked := 0
+	for _, d := range deployments(t) {
+		config, err := engine.ReadConfig(d.config)
+		require.NoError(t, err)
+		e, err := engine.New(ctx, engine.WithConfig(config))
+		require.NoError(t, err)
+		rng := rand.New(rand.NewPCG(31, uint64(len(d.name))))
+		for _, doc := range corpus.New(uint64(len(d.name))).Decisions(propertyCases / 3) {
+			plain := decideDoc(t, e, doc)
+			if agent, ok := doc["agent"].(map[string]any); ok {
+				// The name and modes are identifying fields; role and depth are not.
+				doc["agent"] = map[string]any{"role": agent["role"], "depth": agent["depth"]}
+				plain = decideDoc(t, e, doc)
+				doc["agent"] = agent
+			}
+			identify(t, rng, doc, config)
+			who := decideDoc(t, e, doc)
+			subset(t, who.Effective, plain.Effective, "%s: effective widened", d.name)
+			require.Len(t, who.Decisions, len(plain.Decisions))
+			for i, c := range who.Decisions {
+				if c.Allowed {
+					require.True(t, plain.Decisions[i].Allowed, "%s: call %d allowed only with identifying fields: %v", d.name, i, doc)
+				}
+			}
+			checked++
+		}
+	}
+	t.Logf("identifying fields only narrow: %d documents", checked)
+}

@@ -18,7 +18,7 @@ import (
 )
 
 // differentialCases is how many generated documents the differential
-// test compares: 50,000 in `make test`, or TOOLEVAL_DIFFERENTIAL_CASES
+// test compares: 100,000 in `make test`, or TOOLEVAL_DIFFERENTIAL_CASES
 // (`make soak` sets ten million).
 func differentialCases(t *testing.T) int {
 	if s := os.Getenv("TOOLEVAL_DIFFERENTIAL_CASES"); s != "" {
@@ -26,7 +26,7 @@ func differentialCases(t *testing.T) int {
 		require.NoError(t, err)
 		return n
 	}
-	return 50000
+	return 100000
 }
 
 func oracleConfig(t *testing.T) oracle.Config {

@@ -76,7 +76,7 @@ func TestHotReloadUnderConcurrency(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for k := 0; k < 10 || reloads.Load() < 4; k++ {
+			for k := 0; k < 10 || reloads.Load() < 2; k++ {
 				var d *engine.Decision
 				var err error
 				if (g+k)%2 == 0 {
@@ -108,6 +108,6 @@ func TestHotReloadUnderConcurrency(t *testing.T) {
 	seen.Range(func(k, _ any) bool { revisions = append(revisions, fmt.Sprint(k)); return true })
 	t.Logf("%d decisions during %d reloads, from revisions %v", decided.Load(), reloads.Load(), revisions)
 	require.GreaterOrEqual(t, decided.Load(), int64(640))
-	require.GreaterOrEqual(t, reloads.Load(), int64(4))
+	require.GreaterOrEqual(t, reloads.Load(), int64(2))
 	require.Len(t, revisions, 2, "decisions came from both revisions")
 }
