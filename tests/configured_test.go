@@ -171,6 +171,9 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 			require.NoError(t, err)
 			inputs = append(inputs, data)
 		}
+		for _, odd := range []string{`{}`, `null`, `[]`, `"x"`, `1e400`, `{"tenant": {}}`, `{"agent": {"name": 1}}`, `{"handoff": null}`} {
+			inputs = append(inputs, []byte(odd))
+		}
 		gen := corpus.New(uint64(len(d.name)) * 7919)
 		rng := rand.New(rand.NewPCG(2026, uint64(len(inputs))))
 		for _, doc := range gen.Decisions(150) {
