@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -28,7 +29,13 @@ func FuzzDecideJSON(f *testing.F) {
 			f.Add(data)
 		}
 	}
-	for _, seed := range []string{`{}`, `null`, `{"calls":[{"id":"a","name":"x"}]}`, `{"calls":[`, `1e400`} {
+	for _, seed := range []string{
+		`{}`, `null`, `{"calls":[{"id":"a","name":"x"}]}`, `{"calls":[`, `1e400`,
+		`{"tenant":"acme","declared":[{"name":"a"}],"calls":[{"id":"1","name":"a"}]}`,
+		`{"caller":{"scopes":["a"]},"mcp_services":[],"declared":[{"name":"a"},{"name":"mcp__s__t","mcp":{"server":"s","tool":"t"}}],"calls":[{"id":"1","name":"a"},{"id":"2","name":"mcp__s__t"}]}`,
+		`{"agent":{"read_only":true},"declared":[{"name":"bash"}],"calls":[{"id":"1","name":"bash","args":{"action":"status"}}]}`,
+		`{"handoff":{},"declared":[{"name":"a"}],"calls":[{"id":"1","name":"a"}]}`,
+	} {
 		f.Add([]byte(seed))
 	}
 	data, err := os.ReadFile("../policies/tooleval/config/data.json")
@@ -60,9 +67,64 @@ func FuzzDecideJSON(f *testing.F) {
 		if json.Unmarshal(input, &generic) != nil {
 			return // decodable by OPA (e.g. huge numbers), not by encoding/json
 		}
+		// The oracle models the contract, whose layers are inline. Fields
+		// that say who is asking add configured stages, which may only
+		// narrow: without them the engine must agree with the oracle, and
+		// with them it must allow nothing more.
+		if plain, ok := withoutIdentifyingFields(generic); ok {
+			p, err := e.Decide(context.Background(), plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range d.Decisions {
+				if c.Allowed && (i >= len(p.Decisions) || !p.Decisions[i].Allowed) {
+					t.Fatalf("call %d allowed only with identifying fields: %s", i, input)
+				}
+			}
+			for _, name := range d.Effective {
+				if !slices.Contains(p.Effective, name) {
+					t.Fatalf("effective %q only with identifying fields: %s", name, input)
+				}
+			}
+			d, generic = p, plain
+		}
 		got, want := engineView(d), oracle.Decide(cfg, generic)
 		if normalize(got) != normalize(want) {
 			t.Fatalf("engine and oracle differ\ninput:  %s\nengine: %s\noracle: %s", input, normalize(got), normalize(want))
 		}
 	})
+}
+
+// withoutIdentifyingFields returns a copy of a document without the
+// fields that add configured stages (docs/configuration.md), and whether
+// it had any.
+func withoutIdentifyingFields(doc any) (any, bool) {
+	obj, ok := doc.(map[string]any)
+	if !ok {
+		return doc, false
+	}
+	out := make(map[string]any, len(obj))
+	found := false
+	for k, v := range obj {
+		switch k {
+		case "tenant", "caller", "mcp_services", "requester", "handoff":
+			found = true
+			continue
+		case "agent":
+			if agent, ok := v.(map[string]any); ok {
+				stripped := make(map[string]any, len(agent))
+				for ak, av := range agent {
+					switch ak {
+					case "async", "teammate", "coordinator", "read_only":
+						found = true
+					default:
+						stripped[ak] = av
+					}
+				}
+				v = stripped
+			}
+		}
+		out[k] = v
+	}
+	return out, found
 }
