@@ -28,6 +28,11 @@ path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved
 } else := sprintf("path %q is outside the workspace and its read roots", [refusal.path])
 
 action_message(name, refusal) := sprintf(
+	"tool %q is not permitted: argument %q has no use in action %s, and layer %q allows only calls that observe",
+	[name, refusal.argument, json.marshal(refusal.action), refusal.layer],
+) if {
+	refusal.argument
+} else := sprintf(
 	"tool %q is not permitted: action %s changes state, and layer %q allows only actions that observe",
 	[name, json.marshal(refusal.action), refusal.layer],
 )

@@ -16,16 +16,28 @@ import data.tooleval.shape
 # METADATA
 # title: apply
 # description: The configuration with its selected preset merged over it (unchanged with none).
-apply(conf) := object.union(conf, conf.presets[conf.preset]) if {
+apply(conf) := object.union(conf, object.filter(conf.presets[conf.preset], controlled)) if {
 	is_object(conf.presets[conf.preset])
 } else := conf
+
+# METADATA
+# title: controlled
+# description: The configuration members a preset sets; it sets no other.
+controlled := {"exclusions", "groups", "profiles", "path_arguments", "agent_filters", "read_only", "shell"}
 
 # METADATA
 # title: errors
 # description: A problem when config.preset is neither null nor the name of a preset.
 errors(conf) := [] if {
 	shape.field(conf, "preset", null) == null
-} else := [] if {
+} else := [shape.problem(
+	"unknown_config_key",
+	sprintf("config.presets.%s.%s is not a member a preset sets (%v)", [conf.preset, key, sort(controlled)]),
+	{"field": sprintf("config.presets.%s.%s", [conf.preset, key])},
+) |
+	is_object(conf.presets[conf.preset])
+	some key in sort(object.keys(conf.presets[conf.preset]) - controlled)
+] if {
 	is_object(conf.presets[conf.preset])
 } else := [shape.problem(
 	"unknown_preset",

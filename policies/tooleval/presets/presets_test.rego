@@ -67,3 +67,12 @@ test_unknown_preset_refuses_everything if {
 	[e.code | some e in d.errors] == ["unknown_preset"]
 	d.decisions[0].reason == "invalid_config"
 }
+
+test_a_preset_sets_only_its_members if {
+	conf := {"preset": "mine", "presets": {"mine": {"tenants": {"x": {"tools": null}}, "groups": {"read_only": ["read_file"]}}}}
+	d := decide(conf, {"tenant": "x", "declared": [{"name": "read_file"}], "calls": [{"id": "c", "name": "read_file"}]})
+	[[e.code, e.field] | some e in d.errors] == [
+		["unknown_tenant", "tenant"],
+		["unknown_config_key", "config.presets.mine.tenants"],
+	]
+}

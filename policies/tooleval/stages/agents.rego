@@ -31,12 +31,13 @@ import data.tooleval.shape
 # title: subject
 # description: |
 #   Who is asking, read once from the request and the configuration:
-#   {name, subagent, definition (or null), builtin, async, teammate,
-#   coordinator, read_only, profile (or null)}. The stages read it
-#   instead of the request.
+#   {name, subagent, definition_key and definition (or null), builtin,
+#   async, teammate, coordinator, read_only, profile (or null)}. The
+#   stages read it instead of the request.
 subject(doc, conf) := {
 	"name": agent.name,
 	"subagent": agent.role in shape.subagent_roles,
+	"definition_key": key,
 	"definition": d,
 	"builtin": object.get(attrs, "builtin", false) == true,
 	"async": true in [object.get(attrs, "async", false), object.get(attrs, "background", false), object.get(mode, "async", false)],
@@ -47,7 +48,8 @@ subject(doc, conf) := {
 } if {
 	agent := shape.agent(doc)
 	mode := object_or_empty(shape.field(doc, "agent", {}))
-	d := definition(agent.name, conf)
+	key := definition_key(agent.name, conf)
+	d := definition(key, conf)
 	attrs := object_or_empty(d)
 }
 
@@ -55,9 +57,25 @@ object_or_empty(x) := x if is_object(x)
 
 else := {}
 
-# The definition of the agent named name in config.agents, or null.
-definition(name, conf) := d if {
-	d := shape.field(conf, "agents", {})[name]
+# METADATA
+# title: definition_key
+# description: |
+#   The key of config.agents that defines the agent named name: the name
+#   itself, else the key with the same canonical form (Auditor, auditor
+#   and a full-width spelling are one agent, as tool names are), or null.
+#   Keys that collide canonically are an error (colliding_names).
+definition_key(name, conf) := name if {
+	has_key(shape.field(conf, "agents", {}), name)
+} else := key if {
+	c := canonical_or_null(name)
+	c != null
+	some key, _ in object_or_empty(shape.field(conf, "agents", {}))
+	canonical_or_null(key) == c
+} else := null
+
+# The definition under key, when it is an object; else null.
+definition(key, conf) := d if {
+	d := shape.field(conf, "agents", {})[key]
 	is_object(d)
 } else := null
 
@@ -164,8 +182,8 @@ agent_request_errors(s, conf) := array.flatten([
 	request_filter_errors(s, conf),
 ])
 
-own_definition_errors(s, conf) := definition_errors(s.name, d, conf) if {
-	d := shape.field(conf, "agents", {})[s.name]
+own_definition_errors(s, conf) := definition_errors(s.definition_key, conf.agents[s.definition_key], conf) if {
+	s.definition_key != null
 } else := []
 
 request_filter_errors(s, conf) := filter_errors(conf) if {
@@ -176,6 +194,13 @@ request_filter_errors(s, conf) := filter_errors(conf) if {
 
 filter_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "agent_filters"), "config.agent_filters", true),
+	unknown_member_errors(
+		value_at(conf, "agent_filters"), {
+			"all_agents_disallowed", "custom_agents_disallowed", "async_allowed",
+			"in_process_teammate_allowed", "coordinator_allowed", "agent_tool",
+		},
+		"config.agent_filters",
+	),
 	entries_errors(value_at(filters(conf), "all_agents_disallowed"), "deny", "config.agent_filters.all_agents_disallowed", conf, true),
 	entries_errors(value_at(filters(conf), "custom_agents_disallowed"), "deny", "config.agent_filters.custom_agents_disallowed", conf, true),
 	entries_errors(value_at(filters(conf), "async_allowed"), "allow", "config.agent_filters.async_allowed", conf, true),
@@ -196,7 +221,10 @@ definition_errors(name, d, conf) := [shape.problem(
 	entries_errors(value_at(d, "also_allow"), "allow", sprintf("config.agents.%s.also_allow", [name]), conf, true),
 	profile_reference_errors(value_at(d, "profile"), sprintf("config.agents.%s.profile", [name]), conf),
 	boolean_errors(d, ["builtin", "async", "background", "read_only"], sprintf("config.agents.%s", [name])),
+	unknown_member_errors(d, definition_members, sprintf("config.agents.%s", [name])),
 ])
+
+definition_members := {"tools", "disallowed_tools", "builtin", "async", "background", "read_only", "profile", "also_allow"}
 
 agent_tool_errors(conf) := [] if {
 	plain_name(shape.field(filters(conf), "agent_tool", "agent"))

@@ -57,6 +57,8 @@ agent_cases := [
 	["coordinator mode refuses the rest", {"agent": {"coordinator": true}}, "read_file", ["not_allowed", "coordinator_mode"]],
 	["coordinator mode refuses MCP tools", {"agent": {"coordinator": true}}, "mcp__github__read_issue", ["not_allowed", "coordinator_mode"]],
 	["the main agent's definition applies", {"agent": {"name": "statusline-setup"}}, "glob", ["not_allowed", "agent_definition"]],
+	["agent names compare canonically", {"agent": {"name": "Statusline-Setup"}}, "glob", ["not_allowed", "agent_definition"]],
+	["full-width agent names too", {"agent": {"name": "\uff45xplore", "role": "subagent", "depth": 1}}, "write_file", ["denied", "agent_definition"]],
 ]
 
 test_agent_definitions_and_filters if {

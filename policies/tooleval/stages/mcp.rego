@@ -8,8 +8,9 @@
 #                                gets no MCP tool              (mcp_user_services)
 #
 # Both admit only MCP tools of the listed raw servers (compared
-# canonically) and let every non-MCP tool through untouched: the
-# request's other tools are the business of the other layers.
+# canonically, never by the sanitized function name) and let every
+# non-MCP tool through untouched: the request's other tools are the
+# business of the other layers.
 package tooleval.stages
 
 import data.tooleval.canonical.canonical_or_null
@@ -32,22 +33,21 @@ user_servers(doc, users) := servers if {
 	is_array(servers)
 } else := []
 
+# The stage's allow is a set of canonical raw server names, matched
+# directly against each MCP tool's server (stages.compile), never written
+# as mcp__SERVER__* entries: a server name is not parsed by the grammar.
 services_stage(name, servers) := {
 	"name": name,
-	"allow": [sprintf("mcp__%s__*", [s]) | some s in servers; valid_server(s)],
+	"allow": [],
+	"servers": {c | some s in servers; c := canonical_or_null(s); valid_server(s)},
 	"deny": [],
 	"exempt": "non_mcp",
 }
 
-# A server an MCP wildcard can name: a string with a canonical form,
-# without * or the __ that ends a server in mcp__SERVER__*.
+# A server name: a non-empty string with a canonical form.
 valid_server(s) if {
 	is_string(s)
-	c := canonical_or_null(s)
-	c != null
-	c != ""
-	not contains(c, "__")
-	not contains(c, "*")
+	not canonical_or_null(s) in {null, ""}
 }
 
 mcp_service_errors(doc) := [] if {
@@ -56,7 +56,7 @@ mcp_service_errors(doc) := [] if {
 	not is_array(doc.mcp_services)
 } else := [shape.problem(
 	"invalid_mcp_service",
-	"an MCP service is a server name with a canonical form, without * or __",
+	"an MCP service is a non-empty server name with a canonical form",
 	{"field": "mcp_services", "index": i, "entry": s},
 ) |
 	some i, s in doc.mcp_services
@@ -83,7 +83,7 @@ mcp_config_errors(conf) := [] if {
 	not is_object(conf.mcp_user_services)
 } else := [shape.problem(
 	"invalid_mcp_service",
-	"an MCP service is a server name with a canonical form, without * or __",
+	"an MCP service is a non-empty server name with a canonical form",
 	{"field": sprintf("config.mcp_user_services.%s", [user]), "index": i, "entry": s},
 ) |
 	some user, servers in conf.mcp_user_services

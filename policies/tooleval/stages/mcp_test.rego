@@ -12,6 +12,8 @@ mcp_cases := [
 	["servers match the raw name", {}, {"mcp_services": ["foo.bar"]}, "mcp__foo_bar__run", "allowed"],
 	["never the sanitized name", {}, {"mcp_services": ["foo_bar"]}, "mcp__foo_bar__run", ["not_allowed", "mcp_services"]],
 	["servers compare canonically", {}, {"mcp_services": ["GitHub"]}, "mcp__github__read_issue", "allowed"],
+	["a server name is never a pattern", {}, {"mcp_services": ["github_"]}, "mcp__github__read_issue", ["not_allowed", "mcp_services"]],
+	["nor a prefix", {}, {"mcp_services": ["git"]}, "mcp__github__read_issue", ["not_allowed", "mcp_services"]],
 	["null services: no stage", {}, {"mcp_services": null}, "mcp__foo_bar__run", "allowed"],
 	["a user's servers", user_services, {"caller": {"user": "alice"}}, "mcp__github__read_issue", "allowed"],
 	["not another's", user_services, {"caller": {"user": "alice"}}, "mcp__foo_bar__run", ["not_allowed", "mcp_user_services"]],
@@ -32,14 +34,13 @@ test_mcp_service_allowlists if {
 
 test_mcp_service_errors if {
 	codes({}, {"mcp_services": "github"}) == [["invalid_field", "mcp_services"]]
-	codes({}, {"mcp_services": ["a__b", "x*", 3, ""]}) == [
-		["invalid_mcp_service", "mcp_services"],
+	codes({}, {"mcp_services": ["a__b", "x*", 3, "", " "]}) == [
 		["invalid_mcp_service", "mcp_services"],
 		["invalid_mcp_service", "mcp_services"],
 		["invalid_mcp_service", "mcp_services"],
 	]
 	codes({"mcp_user_services": []}, {}) == [["invalid_config_value", "config.mcp_user_services"]]
-	codes({"mcp_user_services": {"u": "github", "v": ["ok", "a__b"]}}, {}) == [
+	codes({"mcp_user_services": {"u": "github", "v": ["ok", ""]}}, {}) == [
 		["invalid_mcp_service", "config.mcp_user_services.u"],
 		["invalid_mcp_service", "config.mcp_user_services.v"],
 	]

@@ -65,6 +65,7 @@ subagent_policy_stage(s, conf) := [{
 profile_request_errors(s, conf) := array.flatten([
 	object_errors(value_at(conf, "profiles"), "config.profiles", true),
 	object_errors(value_at(conf, "tools"), "config.tools", true),
+	unknown_member_errors(value_at(conf, "tools"), tools_members, "config.tools"),
 	selected_profile_errors(s, conf),
 	entries_errors(value_at(tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
 	entries_errors(value_at(tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
@@ -84,7 +85,7 @@ selected_profile_errors(s, conf) := [] if {
 	sprintf("config.profiles.%s", [s.profile]), conf, true,
 )
 
-profile_location(s) := sprintf("config.agents.%s.profile", [s.name]) if {
+profile_location(s) := sprintf("config.agents.%s.profile", [s.definition_key]) if {
 	shape.field(s.definition, "profile", null) != null
 } else := "config.tools.profile"
 
@@ -92,8 +93,11 @@ request_subagent_errors(s, conf) := subagent_errors(conf) if {
 	s.subagent
 } else := []
 
+tools_members := {"profile", "also_allow", "allow", "deny"}
+
 subagent_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "subagents"), "config.subagents", true),
+	unknown_member_errors(value_at(conf, "subagents"), {"allow", "deny"}, "config.subagents"),
 	entries_errors(value_at(subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
 	entries_errors(value_at(subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
 ])
@@ -106,6 +110,7 @@ profile_config_errors(conf) := array.flatten([
 		some e in entries_errors(tools, "allow", sprintf("config.profiles.%s", [name]), conf, true)
 	],
 	object_errors(value_at(conf, "tools"), "config.tools", true),
+	unknown_member_errors(value_at(conf, "tools"), tools_members, "config.tools"),
 	profile_reference_errors(value_at(tools_config(conf), "profile"), "config.tools.profile", conf),
 	entries_errors(value_at(tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
 	entries_errors(value_at(tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),

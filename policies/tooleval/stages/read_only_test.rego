@@ -20,6 +20,19 @@ read_only_cases := [
 	["a non-string action changes state", {}, shell(["status"]), "bash", ["not_allowed", "read_only"]],
 	["no action runs the default, exec", {}, read_only_agent, "bash", ["not_allowed", "read_only"]],
 	["actions compare exactly", {}, shell("STATUS"), "bash", ["not_allowed", "read_only"]],
+	[
+		"an observing call keeps its own arguments", {},
+		{"agent": {"read_only": true}, "args": {"action": "logs", "processId": "p1", "offset": 10, "limit": 50}}, "bash", "allowed",
+	],
+	[
+		"an observing action with a command is refused", {},
+		{"agent": {"read_only": true}, "args": {"action": "status", "command": "rm -rf /"}}, "bash", ["not_allowed", "read_only"],
+	],
+	[
+		"an observing action with input is refused", {},
+		{"agent": {"read_only": true}, "args": {"action": "list", "input": "y\n"}}, "bash", ["not_allowed", "read_only"],
+	],
+	["args that are not an object run the default", {}, {"agent": {"read_only": true}, "args": ["status"]}, "bash", ["not_allowed", "read_only"]],
 	["outside read-only mode exec is allowed", {}, {"args": {"action": "exec"}}, "bash", "allowed"],
 	[
 		"a definition can set read-only mode", {"agents": {"auditor": {"read_only": true}}},
@@ -47,13 +60,29 @@ test_action_refusal_comes_before_paths if {
 	verdict({}, object.union(req, {"args": {"action": "status"}}), "bash") == ["path", "workspace"]
 }
 
+test_argument_message_names_the_argument if {
+	d := decide({}, {"agent": {"read_only": true}, "args": {"action": "status", "command": "make"}}, "bash").decisions[0]
+	d.message == "tool \"bash\" is not permitted: argument \"command\" has no use in action \"status\", and layer \"read_only\" allows only calls that observe"
+}
+
+test_shell_tools_are_names_and_required if {
+	codes({"shell": {"tools": ["group:execution", "bas*"], "observe": ["status"]}}, {}) == [
+		["invalid_shell_tool", "config.shell.tools"],
+		["invalid_shell_tool", "config.shell.tools"],
+	]
+	verdict({"shell": {"tools": ["group:execution"]}}, shell("status"), "bash") == ["invalid_config", "config"]
+	verdict({"shell": null}, shell("status"), "bash") == ["invalid_config", "config"]
+	verdict({"shell": {"tools": null}}, shell("status"), "bash") == ["invalid_config", "config"]
+}
+
 test_action_message_names_the_action if {
 	d := decide({}, shell("exec"), "bash").decisions[0]
 	d.message == "tool \"bash\" is not permitted: action \"exec\" changes state, and layer \"read_only\" allows only actions that observe"
 }
 
 test_shell_configuration_errors if {
-	codes({"shell": {"tools": "bash", "observe": [1], "default_action": 2}, "read_only": {"allow": null}}, {}) == [
+	codes({"shell": {"tools": "bash", "observe": [1], "default_action": 2, "tool": []}, "read_only": {"allow": null}}, {}) == [
+		["unknown_config_key", "config.shell.tool"],
 		["invalid_list", "config.shell.tools"],
 		["invalid_list", "config.shell.observe"],
 		["invalid_config_value", "config.shell.default_action"],

@@ -89,6 +89,7 @@ continuation_request_errors(doc, conf) := continuation_config_errors(conf) if {
 
 continuation_config_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "continuation"), "config.continuation", true),
+	unknown_member_errors(value_at(conf, "continuation"), {"restricted"}, "config.continuation"),
 	entries_errors(
 		shape.field(shape.field(conf, "continuation", {}), "restricted", []),
 		"allow", "config.continuation.restricted", conf, false,

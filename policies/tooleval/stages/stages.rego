@@ -23,9 +23,10 @@
 #   | requester_policy      | a verified handoff resumes a requester         | requester.rego |
 #   | continuation_restricted | any other handoff                            | requester.rego |
 #
-#   A stage is {name, allow, deny, exempt?}: allow null states nothing,
-#   deny wins, and exempt ("mcp" or "non_mcp") names the kind of tool the
-#   stage lets through untouched.
+#   A stage is {name, allow, deny, exempt?, servers?}: allow null states
+#   nothing, deny wins, exempt ("mcp" or "non_mcp") names the kind of tool
+#   the stage lets through untouched, and servers (canonical raw MCP server
+#   names) allows the MCP tools of those servers.
 package tooleval.stages
 
 import data.tooleval.pattern
@@ -61,9 +62,11 @@ compile(stages, groups) := [{
 	some s in stages
 ]
 
-allow_matcher(s, groups) := pattern.compile(s.allow, "allow", groups) if is_array(s.allow)
-
-else := null
+allow_matcher(s, groups) := object.union(pattern.compile([], "allow", groups), {"mcp_prefixes": {server: [""] | some server in s.servers}}) if {
+	s.servers
+} else := pattern.compile(s.allow, "allow", groups) if {
+	is_array(s.allow)
+} else := null
 
 # METADATA
 # title: input_errors

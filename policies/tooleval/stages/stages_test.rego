@@ -9,7 +9,7 @@ scoped_config := {
 	"scopes": {"ok": ["read_file"], "broken": ["group:nope"]},
 	"profiles": {"minimal": ["read_file"], "broken": ["*"], "full": null},
 	"agent_filters": {"all_agents_disallowed": [""]},
-	"mcp_user_services": {"alice": ["github"], "bob": ["a__b"]},
+	"mcp_user_services": {"alice": ["github"], "bob": [""]},
 	"read_only": {"allow": ["read*"]},
 	"continuation": {"restricted": ["*"]},
 }
@@ -55,4 +55,30 @@ test_check_reports_every_error if {
 	] {
 		field in fields
 	}
+}
+
+# [configuration overlay, request, the error's field]: a misspelt member
+# is an error, so that it never silently configures nothing.
+misspelt_cases := [
+	[{"tenants": {"acme": {"tool": ["read_file"]}}}, {"tenant": "acme"}, "config.tenants.acme.tool"],
+	[{"agents": {"explore": {"disallowedTools": ["bash"]}}}, {"agent": {"name": "explore"}}, "config.agents.explore.disallowedTools"],
+	[{"agents": {"auditor": {"readonly": true}}}, {"agent": {"name": "auditor"}}, "config.agents.auditor.readonly"],
+	[
+		{"agent_filters": {"custom_agent_disallowed": ["bash"]}}, {"agent": {"role": "subagent", "depth": 1}},
+		"config.agent_filters.custom_agent_disallowed",
+	],
+	[{"tools": {"denied": ["bash"]}}, {}, "config.tools.denied"],
+	[{"subagents": {"alow": ["bash"]}}, {"agent": {"role": "subagent", "depth": 1}}, "config.subagents.alow"],
+	[{"shell": {"tool": ["bash"], "tools": ["bash"]}}, {"agent": {"read_only": true}}, "config.shell.tool"],
+	[{"continuation": {"restrict": []}}, {"handoff": {}}, "config.continuation.restrict"],
+]
+
+test_misspelt_members_are_errors if {
+	got := [[field, verdict(conf, req, "read_file"), fields] |
+		some [conf, req, field] in misspelt_cases
+		fields := {e.field | some e in check(conf, req).errors}
+	]
+	count(got) == count(misspelt_cases)
+	[g | some g in got; g[1] != ["invalid_config", "config"]] == []
+	[g | some g in got; not g[0] in g[2]] == []
 }

@@ -105,7 +105,10 @@ tenant_config_errors(conf) := array.flatten([
 	],
 ])
 
-plan_errors(id, plan, conf) := entries_errors(value_at(plan, "tools"), "allow", sprintf("config.tenants.%s.tools", [id]), conf, true) if {
+plan_errors(id, plan, conf) := array.concat(
+	entries_errors(value_at(plan, "tools"), "allow", sprintf("config.tenants.%s.tools", [id]), conf, true),
+	unknown_member_errors(plan, {"tools"}, sprintf("config.tenants.%s", [id])),
+) if {
 	is_object(plan)
 } else := [shape.problem(
 	"invalid_config_value",

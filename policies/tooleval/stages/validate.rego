@@ -86,3 +86,17 @@ has_key(obj, key) if {
 	is_object(obj)
 	_ = obj[key]
 }
+
+# METADATA
+# title: unknown_member_errors
+# description: |
+#   An unknown_config_key error for each member of obj (an object at
+#   location) that is not one of known: a misspelt key configures nothing.
+unknown_member_errors(obj, known, location) := [shape.problem(
+	"unknown_config_key",
+	sprintf("%s.%s is not a configuration key", [location, key]),
+	{"field": sprintf("%s.%s", [location, key])},
+) |
+	is_object(obj)
+	some key in sort(object.keys(obj) - known)
+]
