@@ -15,7 +15,7 @@ type Check struct {
 	// any of them refuses every call.
 	Errors []Problem `json:"errors"`
 	// Warnings are valid configuration that can never do what it says
-	// (duplicate, shadowed or unreachable entries, agent tools naming no
+	// (duplicate, shadowed, unreachable or ineffective entries, agent tools naming no
 	// declared tool, confusable declared names). They change no decision.
 	Warnings []Problem `json:"warnings"`
 	// AgentTools says, for an agent whose definition lists its tools,

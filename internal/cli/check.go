@@ -20,7 +20,7 @@ const checkExamples = `  # Check the bundle's configuration
   tooleval check --bundle policies inputs/*.json inputs/launch/*.json
 
 Every problem is printed with its location. Errors refuse every call of
-a decision; warnings (duplicate, shadowed or unreachable entries, agent
+a decision; warnings (duplicate, shadowed, unreachable or ineffective entries, agent
 tools that name no declared tool, confusable declared names) change no
 decision. A document with fork_tools or subagent_type is checked as a
 launch, any other as a decision input.

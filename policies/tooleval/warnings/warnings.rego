@@ -9,6 +9,7 @@
 #   | duplicate_entry       | a list has two entries with one canonical form              |
 #   | shadowed_entry        | an allow entry that the same stage's deny list refuses      |
 #   | unreachable_entry     | a sub-agent allow entry an earlier stage always removes     |
+#   | ineffective_entry     | an MCP entry in an agent filter that MCP tools pass         |
 #   | unmatched_agent_tool  | an agent definition's tool that names no declared tool      |
 #   | confusable_names      | two declared names that look alike (Unicode TS #39 skeleton) |
 package tooleval.warnings
@@ -26,6 +27,7 @@ warnings(conf, doc, index) := array.flatten([
 	duplicate_warnings(conf),
 	shadowed_warnings(conf),
 	unreachable_warnings(conf),
+	ineffective_warnings(conf),
 	unmatched_agent_tool_warnings(doc, conf, index),
 	confusable_warnings(doc),
 ])
@@ -181,4 +183,16 @@ unmatched_agent_tool_warnings(doc, conf, index) := [warning(
 	resolution := stages.agent_tools(stages.subject(doc, conf), index)
 	resolution != null
 	some entry in resolution.invalid
+]
+
+# MCP tools pass the first three agent filters untouched (seed 003), so
+# an MCP entry there does nothing.
+ineffective_warnings(conf) := [warning(
+	"ineffective_entry",
+	sprintf("config.agent_filters.%s lists %q, but MCP tools pass this filter: use an agent definition or a layer", [list, entry]),
+	{"field": sprintf("config.agent_filters.%s", [list]), "entry": entry},
+) |
+	some list in ["all_agents_disallowed", "custom_agents_disallowed", "async_allowed"]
+	some entry in array_at(object_at(conf, "agent_filters"), list)
+	startswith(canonical_or_null(entry), "mcp__")
 ]

@@ -61,3 +61,9 @@ test_confusable_declared_names if {
 test_unknown_configuration_keys_are_errors if {
 	[[e.code, e.field] | some e in check({"tenant": {}}, {}).errors] == [["unknown_config_key", "config.tenant"]]
 }
+
+test_mcp_entries_in_agent_filters_are_ineffective if {
+	codes({"agent_filters": {"all_agents_disallowed": ["mcp__payments__*", "task_output"]}}, {}) == [
+		["ineffective_entry", "config.agent_filters.all_agents_disallowed"],
+	]
+}
