@@ -19,8 +19,8 @@ const checkExamples = `  # Check the bundle's configuration
   # Check an edited bundle and a set of input documents
   tooleval check --bundle policies inputs/*.json inputs/launch/*.json
 
-Every problem is printed with its location. Errors refuse every call of
-a decision; warnings (duplicate, shadowed, unreachable or ineffective entries, agent
+Every problem is printed with its location. An error refuses every call
+of the requests that read that part of the configuration; warnings (duplicate, shadowed, unreachable or ineffective entries, agent
 tools that name no declared tool, confusable declared names) change no
 decision. A document with fork_tools or subagent_type is checked as a
 launch, any other as a decision input.
