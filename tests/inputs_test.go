@@ -78,16 +78,22 @@ func TestInputs(t *testing.T) {
 			require.NoError(t, json.Unmarshal(raw, &result))
 			require.Len(t, result.Result, 1, "%s is undefined", ex.query)
 			require.Len(t, result.Result[0].Expressions, 1)
-			got := result.Result[0].Expressions[0].Value
-			if update {
-				writeExpected(t, ex.expected, got)
-				return
-			}
-			want, err := os.ReadFile(ex.expected)
-			require.NoError(t, err, "no expected document: run `make expected` and review it")
-			require.JSONEq(t, string(want), string(got))
+			matchExpected(t, ex.expected, result.Result[0].Expressions[0].Value, update)
 		})
 	}
+}
+
+// matchExpected requires a result to equal the committed expected
+// document at path or, with update, rewrites that document.
+func matchExpected(t *testing.T, path string, got []byte, update bool) {
+	t.Helper()
+	if update {
+		writeExpected(t, path, got)
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "no expected document: run `make expected` and review it")
+	require.JSONEq(t, string(want), string(got))
 }
 
 // writeExpected writes a result as an expected document, indented.
