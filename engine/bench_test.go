@@ -11,7 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 
 	"github.com/tooleval/tooleval/internal/benchload"
-	"github.com/tooleval/tooleval/internal/nfkccf"
+	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // benchSizes are the declared-tool counts of the benchmarks.
@@ -158,7 +158,7 @@ func newReference(static map[string]any) *reference {
 		allow, ok := lm["allow"].([]any)
 		layer.allowAll = !ok
 		for _, e := range allow {
-			c := nfkccf.Canonical(e.(string))
+			c := canonical.Canonical(e.(string))
 			switch {
 			case c == "mcp__*":
 				layer.allowAnyMCP = true
@@ -171,16 +171,16 @@ func newReference(static map[string]any) *reference {
 			}
 		}
 		for _, e := range asList(lm["deny"]) {
-			layer.deny[nfkccf.Canonical(e.(string))] = true
+			layer.deny[canonical.Canonical(e.(string))] = true
 		}
 		r.layers = append(r.layers, layer)
 	}
 	for _, d := range static["declared"].([]any) {
 		dm := d.(map[string]any)
-		c := nfkccf.Canonical(dm["name"].(string))
+		c := canonical.Canonical(dm["name"].(string))
 		t := refTool{}
 		if m, ok := dm["mcp"].(map[string]any); ok {
-			t = refTool{mcp: true, server: nfkccf.Canonical(m["server"].(string)), tool: nfkccf.Canonical(m["tool"].(string))}
+			t = refTool{mcp: true, server: canonical.Canonical(m["server"].(string)), tool: canonical.Canonical(m["tool"].(string))}
 		}
 		t.refusal = r.refusal(c, t)
 		r.tools[c] = t
@@ -221,7 +221,7 @@ func (r *reference) decide(calls []any) []bool {
 	out := make([]bool, len(calls))
 	for i, c := range calls {
 		cm := c.(map[string]any)
-		t, ok := r.tools[nfkccf.Canonical(cm["name"].(string))]
+		t, ok := r.tools[canonical.Canonical(cm["name"].(string))]
 		if !ok || t.refusal != "" {
 			continue
 		}

@@ -22,7 +22,7 @@ import (
 // configuration as an engine given that config.
 func WriteBundle(ctx context.Context, w io.Writer, source, revision string, config Config) error {
 	if len(config) > 0 {
-		return writeConfiguredBundle(w, source, revision, config)
+		return writeConfiguredBundle(ctx, w, source, revision, config)
 	}
 	c := compile.New().
 		WithAsBundle(true).
@@ -46,12 +46,12 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 
 // writeConfiguredBundle writes the bundle at source with config overlaid
 // on its data.
-func writeConfiguredBundle(w io.Writer, source, revision string, config Config) error {
+func writeConfiguredBundle(ctx context.Context, w io.Writer, source, revision string, config Config) error {
 	b, err := loadBundle(source)
 	if err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
-	if err := applyConfig(b, config); err != nil {
+	if err := applyConfig(ctx, b, config); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	b.Manifest.Revision = revision

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,13 +11,14 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
-	"github.com/open-policy-agent/opa/v1/util"
+	"github.com/open-policy-agent/opa/v1/rego"
 )
 
 // Config is a deployment's configuration overlay: members of
 // data.tooleval.config (tenants, scopes, agents, profiles, preset, ...).
-// Each member replaces the bundle's member of the same name; members it
-// does not name keep the bundle's value. See docs/configuration.md.
+// It is merged over the bundle's configuration: members that are objects
+// on both sides merge key by key, recursively; anything else (lists
+// included) replaces the bundle's value. See docs/configuration.md.
 type Config map[string]any
 
 // ReadConfig reads a configuration overlay from a JSON file holding an
@@ -49,17 +51,36 @@ func WithConfig(c Config) Option {
 	return func(o *options) { o.config = c }
 }
 
-// applyConfig replaces the members of data.tooleval.config that c names.
-func applyConfig(b *bundle.Bundle, c Config) error {
+// overlayQuery merges a deployment's overlay (the input) over the
+// bundle's configuration, with the policy's own merge: the same function
+// the policy's tests build configurations with.
+const overlayQuery = "data.tooleval.configuration.overlay(data.tooleval.config, input)"
+
+// applyConfig merges the overlay c over the bundle's data.tooleval.config
+// (see [WithConfig]): members that are objects on both sides merge key by
+// key, anything else replaces. The merge is the policy's, evaluated once.
+func applyConfig(ctx context.Context, b *bundle.Bundle, c Config) error {
 	if len(c) == 0 {
 		return nil
 	}
-	var members map[string]any
-	data, err := json.Marshal(c)
+	compiler, store, err := compileBundle(ctx, b)
 	if err != nil {
 		return fmt.Errorf("apply config: %w", err)
 	}
-	if err := util.UnmarshalJSON(data, &members); err != nil {
+	overlay, err := toValue(map[string]any(c))
+	if err != nil {
+		return fmt.Errorf("apply config: %w", err)
+	}
+	q, err := rego.New(rego.Query(overlayQuery), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+	if err != nil {
+		return fmt.Errorf("apply config: %w", err)
+	}
+	merged, err := evalAST(ctx, q, overlay)
+	if err != nil {
+		return fmt.Errorf("apply config: %w", err)
+	}
+	doc, err := ast.JSON(merged)
+	if err != nil {
 		return fmt.Errorf("apply config: %w", err)
 	}
 	if b.Data == nil {
@@ -70,14 +91,7 @@ func applyConfig(b *bundle.Bundle, c Config) error {
 		tooleval = map[string]any{}
 		b.Data["tooleval"] = tooleval
 	}
-	config, ok := tooleval["config"].(map[string]any)
-	if !ok {
-		config = map[string]any{}
-		tooleval["config"] = config
-	}
-	for k, v := range members {
-		config[k] = v
-	}
+	tooleval["config"] = doc
 	return nil
 }
 

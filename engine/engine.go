@@ -35,7 +35,7 @@ const (
 	launchQuery   = "data.tooleval.launch"
 	compileQuery  = "data.tooleval.context.compile(input)"
 	decideQuery   = "data.tooleval.decide(input.context, input.request)"
-	configQuery   = "data.tooleval.context.config"
+	pathsQuery    = "data.tooleval.configuration.path_arguments_in_force"
 	checkQuery    = "data.tooleval.check"
 )
 
@@ -119,7 +119,7 @@ func loadPolicy(ctx context.Context, path string, config Config) (*policy, error
 	if err != nil {
 		return nil, err
 	}
-	if err := applyConfig(b, config); err != nil {
+	if err := applyConfig(ctx, b, config); err != nil {
 		return nil, err
 	}
 	compiler, store, err := compileBundle(ctx, b)

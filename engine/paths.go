@@ -9,19 +9,20 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage"
 
 	"github.com/tooleval/tooleval/engine/hostpath"
-	"github.com/tooleval/tooleval/internal/nfkccf"
+	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // unresolvedPrefix marks a path argument the host could not resolve. It
 // makes the value relative, so the policy refuses it with rule unresolved.
 const unresolvedPrefix = "unresolved:"
 
-// pathArguments is data.tooleval.config.path_arguments: for each
-// canonical tool name, which arguments are paths.
+// pathArguments is the configuration's path arguments in force (the
+// configuration's and its preset's): for each canonical tool name, which
+// arguments are paths.
 type pathArguments map[string]map[string]any
 
 func readPathArguments(ctx context.Context, compiler *ast.Compiler, store storage.Store) (pathArguments, error) {
-	rs, err := rego.New(rego.Query(configQuery+".path_arguments"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
+	rs, err := rego.New(rego.Query(pathsQuery), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read path arguments: %w", err)
 	}
@@ -62,7 +63,7 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 	if !ok {
 		return call
 	}
-	spec := p[nfkccf.Canonical(name)]
+	spec := p[canonical.Canonical(name)]
 	argsTerm := obj.Get(ast.StringTerm("args"))
 	if len(spec) == 0 || argsTerm == nil {
 		return call
@@ -73,19 +74,34 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 	}
 	resolvedArgs := args.Copy()
 	for arg := range spec {
-		value, ok := stringMember(args, arg)
-		if !ok {
+		t := args.Get(ast.StringTerm(arg))
+		if t == nil {
 			continue
 		}
-		resolved, err := hostpath.Resolve(root, value)
-		if err != nil {
-			resolved = unresolvedPrefix + value
-		}
-		resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolved))
+		resolvedArgs.Insert(ast.StringTerm(arg), ast.NewTerm(resolveValue(root, t.Value)))
 	}
 	resolvedCall := obj.Copy()
 	resolvedCall.Insert(ast.StringTerm("args"), ast.NewTerm(resolvedArgs))
 	return resolvedCall
+}
+
+// resolveValue resolves a path argument's value: a string is one path, a
+// list is resolved element by element, and anything else is left for
+// the policy to refuse.
+func resolveValue(root string, v ast.Value) ast.Value {
+	switch v := v.(type) {
+	case ast.String:
+		resolved, err := hostpath.Resolve(root, string(v))
+		if err != nil {
+			return ast.String(unresolvedPrefix + string(v))
+		}
+		return ast.String(resolved)
+	case *ast.Array:
+		out := make([]*ast.Term, 0, v.Len())
+		v.Foreach(func(t *ast.Term) { out = append(out, ast.NewTerm(resolveValue(root, t.Value))) })
+		return ast.NewArray(out...)
+	}
+	return v
 }
 
 // stringMember returns obj[key] when it is a string.

@@ -127,3 +127,30 @@ func TestAdversarialControlAndBidiCharacters(t *testing.T) {
 	require.Equal(t, "not_declared/", verdict(5), "invalid UTF-8 reaches the policy as U+FFFD")
 	require.Equal(t, "read_file\ufffd", d.Decisions[5].Name, "echoed as the policy saw it")
 }
+
+// 3,000 MCP tools of one server against 3,000 deny prefixes of that
+// server (a 250 KB input; fork_tools and layers can come from a model):
+// wildcard entries are indexed, so a tool is matched with one look-up
+// per distinct prefix length, not one per entry. Before the index this
+// input took 25 s or more on the build machine.
+func TestAdversarialManyWildcardsOfOneServer(t *testing.T) {
+	e := newTestEngine(t)
+	const n = 3000
+	declared := make([]any, n)
+	deny := make([]any, n)
+	for i := range n {
+		declared[i] = map[string]any{"name": fmt.Sprintf("mcp__s__t%d", i), "mcp": map[string]any{"server": "s", "tool": fmt.Sprintf("t%d", i)}}
+		deny[i] = fmt.Sprintf("mcp__s__q%d*", i)
+	}
+	deny = append(deny[:n-1], "mcp__s__t29*")
+	d := decideWithin(t, e, 5*time.Second, map[string]any{
+		"declared": declared,
+		"layers":   []any{map[string]any{"name": "fork", "deny": deny}},
+		"calls": []any{
+			map[string]any{"id": "a", "name": "mcp__s__t5"},
+			map[string]any{"id": "b", "name": "mcp__s__t2999"},
+		},
+	})
+	require.True(t, d.Decisions[0].Allowed)
+	require.Equal(t, "denied", d.Decisions[1].Reason, "t2999 starts with t29")
+}

@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
-	"github.com/tooleval/tooleval/internal/nfkccf"
+	"github.com/tooleval/tooleval/internal/canonical"
 	"github.com/tooleval/tooleval/internal/skeleton"
 )
 
@@ -24,7 +24,7 @@ func TestConfusablesAgreeWithTheTable(t *testing.T) {
 
 	var pairs [][2]string
 	for c, s := range table {
-		if nfkccf.Canonical("x"+c) != "x"+c || nfkccf.Canonical("x"+s) != "x"+s || skeleton.Of(table, s) != s {
+		if canonical.Canonical("x"+c) != "x"+c || canonical.Canonical("x"+s) != "x"+s || skeleton.Of(table, s) != s {
 			continue // not both canonical names (a mark composing with x), or the skeleton is not a fixed point
 		}
 		pairs = append(pairs, [2]string{"x" + c, "x" + s})

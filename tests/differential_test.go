@@ -31,10 +31,8 @@ func differentialCases(t *testing.T) int {
 
 func oracleConfig(t *testing.T) oracle.Config {
 	t.Helper()
-	data, err := os.ReadFile("../policies/tooleval/config/data.json")
+	cfg, err := oracle.LoadConfig(policiesDir)
 	require.NoError(t, err)
-	var cfg oracle.Config
-	require.NoError(t, json.Unmarshal(data, &cfg))
 	return cfg
 }
 

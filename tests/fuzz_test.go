@@ -38,12 +38,8 @@ func FuzzDecideJSON(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	data, err := os.ReadFile("../policies/tooleval/config/data.json")
+	cfg, err := oracle.LoadConfig(policiesDir)
 	if err != nil {
-		f.Fatal(err)
-	}
-	var cfg oracle.Config
-	if err := json.Unmarshal(data, &cfg); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, input []byte) {

@@ -23,19 +23,29 @@ var servers = []string{"github", "foo.bar", "foo_bar", "GitHub", "jira", "", "a_
 
 var mcpTools = []string{"read_issue", "read_pr", "create_issue", "delete_repo", "query", "Read_Page"}
 
-var entries = []string{
+var validEntries = []string{
 	"read_file", "write_file", "READ_FILE", "bash", "gateway", "sessions_spawn", "agent", "refund",
 	"mcp__*", "mcp__github__*", "mcp__github__read_*", "mcp__foo.bar__*", "mcp__foo_bar__*",
 	"mcp__jira__create_*", "mcp__github__read_issue", "group:read_only", "group:edit", "group:execution",
 	"debug_*", "conversations_*", "search", "kelvin", "strasse",
-	// invalid entries
+	// bare servers and exact MCP names, raw and sanitized
+	"mcp__github", "mcp__foo.bar", "mcp__foo_bar", "mcp__foo.bar__query", "mcp__foo_bar__query", "mcp__a__b__*",
+}
+
+var invalidEntries = []string{
 	"*", " read_file", "", "read*file", "mcp____*", "mcp__github*", "group:nope", "e\u0301",
+	"mcp__github __*", "mcp__github__\u3000*", "mcp__", "mcp____x", "a\u0345\u0323",
 }
 
 var paths = []string{
 	"/ws/README.md", "/ws/src/main.go", "/ws/.git/hooks/pre-commit", "/ws/.gitignore", "/ws/.ssh/id_rsa",
 	"/ws/target/x", "/skills/a/SKILL.md", "/etc/passwd", "/wsx/y", "relative/path", "/ws/../etc",
 	"/ws//x", "/ws/a/", "/WS/.AWS/credentials", "/",
+	// spellings a case-insensitive file system treats alike
+	"/ws/.\u017fsh/authorized_keys", "/ws/.g\u0131t/hooks/pre-commit", "/ws/.ssh./k", "/ws/Target/x",
+	"/ws/.\uff33\uff33\uff28/k", "/ws/a\u0301\u0300\u0323/x",
+	// never expanded
+	"~/.bashrc", "$HOME/.bashrc",
 }
 
 // Generator produces documents from a seeded random source.
@@ -103,7 +113,11 @@ func (g *Generator) agent() any {
 		if role != "main" {
 			depth = 1 + g.rng.IntN(6)
 		}
-		return map[string]any{"name": "agent-" + fmt.Sprint(g.rng.IntN(5)), "role": role, "depth": depth}
+		a := map[string]any{"name": "agent-" + fmt.Sprint(g.rng.IntN(5)), "role": role, "depth": depth}
+		if g.chance(0.1) {
+			a["leaf"] = []any{true, false, "yes"}[g.rng.IntN(3)]
+		}
+		return a
 	}
 }
 
@@ -157,12 +171,26 @@ func (g *Generator) list() any {
 	out := make([]any, 0, n)
 	for range n {
 		if g.chance(0.08) {
-			out = append(out, g.pick(entries[len(entries)-8:]))
+			out = append(out, g.pick(invalidEntries))
 		} else {
-			out = append(out, g.pick(entries[:len(entries)-8]))
+			out = append(out, g.pick(validEntries))
 		}
 	}
 	return out
+}
+
+// pathValue is a path argument: usually one path, sometimes a list of
+// them or a value that is not a path at all.
+func (g *Generator) pathValue() any {
+	switch g.rng.IntN(12) {
+	case 0:
+		return []any{g.pick(paths), g.pick(paths)}
+	case 1:
+		return []any{g.pick(paths), nil}
+	case 2:
+		return []any{nil, 3, true, map[string]any{}}[g.rng.IntN(4)]
+	}
+	return g.pick(paths)
 }
 
 func (g *Generator) layers() []any {
@@ -206,7 +234,7 @@ func (g *Generator) calls(declared []any) []any {
 			call["id"] = "dup"
 		}
 		if g.chance(0.5) {
-			call["args"] = map[string]any{"path": g.pick(paths), "cwd": g.pick(paths), "command": "ls"}
+			call["args"] = map[string]any{"path": g.pathValue(), "cwd": g.pathValue(), "command": "ls"}
 		}
 		out = append(out, call)
 	}

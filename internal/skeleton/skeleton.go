@@ -22,7 +22,7 @@ import (
 	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/tooleval/tooleval/internal/nfkccf"
+	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // Table maps a character to its skeleton, for every character of a
@@ -37,7 +37,7 @@ func BuildTable() Table {
 			continue
 		}
 		c := string(r)
-		if nfkccf.Canonical(c) != c {
+		if canonical.Canonical(c) != c {
 			continue // never in a canonical name
 		}
 		s := confusables.Skeleton(c)

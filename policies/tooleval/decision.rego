@@ -6,6 +6,7 @@
 package tooleval
 
 import data.tooleval.batch
+import data.tooleval.configuration
 import data.tooleval.context
 import data.tooleval.forks
 import data.tooleval.shape
@@ -27,7 +28,9 @@ request := input
 #   run?}. Defined for every input; a decision that could not be made
 #   refuses every call.
 # entrypoint: true
-decision := decide(context.compile(request), request)
+decision := d if {
+	d := decide(context.compile(request), request)
+} else := batch.fail_closed(request)
 
 # METADATA
 # title: decide
@@ -71,9 +74,9 @@ launch := l if {
 #   tool (valid) and which do not (invalid), or null.
 # entrypoint: true
 check := {
-	"errors": array.concat(ctx.errors, [e | some e in stages.config_errors(context.config); not e in ctx.errors]),
-	"warnings": warnings.warnings(context.config, doc, ctx.tools),
-	"agent_tools": stages.agent_tools(stages.subject(doc, context.config), ctx.tools),
+	"errors": array.concat(ctx.errors, [e | some e in stages.config_errors(configuration.config); not e in ctx.errors]),
+	"warnings": warnings.warnings(configuration.config, doc, ctx.tools),
+	"agent_tools": stages.agent_tools(stages.subject(doc, configuration.config), ctx.tools),
 } if {
 	doc := shape.document(request)
 	ctx := context.compile(request)

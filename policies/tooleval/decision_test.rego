@@ -305,3 +305,41 @@ test_without_workspace_no_path_rule_applies if {
 	d := tooleval.decision with input as {"declared": [{"name": "write_file"}], "calls": [{"id": "1", "name": "write_file", "args": {"path": "../../etc/passwd"}}]}
 	d.decisions[0].allowed
 }
+
+test_inline_layers_and_their_lists_are_capped if {
+	many_layers := [{"name": sprintf("l%d", [i])} | some i in numbers.range(1, 257)]
+	d := tooleval.decision with input as {"declared": declared, "layers": many_layers, "calls": [{"id": "c", "name": "read_file"}]}
+	[[e.code, e.field] | some e in d.errors] == [["too_many_entries", "layers"]]
+	d.decisions[0].reason == "invalid_config"
+	long := [sprintf("t%d", [i]) | some i in numbers.range(0, 4096)]
+	d2 := tooleval.decision with input as {"declared": declared, "layers": [{"name": "l", "deny": long}], "calls": [{"id": "c", "name": "read_file"}]}
+	[[e.code, e.list] | some e in d2.errors] == [["too_many_entries", "deny"]]
+}
+
+# Cherokee folds to upper case: a deny on one case stops the other, and
+# the two spellings are one declared name.
+test_cherokee_cases_are_one_name if {
+	doc := {
+		"declared": [{"name": "\uabb3\uab83\uab79"}],
+		"layers": [{"name": "tenant", "deny": ["\u13e3\u13b3\u13a9"]}],
+		"calls": [{"id": "c", "name": "\uabb3\uab83\uab79"}],
+	}
+	d := tooleval.decision with input as doc
+	[d.decisions[0].reason, d.decisions[0].layer] == ["denied", "tenant"]
+	dup := tooleval.decision with input as {"declared": [{"name": "\u13e3\u13b3\u13a9"}, {"name": "\uabb3\uab83\uab79"}], "calls": []}
+	[e.code | some e in dup.errors] == ["duplicate_declaration", "duplicate_declaration"]
+}
+
+# Canonically equivalent names never get different canonical forms: a
+# name whose marks NFD would reorder is refused, never guessed.
+test_mark_order_is_never_guessed if {
+	doc := {
+		"declared": [{"name": "read_file"}],
+		"layers": [{"name": "tenant", "deny": ["a\u0323\u0345"]}],
+		"calls": [{"id": "c", "name": "a\u0345\u0323"}],
+	}
+	d := tooleval.decision with input as doc
+	[e.code | some e in d.errors] == ["uncanonicalizable_entry"]
+	d2 := tooleval.decision with input as {"declared": [{"name": "read_file"}], "calls": [{"id": "c", "name": "a\u0345\u0323"}]}
+	d2.decisions[0].reason == "not_declared"
+}

@@ -9,7 +9,11 @@
 package oracle
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -17,19 +21,56 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/tooleval/tooleval/internal/nfkccf"
+	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // maxNameLength is the longest name (in characters) with a canonical form.
 const maxNameLength = 256
 
-// Config is the part of data.tooleval.config the oracle needs.
+// Config is the part of data.tooleval.config the oracle needs, with the
+// shipped floor (data.tooleval.floor) in Floor.
 type Config struct {
-	MaxDepth      float64                      `json:"max_depth"`
-	Exclusions    map[string][]string          `json:"exclusions"`
-	Groups        map[string][]string          `json:"groups"`
-	PathArguments map[string]map[string]string `json:"path_arguments"`
+	MaxDepth       float64                      `json:"max_depth"`
+	Exclusions     map[string][]string          `json:"exclusions"`
+	SensitivePaths []string                     `json:"sensitive_paths"`
+	Groups         map[string][]string          `json:"groups"`
+	PathArguments  map[string]map[string]string `json:"path_arguments"`
+	Floor          Floor                        `json:"-"`
 }
+
+// LoadConfig reads the shipped configuration and floor from a policy
+// bundle directory.
+func LoadConfig(policiesDir string) (Config, error) {
+	var cfg Config
+	for path, into := range map[string]any{
+		filepath.Join(policiesDir, "tooleval", "config", "data.json"): &cfg,
+		filepath.Join(policiesDir, "tooleval", "floor", "data.json"):  &cfg.Floor,
+	} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return Config{}, fmt.Errorf("oracle config: %w", err)
+		}
+		if err := json.Unmarshal(data, into); err != nil {
+			return Config{}, fmt.Errorf("oracle config %s: %w", path, err)
+		}
+	}
+	return cfg, nil
+}
+
+// Floor is data.tooleval.floor: the exclusions and sensitive paths that a
+// configuration can only add to.
+type Floor struct {
+	Exclusions     map[string][]string `json:"exclusions"`
+	SensitivePaths []string            `json:"sensitive_paths"`
+}
+
+// The caps on list lengths.
+const (
+	maxEntries  = 4096
+	maxLayers   = 256
+	maxDeclared = 100000
+	maxCalls    = 100000
+)
 
 // Verdict is the oracle's decision for one call.
 type Verdict struct {
@@ -53,21 +94,33 @@ type Run struct {
 }
 
 // Canonical returns canonical(s) and whether s has an exact canonical
-// form: at most 256 characters, and the concatenated per-character
-// NFKC_Casefold mappings already in NFC (so no composition or reordering
-// is left to guess).
+// form: at most 256 characters, its canonical decomposition needing no
+// reordering (so that mapping its characters as they come is mapping its
+// NFD, as the standard definition does), and the concatenated
+// per-character NFKC_Casefold mappings already in NFC (so no composition
+// or reordering is left to guess).
 func Canonical(s string) (string, bool) {
-	if utf8.RuneCountInString(s) > maxNameLength {
+	if utf8.RuneCountInString(s) > maxNameLength || !decomposesInOrder(s) {
 		return "", false
 	}
 	var b strings.Builder
 	for _, r := range s {
-		b.WriteString(nfkccf.Mapping(r))
+		b.WriteString(canonical.Mapping(r))
 	}
 	if !norm.NFC.IsNormalString(b.String()) {
 		return "", false
 	}
 	return strings.TrimSpace(b.String()), true
+}
+
+// decomposesInOrder reports whether the NFD of s is the concatenation of
+// the NFD of its characters: no mark has to move past another.
+func decomposesInOrder(s string) bool {
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(norm.NFD.String(string(r)))
+	}
+	return b.String() == norm.NFD.String(s)
 }
 
 type tool struct {
@@ -83,14 +136,19 @@ type layer struct {
 	allowAll    bool
 }
 
-// entry is a parsed pattern entry.
+// entry is a parsed pattern entry of an allow or a deny list.
 type entry struct {
-	kind   string // exact, all_mcp, mcp_prefix, prefix
-	name   string
+	kind   string // exact, all_mcp, mcp_prefix, mcp_exact, mcp_server, prefix
+	deny   bool
+	name   string // exact, mcp_exact, mcp_server: the canonical entry
 	server string
-	prefix string
+	prefix string // mcp_prefix: the tool prefix; prefix: the name prefix
+	tool   string // mcp_exact
 }
 
+// matches: in an allow list MCP patterns match the raw identity only and
+// a bare mcp__S matches nothing; in a deny list they also match the
+// model-visible name, and a bare mcp__S denies the whole server.
 func (e entry) matches(t tool) bool {
 	switch e.kind {
 	case "exact":
@@ -98,7 +156,15 @@ func (e entry) matches(t tool) bool {
 	case "all_mcp":
 		return t.mcp
 	case "mcp_prefix":
-		return t.mcp && t.server == e.server && strings.HasPrefix(t.tool, e.prefix)
+		raw := t.mcp && t.server == e.server && strings.HasPrefix(t.tool, e.prefix)
+		return raw || e.deny && t.mcp && strings.HasPrefix(t.canonical, "mcp__"+e.server+"__"+e.prefix)
+	case "mcp_exact":
+		return e.name == t.canonical || e.deny && t.mcp && t.server == e.server && t.tool == e.tool
+	case "mcp_server":
+		if !e.deny {
+			return false
+		}
+		return e.name == t.canonical || t.mcp && (t.server == e.server || strings.HasPrefix(t.canonical, e.name+"__"))
 	case "prefix":
 		return !t.mcp && strings.HasPrefix(t.canonical, e.prefix)
 	}
@@ -135,24 +201,38 @@ func parseEntry(x any, allowList bool, groups map[string][]string, inGroup bool)
 		return out, true
 	}
 	star := strings.Index(c, "*")
+	deny := !allowList
+	if star >= 0 && star != len(c)-1 {
+		return nil, false
+	}
+	if c == "mcp__*" {
+		return []entry{{kind: "all_mcp", deny: deny}}, true
+	}
+	if body, isMCP := strings.CutPrefix(c, "mcp__"); isMCP {
+		wildcard := strings.HasSuffix(body, "*")
+		body = strings.TrimSuffix(body, "*")
+		server, rest, hasSep := strings.Cut(body, "__")
+		if server != strings.TrimSpace(server) || rest != strings.TrimSpace(rest) || server == "" {
+			return nil, false // white space around S or P, or no server
+		}
+		switch {
+		case wildcard && !hasSep:
+			return nil, false
+		case wildcard:
+			return []entry{{kind: "mcp_prefix", deny: deny, server: server, prefix: rest}}, true
+		case hasSep:
+			return []entry{{kind: "mcp_exact", deny: deny, name: c, server: server, tool: rest}}, true
+		default:
+			return []entry{{kind: "mcp_server", deny: deny, name: c, server: server}}, true
+		}
+	}
 	switch {
 	case star < 0:
-		return []entry{{kind: "exact", name: c}}, true
-	case star != len(c)-1:
-		return nil, false
-	case c == "mcp__*":
-		return []entry{{kind: "all_mcp"}}, true
-	case strings.HasPrefix(c, "mcp__"):
-		body := strings.TrimSuffix(c[len("mcp__"):], "*")
-		sep := strings.Index(body, "__")
-		if sep <= 0 {
-			return nil, false
-		}
-		return []entry{{kind: "mcp_prefix", server: body[:sep], prefix: body[sep+2:]}}, true
+		return []entry{{kind: "exact", deny: deny, name: c}}, true
 	case allowList:
 		return nil, false
 	default:
-		return []entry{{kind: "prefix", prefix: strings.TrimSuffix(c, "*")}}, true
+		return []entry{{kind: "prefix", deny: deny, prefix: strings.TrimSuffix(c, "*")}}, true
 	}
 }
 
@@ -165,7 +245,7 @@ func parseList(x any, allowList bool, groups map[string][]string) (entries []ent
 	if !isList {
 		return nil, true, false
 	}
-	ok = true
+	ok = len(list) <= maxEntries
 	for _, item := range list {
 		parsed, valid := parseEntry(item, allowList, groups, false)
 		ok = ok && valid
@@ -195,7 +275,7 @@ func Decide(cfg Config, doc any) Result {
 		obj = map[string]any{}
 	}
 
-	role, depth, agentOK := agent(get(obj, "agent"))
+	role, depth, leaf, agentOK := agent(get(obj, "agent"))
 	errs = errs || !agentOK
 
 	tools, declaredOK := declarations(get(obj, "declared"))
@@ -204,19 +284,19 @@ func Decide(cfg Config, doc any) Result {
 	layers, layersOK := parseLayers(get(obj, "layers"), cfg.Groups)
 	errs = errs || !layersOK
 
-	ws, wsOK := workspace(get(obj, "workspace"))
+	ws, wsOK := workspace(cfg, get(obj, "workspace"))
 	errs = errs || !wsOK
 
 	calls, callsOK := get(obj, "calls").([]any)
 	if get(obj, "calls") == nil {
 		calls, callsOK = nil, true
 	}
-	errs = errs || !callsOK
+	errs = errs || !callsOK || len(calls) > maxCalls
 
 	run, runOK := runOf(get(obj, "run"))
 	errs = errs || !runOK
 
-	exclusions := activeExclusions(cfg, role, depth)
+	exclusions := activeExclusions(cfg, role, depth, leaf)
 	refusals := map[string][2]string{}
 	for c, t := range tools {
 		if r, refused := nameRefusal(t, exclusions, layers); refused {
@@ -261,17 +341,17 @@ func Decide(cfg Config, doc any) Result {
 	return res
 }
 
-func agent(x any) (role string, depth float64, ok bool) {
+func agent(x any) (role string, depth float64, leaf, ok bool) {
 	if x == nil {
-		return "main", 0, true
+		return "main", 0, false, true
 	}
 	a, isObject := x.(map[string]any)
 	if !isObject {
-		return "main", 0, false
+		return "main", 0, false, false
 	}
 	if name := a["name"]; name != nil {
 		if _, isString := name.(string); !isString {
-			return "main", 0, false
+			return "main", 0, false, false
 		}
 	}
 	role = "main"
@@ -279,20 +359,27 @@ func agent(x any) (role string, depth float64, ok bool) {
 		role, _ = r.(string)
 	}
 	if role != "main" && role != "subagent" && role != "fork" {
-		return "main", 0, false
+		return "main", 0, false, false
+	}
+	if l := a["leaf"]; l != nil {
+		b, isBool := l.(bool)
+		if !isBool {
+			return role, 0, false, false
+		}
+		leaf = b
 	}
 	d := a["depth"]
 	if d == nil {
-		return role, 0, role == "main"
+		return role, 0, leaf, role == "main"
 	}
 	if !isCount(d) {
-		return role, 0, false
+		return role, 0, leaf, false
 	}
 	depth = d.(float64)
 	if role == "main" {
-		return role, depth, depth == 0
+		return role, depth, leaf, depth == 0
 	}
-	return role, depth, depth >= 1
+	return role, depth, leaf, depth >= 1
 }
 
 func declarations(x any) (map[string]tool, bool) {
@@ -303,7 +390,7 @@ func declarations(x any) (map[string]tool, bool) {
 	if !isList {
 		return map[string]tool{}, false
 	}
-	ok := true
+	ok := len(list) <= maxDeclared
 	count := map[string]int{}
 	var valid []tool
 	for _, item := range list {
@@ -386,7 +473,7 @@ func parseLayers(x any, groups map[string][]string) ([]layer, bool) {
 	if !isList {
 		return nil, false
 	}
-	ok := true
+	ok := len(list) <= maxLayers
 	var out []layer
 	for _, item := range list {
 		l, isObject := item.(map[string]any)
@@ -412,12 +499,12 @@ type namedList struct {
 	entries []entry
 }
 
-func activeExclusions(cfg Config, role string, depth float64) []namedList {
+func activeExclusions(cfg Config, role string, depth float64, leaf bool) []namedList {
 	sub := role == "subagent" || role == "fork"
 	var out []namedList
 	add := func(name string) {
 		var entries []entry
-		for _, e := range cfg.Exclusions[name] {
+		for _, e := range append(slices.Clone(cfg.Floor.Exclusions[name]), cfg.Exclusions[name]...) {
 			parsed, _ := parseEntry(e, false, cfg.Groups, false)
 			entries = append(entries, parsed...)
 		}
@@ -426,7 +513,7 @@ func activeExclusions(cfg Config, role string, depth float64) []namedList {
 	if sub {
 		add("subagent_hard_deny")
 	}
-	if sub && depth >= cfg.MaxDepth {
+	if sub && (depth >= cfg.MaxDepth || leaf) {
 		add("subagent_depth_cap")
 	}
 	if role == "fork" {
@@ -457,8 +544,54 @@ func nameRefusal(t tool, exclusions []namedList, layers []layer) ([2]string, boo
 type ws struct {
 	root         string
 	readRoots    []string
-	excluded     []string
+	excluded     [][]string // segment keys of each root-relative entry joined to root
+	sensitive    [][]string // segment keys of each sensitive path
 	allowOutside bool
+}
+
+// segmentKey is what the sensitive and excluded checks compare a segment
+// as: its canonical form after upper-casing, without trailing dots and
+// spaces; ok is false when it has no canonical form.
+func segmentKey(seg string) (string, bool) {
+	if isASCII(seg) {
+		return strings.TrimRight(strings.ToLower(strings.TrimSpace(seg)), ". "), true // any length
+	}
+	c, ok := Canonical(strings.ToUpper(seg))
+	return strings.TrimRight(c, ". "), ok
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// keysOf returns the keys of the non-empty segments of p.
+func keysOf(p string) ([]string, bool) {
+	var keys []string
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" {
+			continue
+		}
+		k, ok := segmentKey(seg)
+		if !ok {
+			return nil, false
+		}
+		keys = append(keys, k)
+	}
+	return keys, true
+}
+
+func containsRun(keys, run []string) bool {
+	for i := 0; i+len(run) <= len(keys); i++ {
+		if slices.Equal(keys[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 func absoluteClean(p string) bool {
@@ -488,23 +621,27 @@ func relativeClean(p string) bool {
 	return true
 }
 
-func workspace(x any) (*ws, bool) {
+func workspace(cfg Config, x any) (*ws, bool) {
 	if x == nil {
 		return nil, true
 	}
+	var sensitive [][]string
+	for _, p := range append(slices.Clone(cfg.Floor.SensitivePaths), cfg.SensitivePaths...) {
+		keys, _ := keysOf(p)
+		sensitive = append(sensitive, keys)
+	}
 	w, isObject := x.(map[string]any)
 	if !isObject {
-		return &ws{root: "/nonexistent"}, false
+		return &ws{root: "/nonexistent", sensitive: sensitive}, false
 	}
-	out := &ws{root: "/nonexistent"}
+	out := &ws{root: "/nonexistent", sensitive: sensitive}
 	ok := true
 	if root, isString := w["root"].(string); isString && absoluteClean(root) {
 		out.root = root
+		_, keyed := keysOf(root)
+		ok = ok && keyed
 	} else {
 		ok = false
-		if isString {
-			out.root = root
-		}
 	}
 	strs := func(key string, valid func(string) bool) []string {
 		v := w[key]
@@ -529,7 +666,14 @@ func workspace(x any) (*ws, bool) {
 		return s
 	}
 	out.readRoots = strs("read_roots", absoluteClean)
-	out.excluded = strs("excluded", relativeClean)
+	for _, e := range strs("excluded", func(p string) bool {
+		_, keyed := keysOf(p)
+		return relativeClean(p) && keyed
+	}) {
+		if keys, keyed := keysOf(join(out.root, e)); keyed {
+			out.excluded = append(out.excluded, keys)
+		}
+	}
 	if a := w["allow_outside"]; a != nil {
 		b, isBool := a.(bool)
 		ok = ok && isBool
@@ -549,30 +693,25 @@ func join(root, rel string) string {
 	return root + "/" + rel
 }
 
-func sensitive(path string) bool {
-	segs := strings.Split(strings.ToLower(path), "/")
-	for i, s := range segs {
-		if s == ".ssh" || s == ".aws" || s == ".git" && i+1 < len(segs) && segs[i+1] == "hooks" {
-			return true
-		}
-	}
-	return false
-}
-
-func pathRule(w *ws, access string, value any) string {
-	p, isString := value.(string)
-	if !isString || !absoluteClean(p) {
+func pathRule(w *ws, access string, p string) string {
+	if !absoluteClean(p) {
 		return "unresolved"
 	}
 	if access == "write" {
 		if !w.allowOutside && !inside(p, w.root) {
 			return "outside_workspace"
 		}
-		if sensitive(p) {
-			return "sensitive"
+		keys, keyed := keysOf(p)
+		if !keyed {
+			return "unresolved"
 		}
-		for _, e := range w.excluded {
-			if inside(strings.ToLower(p), strings.ToLower(join(w.root, e))) {
+		for _, run := range w.sensitive {
+			if containsRun(keys, run) {
+				return "sensitive"
+			}
+		}
+		for _, run := range w.excluded {
+			if len(keys) >= len(run) && slices.Equal(keys[:len(run)], run) {
 				return "excluded"
 			}
 		}
@@ -587,6 +726,28 @@ func pathRule(w *ws, access string, value any) string {
 		}
 	}
 	return "not_readable"
+}
+
+// valueRule is the rule a path argument's value breaks: a string is one
+// path, a list is checked element by element, anything else is
+// unresolved.
+func valueRule(w *ws, access string, value any) string {
+	switch v := value.(type) {
+	case string:
+		return pathRule(w, access, v)
+	case []any:
+		for _, element := range v {
+			s, isString := element.(string)
+			if !isString {
+				return "unresolved"
+			}
+			if rule := pathRule(w, access, s); rule != "" {
+				return rule
+			}
+		}
+		return ""
+	}
+	return "unresolved"
 }
 
 type runState struct {
@@ -663,16 +824,19 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 			if args != nil && !argsIsObject {
 				return refuse("path", "workspace", "unresolved")
 			}
-			value := get(am, a)
-			if value == nil {
+			value, present := am[a]
+			if !present {
 				continue
 			}
-			if rule := pathRule(w, spec[a], value); rule != "" {
+			if rule := valueRule(w, spec[a], value); rule != "" {
 				return refuse("path", "workspace", rule)
 			}
 		}
 	}
 	if run != nil && run.maxAttempts >= 0 && run.attempts+float64(i)+1 > run.maxAttempts {
+		return refuse("run_exhausted", "run", "")
+	}
+	if run != nil && run.maxRefusals >= 0 && run.refusals >= run.maxRefusals {
 		return refuse("run_exhausted", "run", "")
 	}
 	_ = t

@@ -39,7 +39,7 @@ decide(ctx, batch_doc) := object.union(
 	doc := shape.document(batch_doc)
 	calls := shape.list_field(doc, "calls")
 	run := budget.run(doc)
-	errors := array.flatten([ctx.errors, shape.list_errors(doc, "calls"), budget.errors(doc)])
+	errors := array.flatten([ctx.errors, shape.list_errors(doc, "calls"), shape.length_errors(doc, "calls", shape.max_calls), budget.errors(doc)])
 	duplicates := duplicate_ids(calls)
 	batch := {
 		"clean": count(errors) == 0,
@@ -113,7 +113,7 @@ call_facts(ctx, errors, run, duplicates, i, call) := {
 	"action": action_refusal_or_null(ctx, tool, canonical_name, call),
 	"path": path_refusal_or_null(ctx, tool, canonical_name, call),
 	"exhausted": exhausted(run, i),
-	"max_attempts": shape.field(run, "max_attempts", null),
+	"run": run,
 } if {
 	name := shape.field(call, "name", null)
 	canonical_name := canonical_or_null(name)
@@ -142,11 +142,7 @@ call_verdict(f) := refused("invalid_input", "input", f.problem) if {
 	{"rule": f.path.rule},
 ) if {
 	f.path != null
-} else := refused(
-	"run_exhausted",
-	"run",
-	sprintf("tool %q is not permitted: the run has used all %d of its attempts", [f.name, f.max_attempts]),
-) if {
+} else := refused("run_exhausted", "run", run_exhausted_message(f.name, f.run)) if {
 	f.exhausted == true
 } else := {"allowed": true} if {
 	f.problem == null

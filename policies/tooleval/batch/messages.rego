@@ -2,6 +2,8 @@
 # refused and by what; they offer no way to appeal.
 package tooleval.batch
 
+import data.tooleval.budget
+
 not_declared_message(name, null) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
 
 not_declared_message(name, canonical_name) := sprintf("tool %q is not declared for this request", [name]) if canonical_name != null
@@ -35,4 +37,16 @@ action_message(name, refusal) := sprintf(
 } else := sprintf(
 	"tool %q is not permitted: action %s changes state, and layer %q allows only actions that observe",
 	[name, json.marshal(refusal.action), refusal.layer],
+)
+
+# Numbers in messages are written as JSON writes them (2, not
+# %!d(float64=2); 2.0 stays 2.0).
+run_exhausted_message(name, run) := sprintf(
+	"tool %q is not permitted: the run has reached its limit of %s refusals",
+	[name, json.marshal(run.max_refusals)],
+) if {
+	budget.refusals_spent(run)
+} else := sprintf(
+	"tool %q is not permitted: the run has used all %s of its attempts",
+	[name, json.marshal(run.max_attempts)],
 )

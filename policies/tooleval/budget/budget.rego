@@ -3,9 +3,11 @@
 # description: |
 #   When input.run is present, every call in the batch is an attempt,
 #   refused or not: call i (from 0) is attempt attempts + i + 1 and is
-#   refused with run_exhausted when that exceeds max_attempts. The output
-#   carries the new totals of attempts and refusals, and exhausted is true
-#   when either cap is reached. An absent or null cap is no cap.
+#   refused with run_exhausted when that exceeds max_attempts. A run whose
+#   refusals have reached max_refusals is spent: every call of its next
+#   batch is refused with run_exhausted. The output carries the new totals
+#   of attempts and refusals, and exhausted is true when either cap is
+#   reached. An absent or null cap is no cap.
 package tooleval.budget
 
 import data.tooleval.shape
@@ -52,18 +54,29 @@ errors(doc) := [] if {
 
 # METADATA
 # title: exhausted_at
-# description: Call i of the batch exceeds the attempt cap.
+# scope: document
+# description: |
+#   Call i of the batch is refused run_exhausted: it exceeds the attempt
+#   cap, or the run's refusals had reached the refusal cap before the
+#   batch.
 exhausted_at(run, i) if {
 	run.max_attempts != null
 	(run.attempts + i) + 1 > run.max_attempts
 }
 
+exhausted_at(run, _) if refusals_spent(run)
+
+refusals_spent(run) if reached(run.refusals, run.max_refusals)
+
 # METADATA
 # title: allowed_attempts
 # description: |
-#   How many calls of a batch of n fit under the attempt cap: call i is
+#   How many calls of a batch of n the budget lets go on: call i is
 #   exhausted exactly when i >= allowed_attempts(run, n).
-allowed_attempts(run, n) := max([0, run.max_attempts - run.attempts]) if {
+allowed_attempts(run, n) := 0 if {
+	run != null
+	refusals_spent(run)
+} else := max([0, run.max_attempts - run.attempts]) if {
 	run != null
 	run.max_attempts != null
 } else := n

@@ -35,6 +35,24 @@ test_refusals_count_and_their_cap_exhausts if {
 	d.run == {"attempts": 2, "refusals": 5, "exhausted": true}
 }
 
+# A run whose refusals have reached the refusal cap is spent: every call
+# of the next batch is refused, allowed or not by everything else.
+test_reached_refusal_cap_refuses_the_next_batch if {
+	d := decide({"attempts": 5, "refusals": 3, "max_refusals": 3}, 2)
+	[[x.allowed, x.reason] | some x in d.decisions] == [[false, "run_exhausted"], [false, "run_exhausted"]]
+	d.decisions[0].layer == "run"
+	d.decisions[0].message == "tool \"read_file\" is not permitted: the run has reached its limit of 3 refusals"
+	d.run == {"attempts": 7, "refusals": 5, "exhausted": true}
+	[x.allowed | some x in decide({"attempts": 5, "refusals": 2, "max_refusals": 3}, 2).decisions] == [true, true]
+}
+
+# Numbers in messages are written as JSON writes them.
+test_messages_write_numbers_as_json if {
+	d := decide({"attempts": 2, "max_attempts": 2.0}, 1)
+	d.decisions[0].message == "tool \"read_file\" is not permitted: the run has used all 2.0 of its attempts"
+	not contains(d.decisions[0].message, "%!")
+}
+
 test_no_caps_no_exhaustion if {
 	d := decide({"attempts": 1000000}, 3)
 	every x in d.decisions {

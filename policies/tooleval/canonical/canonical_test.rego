@@ -29,6 +29,10 @@ canonical_cases := {
 	"\u1e9e": "ss",
 	"a\u00ad\ufe0fb": "ab",
 	"\uac00": "\uac00",
+	# Cherokee folds to upper case (CaseFolding.txt), lower case included.
+	"\uabb3\uab83\uab79": "\u13e3\u13b3\u13a9",
+	"\u13e3\u13b3\u13a9": "\u13e3\u13b3\u13a9",
+	"\u13f8": "\u13f0",
 }
 
 test_canonical_forms if {
@@ -52,6 +56,11 @@ refused_cases := [
 	"A\u030a",
 	"a\u200b\u0301",
 	"\u00ea\u0327",
+	# Marks out of canonical order: NFD would reorder them.
+	"a\u0345\u0323",
+	"x\u0301\u0316",
+	# In order, but the result would compose (a with dot below).
+	"a\u0323\u0345",
 	repeat("x", 257),
 	5,
 	null,

@@ -11,56 +11,13 @@
 #   for every dispatch batch.
 package tooleval.context
 
+import data.tooleval.configuration
 import data.tooleval.declared
 import data.tooleval.exclusions
 import data.tooleval.layers
 import data.tooleval.paths
-import data.tooleval.pattern
-import data.tooleval.presets
 import data.tooleval.shape
 import data.tooleval.stages
-
-# METADATA
-# title: config
-# scope: document
-# description: |
-#   The configuration in force: data.tooleval.config with the preset it
-#   selects (config.preset, see tooleval.presets) applied, or an empty
-#   configuration (which is reported as errors) when it is missing.
-default config := {}
-
-config := presets.apply(data.tooleval.config) if is_object(data.tooleval.config)
-
-# METADATA
-# title: config_errors
-# description: |
-#   Every error in the configuration every request reads. The configured
-#   stages are checked as far as a request reads them
-#   (tooleval.stages.request_config_errors); tooleval check reports all.
-config_errors(conf) := array.flatten([
-	unknown_key_errors(data.tooleval.config),
-	presets.errors(data.tooleval.config),
-	exclusions.errors(conf),
-	pattern.group_errors(conf),
-	paths.config_errors(conf),
-])
-
-# METADATA
-# title: known_keys
-# description: The members of data.tooleval.config; any other is a mistake (a misspelt key configures nothing).
-known_keys := {
-	"max_depth", "exclusions", "groups", "path_arguments", "preset", "presets",
-	"profiles", "tools", "subagents", "agents", "agent_filters", "tenants",
-	"scopes", "mcp_user_services", "read_only", "shell", "continuation",
-}
-
-unknown_key_errors(conf) := [shape.problem(
-	"unknown_config_key",
-	sprintf("config.%s is not a configuration key", [key]),
-	{"field": sprintf("config.%s", [key])},
-) |
-	some key in sort(object.keys(conf) - known_keys)
-]
 
 # METADATA
 # title: compile
@@ -81,8 +38,9 @@ compile(input_doc) := {
 	"actions": actions,
 } if {
 	doc := shape.document(input_doc)
+	config := configuration.config
 	subject := stages.subject(doc, config)
-	groups := exclusions.groups(config)
+	groups := configuration.groups(config)
 	agent := shape.agent(doc)
 	declarations := shape.list_field(doc, "declared")
 	records := declared.records(declarations)
@@ -97,15 +55,16 @@ compile(input_doc) := {
 		shape.agent_errors(doc),
 		stages.input_errors(doc, config),
 		shape.list_errors(doc, "declared"),
+		shape.length_errors(doc, "declared", shape.max_declared),
 		declared.errors(declarations, records),
 		layers.errors(doc, raw_layers, groups),
 		paths.workspace_errors(doc),
-		config_errors(config),
+		configuration.errors(configuration.raw),
 		stages.request_config_errors(doc, subject, config),
 	])
-	workspace := paths.workspace(doc)
+	workspace := paths.workspace(doc, configuration.sensitive_paths(config))
 	actions := stages.action_policy(subject, config)
-	path_arguments := object.get(config, "path_arguments", {})
+	path_arguments := configuration.path_arguments(config)
 	index := declared.index(declarations, records)
 	resolved_exclusions := layers.resolve(active, index)
 	resolved_layers := layers.resolve(compiled_layers, index)

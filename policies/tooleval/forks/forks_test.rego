@@ -32,7 +32,6 @@ test_omitted_fork_tools_is_unrestricted if {
 	l.valid
 	l.execution_allowed_tools == null
 	l.notice == ""
-	launch({"subagent_type": "fork", "fork_tools": null}).execution_allowed_tools == null
 	launch({"subagent_type": "researcher"}).valid
 }
 
@@ -54,6 +53,7 @@ invalid_cases := [
 	[{"fork_tools": ["read_file"]}, ["fork_tools_requires_fork"]],
 	[{"subagent_type": "fork", "teammate": "alice", "fork_tools": ["read_file"]}, ["fork_tools_with_teammate"]],
 	[{"subagent_type": "fork", "fork_tools": "read_file"}, ["invalid_list"]],
+	[{"subagent_type": "fork", "fork_tools": null}, ["invalid_list"]],
 	[{"subagent_type": "fork", "fork_tools": ["*", "read_*", " grep", 3, "group:none"]}, [
 		"bare_wildcard", "builtin_wildcard_in_allow", "surrounding_whitespace", "non_string_entry", "unknown_group",
 	]],

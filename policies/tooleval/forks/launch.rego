@@ -6,15 +6,15 @@
 #   allowlist.
 #
 #   fork_tools is valid only with subagent_type "fork" and no named
-#   teammate, and must be a list of allow-list entries. A valid list comes
-#   back unchanged as execution_allowed_tools; an omitted (or null)
-#   fork_tools gives null (unrestricted) and [] gives [] (deny-all). An
+#   teammate, and must be a list of allow-list entries (null is not a
+#   list). A valid list comes back unchanged as execution_allowed_tools;
+#   an omitted fork_tools gives null (unrestricted) and [] gives [] (deny-all). An
 #   invalid launch gives [] (deny-all), so a runtime that ignores valid
 #   still cannot widen anything. A fork cannot launch anything, and
 #   neither can an agent at the depth cap.
 package tooleval.forks
 
-import data.tooleval.context
+import data.tooleval.configuration
 import data.tooleval.exclusions
 import data.tooleval.layers
 import data.tooleval.pattern
@@ -30,7 +30,7 @@ launch(ctx, request) := {
 	"notice": notice_for(ctx, errors, doc),
 } if {
 	doc := shape.document(request)
-	errors := array.concat(ctx.errors, launch_errors(doc, context.config))
+	errors := array.concat(ctx.errors, launch_errors(doc, configuration.config))
 }
 
 execution_allowed_tools(errors, doc) := [] if {
@@ -52,10 +52,10 @@ notice_for(ctx, errors, doc) := "" if {
 #   this fork_tools could execute: not refused by the launching context,
 #   not excluded for a fork one level deeper, and matched by fork_tools.
 permitted(ctx, doc) := sort([tool.name |
-	conf := context.config
+	conf := configuration.config
 	fork := {"role": "fork", "depth": shape.agent(doc).depth + 1}
 	excluded := layers.resolve(exclusions.active(fork, conf), ctx.tools)
-	allowed := pattern.matched(pattern.compile(doc.fork_tools, "allow", exclusions.groups(conf)), ctx.tools)
+	allowed := pattern.matched(pattern.compile(doc.fork_tools, "allow", configuration.groups(conf)), ctx.tools)
 	some name, tool in ctx.tools
 	not tool.refusal
 	not layers.refusal(name, excluded, [])
@@ -81,14 +81,14 @@ spawn_errors(doc, conf) := [shape.problem("fork_cannot_spawn", "a fork cannot la
 	shape.agent(doc).role == "fork"
 } else := [shape.problem(
 	"depth_limit_reached",
-	sprintf("an agent at depth %v cannot launch a sub-agent: the depth cap is %v", [shape.agent(doc).depth, exclusions.max_depth(conf)]),
+	sprintf("an agent at depth %v cannot launch a sub-agent: the depth cap is %v", [shape.agent(doc).depth, configuration.max_depth(conf)]),
 	{"field": "agent.depth"},
 )] if {
-	shape.agent(doc).depth >= exclusions.max_depth(conf)
+	shape.agent(doc).depth >= configuration.max_depth(conf)
 } else := []
 
 fork_tools_errors(doc, conf) := [] if {
-	not shape.present(doc, "fork_tools")
+	not has_fork_tools(doc)
 } else := array.concat(
 	[shape.problem(code, fork_tools_messages[code], {"field": "fork_tools"}) |
 		some code in ["fork_tools_requires_fork", "fork_tools_with_teammate", "invalid_list"]
@@ -100,16 +100,20 @@ fork_tools_errors(doc, conf) := [] if {
 fork_tools_messages := {
 	"fork_tools_requires_fork": "fork_tools is valid only with subagent_type \"fork\"",
 	"fork_tools_with_teammate": "fork_tools cannot be combined with a named teammate",
-	"invalid_list": "fork_tools must be an array or null",
+	"invalid_list": "fork_tools must be an array (omit it for no restriction)",
 }
 
 fork_tools_problem("fork_tools_requires_fork", doc) if shape.field(doc, "subagent_type", null) != "fork"
 
 fork_tools_problem("fork_tools_with_teammate", doc) if shape.field(doc, "teammate", "") != ""
 
-fork_tools_problem("invalid_list", doc) if not is_array(shape.field(doc, "fork_tools", null))
+fork_tools_problem("invalid_list", doc) if not is_array(doc.fork_tools)
+
+# The launch names fork_tools, whatever its value: null is not a list,
+# so it is an error, never read as omitted.
+has_fork_tools(doc) if "fork_tools" in object.keys(doc)
 
 fork_tools_entry_errors(doc, conf) := [shape.problem(p.code, pattern.problem_messages[p.code], object.union(p, {"field": "fork_tools"})) |
 	is_array(doc.fork_tools)
-	some p in pattern.list_problems(doc.fork_tools, "allow", exclusions.groups(conf))
+	some p in pattern.list_problems(doc.fork_tools, "allow", configuration.groups(conf))
 ]

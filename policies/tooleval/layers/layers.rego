@@ -17,13 +17,14 @@ import data.tooleval.shape
 # METADATA
 # title: errors
 # description: Every error in the layers, naming the layer and the entry.
-errors(doc, layers, groups) := array.concat(
+errors(doc, layers, groups) := array.flatten([
 	shape.list_errors(doc, "layers"),
+	shape.length_errors(doc, "layers", shape.max_layers),
 	[e |
 		some i, layer in layers
 		some e in layer_errors(i, layer, groups)
 	],
-)
+])
 
 layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must be an object", {"field": "layers", "layer_index": i})] if {
 	not is_object(layer)

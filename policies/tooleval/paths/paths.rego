@@ -1,29 +1,36 @@
 # METADATA
 # title: Path rules
 # description: |
-#   When input.workspace is present, the path arguments named by
-#   data.tooleval.config.path_arguments are checked. The policy sees paths
-#   the host resolved: absolute, clean (no empty, . or .. segment, no
-#   trailing /), symlinks followed. Anything else is refused with rule
-#   unresolved.
+#   When input.workspace is present, the path arguments named by the
+#   configuration (tooleval.configuration.path_arguments) are checked.
+#   The policy sees paths the host resolved: absolute, clean (no empty,
+#   . or .. segment, no trailing /), symlinks followed. Anything else is
+#   refused with rule unresolved, and so is a path argument that is
+#   present but not a string (null, a number, an object). A list of paths
+#   is checked element by element. ~ and $VAR are never expanded: such a
+#   path is not absolute, so it is unresolved.
 #
 #   - Written paths lie inside root unless allow_outside is true
-#     (outside_workspace); have no segment .ssh or .aws and do not lie
-#     under .git/hooks (sensitive); and do not lie under a root-relative
-#     excluded entry (excluded).
+#     (outside_workspace); have no run of segments that is a sensitive
+#     path (.ssh, .aws, .git/hooks and the configuration's additions)
+#     (sensitive); and do not lie under a root-relative excluded entry
+#     (excluded).
 #   - Read paths lie inside root or one of read_roots (not_readable).
 #
 #   "Inside" respects segment boundaries (/wsx is not inside /ws). The
-#   sensitive and excluded checks ignore case, so a case-insensitive file
-#   system cannot be used to slip past them.
+#   sensitive and excluded checks compare segments by their key (see
+#   segment_key), so a case-insensitive file system cannot be used to slip
+#   past them.
 package tooleval.paths
+
+import data.tooleval.canonical.canonical
 
 # METADATA
 # title: refusal
 # description: |
 #   The first path refusal of a call, as {rule, argument, path}, or
-#   undefined. arguments maps each path argument of the tool to "read"
-#   or "write"; they are checked in argument-name order.
+#   undefined. arguments maps each path argument of the tool to its set of
+#   accesses ("read", "write"); they are checked in argument-name order.
 refusal(workspace, arguments, args) := refusals[0] if {
 	refusals := [r |
 		some name in sort(object.keys(arguments))
@@ -32,29 +39,55 @@ refusal(workspace, arguments, args) := refusals[0] if {
 	count(refusals) > 0
 }
 
-argument_refusal(workspace, name, access, args) := {"rule": "unresolved", "argument": name, "path": null} if {
+argument_refusal(workspace, name, accesses, args) := {"rule": "unresolved", "argument": name, "path": null} if {
 	not is_object(args)
-} else := {"rule": rule, "argument": name, "path": path} if {
-	path := args[name]
-	path != null
-	rule := path_rule(workspace, access, path)
+} else := value_refusal(workspace, name, accesses, args[name])
+
+# A string is one path; a list is checked element by element; anything
+# else that is present (null included) cannot be a path.
+value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": name, "path": value} if {
+	is_string(value)
+	rule := path_rule(workspace, accesses, value)
+} else := refusals[0] if {
+	is_array(value)
+	refusals := [r |
+		some element in value
+		r := element_refusal(workspace, name, accesses, element)
+	]
+	count(refusals) > 0
+} else := {"rule": "unresolved", "argument": name, "path": null} if {
+	not is_string(value)
+	not is_array(value)
 }
 
-path_rule(workspace, access, path) := "unresolved" if {
+element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument": name, "path": element} if {
+	is_string(element)
+	rule := path_rule(workspace, accesses, element)
+} else := {"rule": "unresolved", "argument": name, "path": null} if {
+	not is_string(element)
+}
+
+path_rule(workspace, accesses, path) := "unresolved" if {
 	not absolute_clean(path)
 } else := "outside_workspace" if {
-	access == "write"
+	accesses.write
 	workspace.allow_outside != true
 	not inside(path, workspace.root)
+} else := "unresolved" if {
+	accesses.write
+	not path_keys(path)
 } else := "sensitive" if {
-	access == "write"
-	sensitive(path)
+	accesses.write
+	keys := path_keys(path)
+	some run in workspace.sensitive
+	contains_run(keys, run)
 } else := "excluded" if {
-	access == "write"
-	some entry in workspace.excluded
-	inside(lower(path), lower(join(workspace.root, entry)))
+	accesses.write
+	keys := path_keys(path)
+	some run in workspace.excluded
+	array.slice(keys, 0, count(run)) == run
 } else := "not_readable" if {
-	access == "read"
+	accesses.read
 	not readable(workspace, path)
 }
 
@@ -106,19 +139,43 @@ join("/", relative) := concat("", ["/", relative])
 join(root, relative) := concat("/", [root, relative]) if root != "/"
 
 # METADATA
-# title: sensitive
-# scope: document
-# description: A segment is .ssh or .aws, or the path lies under .git/hooks.
-sensitive(path) if {
-	some segment in split(lower(path), "/")
-	segment in {".ssh", ".aws"}
+# title: segment_key
+# description: |
+#   What a segment is compared as by the sensitive and excluded checks:
+#   its canonical form (NFKC_Casefold) after upper-casing, without
+#   trailing dots and spaces. So .SSH, .ſsh (long s), .gıt (dotless i,
+#   which a file system that upper-cases to compare treats as .GIT), .ＳＳＨ
+#   and ".ssh." (which Windows strips to .ssh) are all .ssh. An ASCII
+#   segment's key is its lower case, whatever its length. Undefined for a
+#   segment with no canonical form: a written path with one is
+#   unresolved.
+segment_key(segment) := trim_right(lower(trim_space(segment)), ". ") if {
+	regex.match(`^[\x00-\x7f]*$`, segment)
+} else := trim_right(canonical(upper(segment)), ". ")
+
+# METADATA
+# title: path_keys
+# description: The keys of the segments of an absolute path; undefined when a segment has none.
+path_keys(path) := keys if {
+	segments := [s | some s in split(path, "/"); s != ""]
+	keys := [segment_key(s) | some s in segments]
+	count(keys) == count(segments)
 }
 
-sensitive(path) if {
-	segments := split(lower(path), "/")
-	some i, segment in segments
-	segment == ".git"
-	segments[i + 1] == "hooks"
+# METADATA
+# title: relative_keys
+# description: The keys of the segments of a relative path; undefined when a segment has none.
+relative_keys(path) := keys if {
+	segments := split(path, "/")
+	keys := [segment_key(s) | some s in segments]
+	count(keys) == count(segments)
+}
+
+# keys has the keys of run as consecutive elements.
+contains_run(keys, run) if {
+	count(keys) >= count(run)
+	some i in numbers.range(0, count(keys) - count(run))
+	array.slice(keys, i, i + count(run)) == run
 }
 
 readable(workspace, path) if inside(path, workspace.root)

@@ -1,8 +1,19 @@
 package tooleval.paths_test
 
+import data.tooleval.configuration
 import data.tooleval.paths
 
-workspace := {"root": "/ws", "read_roots": ["/skills"], "excluded": [".git", "target"], "allow_outside": false}
+raw_workspace := {"root": "/ws", "read_roots": ["/skills"], "excluded": [".git", "target"], "allow_outside": false}
+
+# compiled is a workspace as the compiled context holds it, with the
+# sensitive paths in force.
+compiled(raw) := paths.workspace({"workspace": raw}, configuration.sensitive_paths(configuration.config))
+
+workspace := compiled(raw_workspace)
+
+read := {"read"}
+
+write := {"write"}
 
 # [access, path, rule or "ok"]
 rule_cases := [
@@ -37,10 +48,31 @@ rule_cases := [
 	["write", "/ws/TARGET/app.jar", "excluded"],
 	["write", "/ws/targets/app.jar", "ok"],
 	["write", "/ws/src/target/x", "ok"],
+	# Segments compare by their key: case folding, upper-casing first
+	# (dotless i), compatibility forms, trailing dots and spaces.
+	["write", "/ws/.\u017fsh/authorized_keys", "sensitive"],
+	["write", "/ws/.g\u0131t/hooks/pre-commit", "sensitive"],
+	["write", "/ws/.\uff33\uff33\uff28/config", "sensitive"],
+	["write", "/ws/.ssh./config", "sensitive"],
+	["write", "/ws/.ssh /config", "sensitive"],
+	["write", "/ws/.s\u200bsh/config", "sensitive"],
+	["write", "/ws/.g\u0131t/config", "excluded"],
+	["write", "/ws/\uff34arget/app.jar", "excluded"],
+	["write", "/ws/.sshx/config", "ok"],
+	["write", "/ws/.git-hooks/x", "ok"],
+	["write", "/ws/hooks/.git", "ok"],
+	["write", "/ws/a/.git/hooks", "sensitive"],
+	# A segment with no canonical form cannot be compared: unresolved.
+	["write", "/ws/a\u0301\u0300\u0323", "unresolved"],
+	["read", "/ws/a\u0301\u0300\u0323", "ok"],
+	# ~ and $VAR are never expanded.
+	["write", "~/.bashrc", "unresolved"],
+	["read", "$HOME/.bashrc", "unresolved"],
+	["write", "~", "unresolved"],
 ]
 
 rule_of(access, path) := r.rule if {
-	r := paths.refusal(workspace, {"path": access}, {"path": path})
+	r := paths.refusal(workspace, {"path": {access}}, {"path": path})
 } else := "ok"
 
 test_path_rules if {
@@ -54,38 +86,73 @@ test_path_rules if {
 }
 
 test_allow_outside_lets_writes_out_but_keeps_blocklists if {
-	outside := object.union(workspace, {"allow_outside": true})
-	not paths.refusal(outside, {"path": "write"}, {"path": "/tmp/out.txt"})
-	paths.refusal(outside, {"path": "write"}, {"path": "/home/u/.ssh/config"}).rule == "sensitive"
-	paths.refusal(outside, {"path": "read"}, {"path": "/tmp/out.txt"}).rule == "not_readable"
+	outside := compiled(object.union(raw_workspace, {"allow_outside": true}))
+	not paths.refusal(outside, {"path": write}, {"path": "/tmp/out.txt"})
+	paths.refusal(outside, {"path": write}, {"path": "/home/u/.ssh/config"}).rule == "sensitive"
+	paths.refusal(outside, {"path": read}, {"path": "/tmp/out.txt"}).rule == "not_readable"
+}
+
+test_read_and_write_both_apply if {
+	outside := compiled(object.union(raw_workspace, {"allow_outside": true}))
+	paths.refusal(outside, {"path": {"read", "write"}}, {"path": "/tmp/out.txt"}).rule == "not_readable"
+	paths.refusal(workspace, {"path": {"read", "write"}}, {"path": "/skills/x"}).rule == "outside_workspace"
+	not paths.refusal(workspace, {"path": {"read", "write"}}, {"path": "/ws/x"})
 }
 
 test_root_workspace if {
-	root := {"root": "/", "read_roots": [], "excluded": ["tmp"], "allow_outside": false}
-	not paths.refusal(root, {"path": "write"}, {"path": "/etc/x"})
-	paths.refusal(root, {"path": "write"}, {"path": "/tmp/x"}).rule == "excluded"
+	root := compiled({"root": "/", "read_roots": [], "excluded": ["tmp"], "allow_outside": false})
+	not paths.refusal(root, {"path": write}, {"path": "/etc/x"})
+	paths.refusal(root, {"path": write}, {"path": "/tmp/x"}).rule == "excluded"
+	paths.refusal(root, {"path": write}, {"path": "/TMP/x"}).rule == "excluded"
 }
 
 test_missing_argument_is_not_checked if {
-	not paths.refusal(workspace, {"cwd": "write"}, {"command": "ls"})
-	not paths.refusal(workspace, {"cwd": "write"}, {"cwd": null})
+	not paths.refusal(workspace, {"cwd": write}, {"command": "ls"})
+}
+
+# A present path argument that is not a string cannot be a path.
+test_non_string_arguments_are_unresolved if {
+	every value in [null, 42, true, {"p": "/ws/a"}] {
+		paths.refusal(workspace, {"cwd": write}, {"cwd": value}) == {"rule": "unresolved", "argument": "cwd", "path": null}
+	}
+}
+
+test_lists_are_checked_element_by_element if {
+	args := {"paths": ["/ws/a", "/etc/shadow", "/ws/b"]}
+	paths.refusal(workspace, {"paths": read}, args) == {"rule": "not_readable", "argument": "paths", "path": "/etc/shadow"}
+	not paths.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", "/skills/b"]})
+	not paths.refusal(workspace, {"paths": read}, {"paths": []})
+	paths.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", null]}) == {"rule": "unresolved", "argument": "paths", "path": null}
+	paths.refusal(workspace, {"paths": write}, {"paths": [["/ws/.ssh/x"]]}).rule == "unresolved"
+	paths.refusal(workspace, {"paths": write}, {"paths": ["/ws/a", "/ws/.ssh/k"]}).rule == "sensitive"
 }
 
 test_non_object_args_are_unresolved if {
-	paths.refusal(workspace, {"path": "read"}, "README.md") == {"rule": "unresolved", "argument": "path", "path": null}
+	paths.refusal(workspace, {"path": read}, "README.md") == {"rule": "unresolved", "argument": "path", "path": null}
 }
 
 test_first_argument_in_name_order if {
-	r := paths.refusal(workspace, {"target": "write", "source": "read"}, {"source": "/etc/a", "target": "/etc/b"})
+	r := paths.refusal(workspace, {"target": write, "source": read}, {"source": "/etc/a", "target": "/etc/b"})
 	r == {"rule": "not_readable", "argument": "source", "path": "/etc/a"}
 }
 
+test_sensitive_paths_are_the_floor_and_the_configuration_additions if {
+	ws := paths.workspace({"workspace": raw_workspace}, [".ssh", ".aws", ".git/hooks", ".gnupg", "secrets/prod"])
+	paths.refusal(ws, {"path": write}, {"path": "/ws/.GnuPG/x"}).rule == "sensitive"
+	paths.refusal(ws, {"path": write}, {"path": "/ws/a/Secrets/PROD/key"}).rule == "sensitive"
+	not paths.refusal(ws, {"path": write}, {"path": "/ws/secrets/dev/key"})
+}
+
 test_workspace_normalization if {
-	paths.workspace({}) == null
-	paths.workspace({"workspace": null}) == null
-	paths.workspace({"workspace": {"root": "/ws"}}) == {"root": "/ws", "read_roots": [], "excluded": [], "allow_outside": false}
-	paths.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}) == {
-		"root": "/nonexistent", "read_roots": ["/a"], "excluded": [], "allow_outside": false,
+	paths.workspace({}, []) == null
+	paths.workspace({"workspace": null}, []) == null
+	paths.workspace({"workspace": {"root": "/ws"}}, [".git/hooks"]) == {
+		"root": "/ws", "read_roots": [], "excluded": [], "allow_outside": false,
+		"sensitive": [[".git", "hooks"]],
+	}
+	paths.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == [["ws", "target"]]
+	paths.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}, []) == {
+		"root": "/nonexistent", "read_roots": ["/a"], "excluded": [], "allow_outside": false, "sensitive": [],
 	}
 }
 
@@ -108,11 +175,4 @@ test_workspace_errors if {
 		got != want
 	}
 	mismatches == set()
-}
-
-test_path_argument_config_errors if {
-	paths.config_errors({}) == []
-	paths.config_errors({"path_arguments": {"read_file": {"path": "read"}}}) == []
-	[e.message | some e in paths.config_errors({"path_arguments": []})] == ["config.path_arguments must be an object"]
-	[e.tool | some e in paths.config_errors({"path_arguments": {"Read_File": {"path": "read"}, "x": {"p": "exec"}, "y": "read"}})] == ["Read_File", "x", "y"]
 }

@@ -1,26 +1,42 @@
-# The workspace a request's paths are checked against (input.workspace),
-# and the path arguments of the configuration.
+# The workspace a request's paths are checked against (input.workspace).
 package tooleval.paths
 
-import data.tooleval.canonical.canonical
 import data.tooleval.shape
 
 # METADATA
 # title: workspace
 # description: |
-#   input.workspace as {root, read_roots, excluded, allow_outside}, or null
-#   when it is absent (no path rule applies). Malformed members are
-#   reported by workspace_errors and read as the narrowest value.
-workspace(doc) := null if {
+#   input.workspace as {root, read_roots, allow_outside, excluded,
+#   sensitive}, or null when it is absent (no path rule applies).
+#   excluded and sensitive are runs of segment keys (see segment_key):
+#   excluded those of each root-relative excluded entry joined to root,
+#   sensitive those of each of the sensitive paths given (the
+#   configuration's, tooleval.configuration.sensitive_paths). Malformed
+#   members are reported by workspace_errors and read as the narrowest
+#   value.
+workspace(doc, sensitive_paths) := null if {
 	not shape.present(doc, "workspace")
 } else := {
-	"root": shape.field(w, "root", "/nonexistent"),
+	"root": root,
 	"read_roots": string_list(shape.field(w, "read_roots", [])),
-	"excluded": string_list(shape.field(w, "excluded", [])),
 	"allow_outside": shape.field(w, "allow_outside", false) == true,
+	"excluded": [keys |
+		some entry in string_list(shape.field(w, "excluded", []))
+		keys := path_keys(join(root, entry))
+	],
+	"sensitive": [keys |
+		some p in sensitive_paths
+		is_string(p)
+		keys := relative_keys(p)
+	],
 } if {
 	w := shape.field(doc, "workspace", {})
+	root := root_or_nowhere(shape.field(w, "root", null))
 }
+
+root_or_nowhere(root) := root if absolute_clean(root)
+
+else := "/nonexistent"
 
 string_list(x) := [s | some s in x; is_string(s)] if is_array(x)
 
@@ -44,20 +60,23 @@ workspace_problems(w) := [[member, message] |
 ]
 
 workspace_checks := {
-	"root": "absolute",
+	"root": "root",
 	"read_roots": "absolute_list",
 	"excluded": "relative_list",
 	"allow_outside": "boolean",
 }
 
 workspace_messages := {
-	"absolute": "must be an absolute, clean path",
+	"root": "must be an absolute, clean path whose segments have a canonical form",
 	"absolute_list": "must be an array of absolute, clean paths",
 	"relative_list": "must be an array of relative, clean paths",
 	"boolean": "must be true or false",
 }
 
-valid_member("absolute", w, member) if absolute_clean(w[member])
+valid_member("root", w, member) if {
+	absolute_clean(w[member])
+	path_keys(w[member])
+}
 
 valid_member("absolute_list", w, member) if {
 	list := shape.field(w, member, [])
@@ -72,32 +91,8 @@ valid_member("relative_list", w, member) if {
 	is_array(list)
 	every p in list {
 		relative_clean(p)
+		relative_keys(p)
 	}
 }
 
 valid_member("boolean", w, member) if is_boolean(shape.field(w, member, false))
-
-# METADATA
-# title: config_errors
-# description: Errors in data.tooleval.config.path_arguments.
-config_errors(config) := [] if {
-	not shape.present(config, "path_arguments")
-} else := [shape.problem("invalid_config_value", "config.path_arguments must be an object", {"field": "config.path_arguments"})] if {
-	not is_object(config.path_arguments)
-} else := [shape.problem("invalid_config_value", message, {"field": "config.path_arguments", "tool": name}) |
-	some name, spec in config.path_arguments
-	some message in tool_problems(name, spec)
-]
-
-tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
-	canonical(name) != name
-} else := ["a tool's path arguments must be an object of \"read\" or \"write\""] if {
-	not valid_spec(spec)
-} else := []
-
-valid_spec(spec) if {
-	is_object(spec)
-	every access in spec {
-		access in {"read", "write"}
-	}
-}

@@ -18,6 +18,13 @@ group_errors(config) := [] if {
 ]
 
 one_group_errors(name, members, groups) := [shape.problem(
+	"too_many_entries",
+	sprintf("a group may have at most %d entries", [shape.max_entries]),
+	{"field": "config.groups", "group": name},
+)] if {
+	is_array(members)
+	count(members) > shape.max_entries
+} else := [shape.problem(
 	"invalid_config_value",
 	"a group name must be its own canonical form, or no entry can name it",
 	{"field": "config.groups", "group": name},

@@ -19,6 +19,7 @@ package tooleval.pattern
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
+import data.tooleval.shape
 
 # METADATA
 # title: problem_messages
@@ -31,10 +32,12 @@ problem_messages := {
 	"bare_wildcard": "a bare * is not an entry; omit the list to state no restriction",
 	"misplaced_wildcard": "* may only end an entry",
 	"builtin_wildcard_in_allow": "a wildcard on a non-MCP name is valid only in a deny list",
-	"empty_mcp_server": "an MCP wildcard names a server: mcp__SERVER__*",
+	"empty_mcp_server": "an MCP entry names a server: mcp__SERVER, mcp__SERVER__TOOL or mcp__SERVER__PREFIX*",
+	"mcp_whitespace": "the server and tool of an MCP entry must not have leading or trailing white space",
 	"incomplete_mcp_pattern": "an MCP wildcard is mcp__* or mcp__SERVER__PREFIX*",
 	"unknown_group": "the group is not defined in data.tooleval.config.groups",
 	"nested_group": "a group cannot list another group",
+	"too_many_entries": sprintf("a list may have at most %d entries", [shape.max_entries]),
 }
 
 # METADATA
@@ -44,7 +47,17 @@ problem_messages := {
 #   "deny"), or undefined when the entry is valid. The members of a group
 #   are checked by list_problems.
 entry_problem(entry, kind, groups) := problem(entry, canonical_or_null(entry), kind, groups) if {
-	not plain_name(entry)
+	not plain_entry(entry)
+}
+
+# METADATA
+# title: plain_entry
+# description: |
+#   A plain name (see tooleval.canonical.plain_name) that does not start
+#   with mcp__: a valid exact entry, with no need to check it further.
+plain_entry(entry) if {
+	plain_name(entry)
+	not startswith(lower(entry), "mcp__")
 }
 
 # problem is entry_problem given the entry's canonical form c (null when
@@ -61,6 +74,9 @@ problem(entry, c, kind, groups) := "non_string_entry" if {
 	c == ""
 } else := "bare_wildcard" if {
 	c == "*"
+} else := "mcp_whitespace" if {
+	some part in mcp_parts(c)
+	part != trim_space(part)
 } else := "unknown_group" if {
 	startswith(c, "group:")
 	not is_array(object.get(groups, substring(c, 6, -1), null))
@@ -68,7 +84,7 @@ problem(entry, c, kind, groups) := "non_string_entry" if {
 	contains(c, "*")
 	indexof(c, "*") != count(c) - 1
 } else := "empty_mcp_server" if {
-	mcp_separator(c) == 0
+	mcp_parts(c)[0] == ""
 } else := "incomplete_mcp_pattern" if {
 	mcp_separator(c) < 0
 } else := "builtin_wildcard_in_allow" if {
@@ -83,13 +99,15 @@ problem(entry, c, kind, groups) := "non_string_entry" if {
 #   Every problem of a list of the given kind, in order, as
 #   {index, entry, code} objects; a problem of a group member also names
 #   the group and the member's index in it.
-list_problems(list, kind, groups) := [p |
+list_problems(list, kind, groups) := [{"index": shape.max_entries, "entry": list[shape.max_entries], "code": "too_many_entries"}] if {
+	count(list) > shape.max_entries
+} else := [p |
 	some i, entry in list
 	some p in entry_problems(i, entry, kind, groups)
 ]
 
 entry_problems(i, entry, kind, groups) := [] if {
-	plain_name(entry)
+	plain_entry(entry)
 } else := [{"index": i, "entry": entry, "code": code}] if {
 	code := entry_problem(entry, kind, groups)
 } else := [{"index": i, "entry": entry, "code": code, "group": name, "group_index": j} |
@@ -102,7 +120,7 @@ entry_problems(i, entry, kind, groups) := [] if {
 # title: member_problem
 # description: The error code of one member of a group used in a list of the given kind.
 member_problem(member, kind, groups) := code if {
-	not plain_name(member)
+	not plain_entry(member)
 	code := unplain_member_problem(member, kind, groups)
 }
 
@@ -118,6 +136,21 @@ group_name(entry) := substring(c, 6, -1) if {
 	startswith(c, "group:")
 }
 
+# The server and, when there is one, the tool or tool prefix of an
+# MCP entry other than mcp__*: [S] for mcp__S, [S, T] for mcp__S__T and
+# [S, P] for mcp__S__P*. Undefined for any other entry.
+mcp_parts(c) := parts if {
+	startswith(c, "mcp__")
+	c != "mcp__*"
+	body := trim_suffix(substring(c, 5, -1), "*")
+	separator := indexof(body, "__")
+	parts := split_at(body, separator)
+}
+
+split_at(body, -1) := [body]
+
+split_at(body, separator) := [substring(body, 0, separator), substring(body, separator + 2, -1)] if separator >= 0
+
 # The position of the __ that ends the server in an MCP wildcard
 # (mcp__S__P*), relative to the text after mcp__; -1 when there is none.
 # Undefined for anything that is not an MCP wildcard other than mcp__*.
@@ -129,44 +162,72 @@ mcp_separator(c) := indexof(substring(c, 5, -1), "__") if {
 
 # METADATA
 # title: parse
-# description: The parsed form of a valid entry in canonical form (not a group).
+# description: |
+#   The parsed form of a valid entry in canonical form (not a group):
+#
+#   | kind        | entry        | members        |
+#   | all_mcp     | mcp__*       |                |
+#   | mcp_prefix  | mcp__S__P*   | server, prefix |
+#   | mcp_exact   | mcp__S__T    | name, server, tool |
+#   | mcp_server  | mcp__S       | name, server   |
+#   | prefix      | P*           | prefix         |
+#   | exact       | anything else | name          |
 parse(c) := {"kind": "all_mcp"} if {
 	c == "mcp__*"
 } else := {"kind": "mcp_prefix", "server": substring(body, 0, separator), "prefix": substring(body, separator + 2, -1)} if {
 	separator := mcp_separator(c)
 	body := trim_suffix(substring(c, 5, -1), "*")
+} else := {"kind": "mcp_exact", "name": c, "server": substring(body, 0, separator), "tool": substring(body, separator + 2, -1)} if {
+	startswith(c, "mcp__")
+	body := substring(c, 5, -1)
+	separator := indexof(body, "__")
+	separator > 0
+} else := {"kind": "mcp_server", "name": c, "server": substring(c, 5, -1)} if {
+	startswith(c, "mcp__")
 } else := {"kind": "prefix", "prefix": trim_suffix(c, "*")} if {
 	endswith(c, "*")
 } else := {"kind": "exact", "name": c}
 
 # METADATA
 # title: expand
-# description: The list with every valid group entry replaced by the group's members.
-expand(list, groups) := [e |
-	some entry in list
-	some e in expand_entry(entry, groups)
-]
-
-expand_entry(entry, groups) := groups[name] if {
-	name := group_name(entry)
-	is_array(groups[name])
-} else := [entry]
+# description: |
+#   The list's entries that are not groups, then the members of each
+#   group it names (once each, however often the list names it).
+expand(list, groups) := array.concat(
+	[entry | some entry in list; not group_name(entry)],
+	[member |
+		some name in {name | some entry in list; name := group_name(entry)}
+		is_array(groups[name])
+		some member in groups[name]
+	],
+)
 
 # METADATA
 # title: compile
 # description: |
-#   A matcher for a list of the given kind: an object of exact canonical
-#   names, an all-MCP flag, MCP tool prefixes keyed by server, and non-MCP
-#   name prefixes. Invalid entries are left out (they are reported as
-#   errors, which refuse every call).
+#   A matcher for a list of the given kind ("allow" or "deny"), built so
+#   that matching one tool costs look-ups, not a scan of the entries:
+#
+#   | member            | holds                                            | from             |
+#   | exact             | canonical names                                  | exact entries; in deny lists also mcp__S__T and mcp__S |
+#   | all_mcp           | true when the list has mcp__*                    | mcp__*           |
+#   | raw               | raw server and tool-name prefix pairs (by length) | mcp__S__P*; in deny lists also mcp__S (prefix "") |
+#   | raw_exact         | raw server and tool name pairs                   | deny: mcp__S__T  |
+#   | prefixes          | name prefixes of non-MCP tools (by length)       | deny: P*         |
+#   | mcp_name_prefixes | name prefixes of MCP tools (by length)           | deny: mcp__S__P*, mcp__S |
+#
+#   So in a deny list an MCP pattern bites on the raw identity and on the
+#   model-visible name, and a bare mcp__S denies the whole server; in an
+#   allow list only the raw identity counts and a bare mcp__S matches
+#   nothing. Invalid entries are left out (they are reported as errors,
+#   which refuse every call).
 compile(list, kind, groups) := {
-	"exact": {p.name: true | some p in parsed; p.kind == "exact"},
+	"exact": {p.name | some p in parsed; exact_kinds[kind][p.kind]},
 	"all_mcp": count([p | some p in parsed; p.kind == "all_mcp"]) > 0,
-	"mcp_prefixes": {q.server: [p.prefix | some p in parsed; p.kind == "mcp_prefix"; p.server == q.server] |
-		some q in parsed
-		q.kind == "mcp_prefix"
-	},
-	"prefixes": [p.prefix | some p in parsed; p.kind == "prefix"],
+	"raw": raw_index([[p.server, raw_prefix(p)] | some p in parsed; raw_prefix_kinds[kind][p.kind]]),
+	"raw_exact": {raw_key(p.server, p.tool) | some p in parsed; kind == "deny"; p.kind == "mcp_exact"},
+	"prefixes": prefix_index([p.prefix | some p in parsed; p.kind == "prefix"; kind == "deny"]),
+	"mcp_name_prefixes": prefix_index([mcp_name_prefix(p) | some p in parsed; kind == "deny"; p.kind in {"mcp_prefix", "mcp_server"}]),
 } if {
 	parsed := [parsed_entry(e) |
 		some e in expand(list, groups)
@@ -174,13 +235,109 @@ compile(list, kind, groups) := {
 	]
 }
 
+# The parsed kinds that each kind of list matches by canonical name.
+exact_kinds := {
+	"allow": {"exact", "mcp_exact"},
+	"deny": {"exact", "mcp_exact", "mcp_server"},
+}
+
+# The parsed kinds that each kind of list matches by raw server and tool prefix.
+raw_prefix_kinds := {
+	"allow": {"mcp_prefix"},
+	"deny": {"mcp_prefix", "mcp_server"},
+}
+
+raw_prefix(p) := p.prefix if p.kind == "mcp_prefix"
+
+else := ""
+
+mcp_name_prefix(p) := concat("", ["mcp__", p.server, "__", raw_prefix(p)])
+
 # parsed_entry is the parsed form of a valid entry other than a group
 # (undefined for a group, which expand has replaced by its members).
 parsed_entry(e) := {"kind": "exact", "name": lower(e)} if {
-	plain_name(e)
+	plain_entry(e)
 } else := parse(c) if {
 	c := canonical(e)
 	not startswith(c, "group:")
+}
+
+# METADATA
+# title: prefix_index
+# description: |
+#   A set of prefixes as {lengths, prefixes}: whether a name starts with
+#   one of them is one look-up per distinct length, however many there are.
+prefix_index(prefixes) := {
+	"lengths": {count(p) | some p in prefixes},
+	"prefixes": {p | some p in prefixes},
+}
+
+# METADATA
+# title: raw_index
+# description: |
+#   [server, prefix] pairs of raw MCP identities as a prefix index whose
+#   keys carry the server (see raw_key), so that no entry is grouped by
+#   server: a tool is matched with one look-up per distinct prefix length.
+raw_index(pairs) := {
+	"lengths": {count(p) | some [_, p] in pairs},
+	"prefixes": {raw_key(server, p) | some [server, p] in pairs},
+}
+
+# METADATA
+# title: raw_key
+# description: |
+#   One key for a raw server and a text after it (a tool name or prefix):
+#   the server's length first, so that no two pairs share a key.
+raw_key(server, text) := concat("", [format_int(count(server), 10), ":", server, text])
+
+# METADATA
+# title: has_raw_prefix
+# description: The raw tool name of server starts with one of the prefixes the index holds for that server.
+has_raw_prefix(index, server, tool) if {
+	some k in index.lengths
+	index.prefixes[raw_key(server, substring(tool, 0, k))]
+}
+
+# METADATA
+# title: has_prefix
+# description: name starts with one of the prefixes of the index.
+has_prefix(index, name) if {
+	some k in index.lengths
+	index.prefixes[substring(name, 0, k)]
+}
+
+# METADATA
+# title: matches
+# scope: document
+# description: |
+#   The compiled list matches the declared tool with canonical name name
+#   and record ({kind, server, tool}, see tooleval.declared): a few
+#   look-ups, whatever the number of entries.
+matches(matcher, name, _) if matcher.exact[name]
+
+matches(matcher, _, record) if {
+	record.kind == "mcp"
+	matcher.all_mcp
+}
+
+matches(matcher, _, record) if {
+	record.kind == "mcp"
+	has_raw_prefix(matcher.raw, record.server, record.tool)
+}
+
+matches(matcher, _, record) if {
+	record.kind == "mcp"
+	matcher.raw_exact[raw_key(record.server, record.tool)]
+}
+
+matches(matcher, name, record) if {
+	record.kind == "mcp"
+	has_prefix(matcher.mcp_name_prefixes, name)
+}
+
+matches(matcher, name, record) if {
+	record.kind != "mcp"
+	has_prefix(matcher.prefixes, name)
 }
 
 # METADATA
@@ -188,33 +345,8 @@ parsed_entry(e) := {"kind": "exact", "name": lower(e)} if {
 # description: |
 #   The canonical names of the declared tools (an index from
 #   tooleval.declared: canonical name to declaration record) that the
-#   compiled list matches. Exact entries are looked up in the index; each
-#   kind of wildcard scans the index once, and only when the list has one.
-matched(matcher, tools) := ((exact_hits(matcher, tools) | all_mcp_hits(matcher, tools)) | mcp_prefix_hits(matcher, tools)) | prefix_hits(matcher, tools)
-
-exact_hits(matcher, tools) := {name |
-	some name, _ in matcher.exact
-	tools[name]
-}
-
-all_mcp_hits(matcher, tools) := {name |
-	matcher.all_mcp
-	some name, tool in tools
-	tool.kind == "mcp"
-}
-
-mcp_prefix_hits(matcher, tools) := {name |
-	count(matcher.mcp_prefixes) > 0
-	some name, tool in tools
-	tool.kind == "mcp"
-	some prefix in matcher.mcp_prefixes[tool.server]
-	startswith(tool.tool, prefix)
-}
-
-prefix_hits(matcher, tools) := {name |
-	count(matcher.prefixes) > 0
-	some name, tool in tools
-	tool.kind != "mcp"
-	some prefix in matcher.prefixes
-	startswith(name, prefix)
+#   compiled list matches.
+matched(matcher, tools) := {name |
+	some name, record in tools
+	matches(matcher, name, record)
 }

@@ -17,7 +17,17 @@ grammar_cases := [
 	["mcp__github__*", "ok", "ok"],
 	["mcp__github__read_*", "ok", "ok"],
 	["mcp__github__read_issue", "ok", "ok"],
-	["mcp__", "ok", "ok"],
+	["mcp__github", "ok", "ok"],
+	["mcp__foo.bar", "ok", "ok"],
+	["mcp__", "empty_mcp_server", "empty_mcp_server"],
+	["mcp____x", "empty_mcp_server", "empty_mcp_server"],
+	["mcp__github __*", "mcp_whitespace", "mcp_whitespace"],
+	["mcp__ github__*", "mcp_whitespace", "mcp_whitespace"],
+	["mcp__github__\u3000*", "mcp_whitespace", "mcp_whitespace"],
+	["mcp__github__ read*", "mcp_whitespace", "mcp_whitespace"],
+	["mcp__github__read *", "mcp_whitespace", "mcp_whitespace"],
+	["mcp__github __read_issue", "mcp_whitespace", "mcp_whitespace"],
+	["mcp__github\u00a0", "surrounding_whitespace", "surrounding_whitespace"],
 	["group:edit", "ok", "ok"],
 	["GROUP:Edit", "ok", "ok"],
 	["debug_*", "builtin_wildcard_in_allow", "ok"],
@@ -78,16 +88,47 @@ test_parse if {
 	pattern.parse("mcp__github__*") == {"kind": "mcp_prefix", "server": "github", "prefix": ""}
 	pattern.parse("debug_*") == {"kind": "prefix", "prefix": "debug_"}
 	pattern.parse("read_file") == {"kind": "exact", "name": "read_file"}
+	pattern.parse("mcp__foo.bar__run") == {"kind": "mcp_exact", "name": "mcp__foo.bar__run", "server": "foo.bar", "tool": "run"}
+	pattern.parse("mcp__foo.bar") == {"kind": "mcp_server", "name": "mcp__foo.bar", "server": "foo.bar"}
 }
 
 test_compile_expands_groups_and_skips_invalid_entries if {
 	m := pattern.compile(["Read_File", "group:edit", "*", "mcp__a__x*", "mcp__a__y*", "mcp__b__*", 3], "allow", groups)
 	m == {
-		"exact": {"read_file": true, "write_file": true, "edit": true},
+		"exact": {"read_file", "write_file", "edit"},
 		"all_mcp": false,
-		"mcp_prefixes": {"a": ["x", "y"], "b": [""]},
-		"prefixes": [],
+		"raw": {"lengths": {0, 1}, "prefixes": {"1:ax", "1:ay", "1:b"}},
+		"raw_exact": set(),
+		"prefixes": {"lengths": set(), "prefixes": set()},
+		"mcp_name_prefixes": {"lengths": set(), "prefixes": set()},
 	}
+}
+
+test_compile_deny_indexes_names_and_raw_identities if {
+	m := pattern.compile(["debug_*", "mcp__s__q*", "mcp__foo.bar", "mcp__foo.bar__run", "mcp__*"], "deny", groups)
+	m == {
+		"exact": {"mcp__foo.bar", "mcp__foo.bar__run"},
+		"all_mcp": true,
+		"raw": {"lengths": {0, 1}, "prefixes": {"1:sq", "7:foo.bar"}},
+		"raw_exact": {"7:foo.barrun"},
+		"prefixes": {"lengths": {6}, "prefixes": {"debug_"}},
+		"mcp_name_prefixes": {"lengths": {9, 14}, "prefixes": {"mcp__s__q", "mcp__foo.bar__"}},
+	}
+}
+
+test_bare_server_in_allow_matches_nothing if {
+	m := pattern.compile(["mcp__github"], "allow", groups)
+	m.exact == set()
+	m.raw == {"lengths": set(), "prefixes": set()}
+}
+
+# Keys carry the server's length: server a with prefix bc is not server
+# ab with prefix c.
+test_raw_keys_do_not_collide if {
+	pattern.raw_key("a", "bc") != pattern.raw_key("ab", "c")
+	m := pattern.compile(["mcp__a__b\u0000c*"], "allow", {})
+	not pattern.matches(m, "x", {"kind": "mcp", "server": "a\u0000b", "tool": "cd"})
+	pattern.matches(m, "x", {"kind": "mcp", "server": "a", "tool": "b\u0000cd"})
 }
 
 builtin(name) := {"canonical": name, "kind": "builtin", "server": null, "tool": null}
@@ -114,6 +155,25 @@ match_cases := [
 	[["debug_*"], "deny", mcp("debug_dump", "s", "debug_dump"), false],
 	[["group:edit"], "deny", builtin("edit"), true],
 	[[], "allow", builtin("read_file"), false],
+	# In a deny list an MCP pattern also bites on the model-visible name,
+	# and a bare mcp__S denies the whole server.
+	[["mcp__foo_bar__*"], "deny", mcp("mcp__foo_bar__q", "foo.bar", "q"), true],
+	[["mcp__foo_bar__q*"], "deny", mcp("mcp__foo_bar__qx", "foo.bar", "qx"), true],
+	[["mcp__foo.bar__*"], "deny", mcp("mcp__foo_bar__q", "foo.bar", "q"), true],
+	[["mcp__foo.bar"], "deny", mcp("mcp__foo_bar__q", "foo.bar", "q"), true],
+	[["mcp__foo_bar"], "deny", mcp("mcp__foo_bar__q", "foo.bar", "q"), true],
+	[["mcp__foo.bar__q"], "deny", mcp("mcp__foo_bar__q", "foo.bar", "q"), true],
+	[["mcp__foo.bar__r"], "deny", mcp("mcp__foo_bar__q", "foo.bar", "q"), false],
+	[["mcp__github"], "deny", mcp("mcp__github__read", "github", "read"), true],
+	[["mcp__github"], "deny", mcp("mcp__githubx__read", "githubx", "read"), false],
+	[["mcp__github"], "deny", builtin("github"), false],
+	[["mcp__github"], "allow", mcp("mcp__github__read", "github", "read"), false],
+	[["mcp__foo.bar__q"], "allow", mcp("mcp__foo_bar__q", "foo.bar", "q"), false],
+	[["mcp__s__*"], "deny", mcp("s_read", "s", "read"), true],
+	[["mcp__s__read*"], "deny", mcp("mcp__t__x", "s", "read_x"), true],
+	# Many prefixes of one server cost one look-up per distinct length.
+	[["mcp__s__q1*", "mcp__s__q22*", "mcp__s__q333*"], "deny", mcp("mcp__s__q333x", "s", "q333x"), true],
+	[["mcp__s__q1*", "mcp__s__q22*", "mcp__s__q333*"], "deny", mcp("mcp__s__q3", "s", "q3"), false],
 ]
 
 matched(list, kind, tool) if {
@@ -140,4 +200,15 @@ test_group_errors if {
 		["nested_group", "b"],
 		["bare_wildcard", "b"],
 	]
+}
+
+test_lists_are_capped if {
+	long := [sprintf("t%d", [i]) | some i in numbers.range(0, 4096)]
+	pattern.list_problems(long, "deny", groups) == [{"index": 4096, "entry": "t4096", "code": "too_many_entries"}]
+	pattern.list_problems(array.slice(long, 0, 4096), "deny", groups) == []
+	pattern.problem_messages.too_many_entries == "a list may have at most 4096 entries"
+}
+
+test_a_group_named_many_times_expands_once if {
+	pattern.expand(["group:edit", "x", "GROUP:EDIT", "group:edit"], groups) == ["x", "write_file", "edit"]
 }

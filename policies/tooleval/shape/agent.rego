@@ -18,11 +18,12 @@ subagent_roles := {"subagent", "fork"}
 
 # METADATA
 # title: agent
-# description: The agent as {name, role, depth}, with defaults filled in.
+# description: The agent as {name, role, depth, leaf}, with defaults filled in.
 agent(doc) := {
 	"name": field(a, "name", ""),
 	"role": field(a, "role", "main"),
 	"depth": field(a, "depth", 0),
+	"leaf": field(a, "leaf", false) == true,
 } if {
 	a := field(doc, "agent", {})
 }
@@ -47,6 +48,8 @@ agent_member_problems(a) := ["agent.name must be a string"] if {
 	not field(a, "role", "main") in roles
 } else := ["agent.depth must be a whole number at least 0"] if {
 	not is_count(field(a, "depth", 0))
+} else := ["agent.leaf must be a boolean"] if {
+	not is_boolean(field(a, "leaf", false))
 } else := ["a sub-agent must state agent.depth"] if {
 	field(a, "role", "main") in subagent_roles
 	not present(a, "depth")

@@ -66,3 +66,35 @@ is_count(x) if {
 	x >= 0
 	floor(x) == x
 }
+
+# METADATA
+# title: max_entries
+# description: The most entries a list of pattern entries may have (allow, deny, fork_tools, a group, a configured list).
+max_entries := 4096
+
+# METADATA
+# title: max_layers
+# description: The most inline layers a request may send.
+max_layers := 256
+
+# METADATA
+# title: max_declared
+# description: The most tool declarations a request may send.
+max_declared := 100000
+
+# METADATA
+# title: max_calls
+# description: The most calls a batch may have.
+max_calls := 100000
+
+# METADATA
+# title: length_errors
+# description: A too_many_entries error when the list under key holds more than limit elements.
+length_errors(doc, key, limit) := [problem(
+	"too_many_entries",
+	sprintf("%s may have at most %d elements", [key, limit]),
+	{"field": key, "count": count(field(doc, key, []))},
+)] if {
+	is_array(field(doc, key, []))
+	count(field(doc, key, [])) > limit
+} else := []

@@ -25,6 +25,7 @@ package tooleval.stages
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
+import data.tooleval.configuration
 import data.tooleval.shape
 
 # METADATA
@@ -60,17 +61,13 @@ else := {}
 # METADATA
 # title: definition_key
 # description: |
-#   The key of config.agents that defines the agent named name: the name
-#   itself, else the key with the same canonical form (Auditor, auditor
-#   and a full-width spelling are one agent, as tool names are), or null.
-#   Keys that collide canonically are an error (colliding_names).
-definition_key(name, conf) := name if {
-	has_key(shape.field(conf, "agents", {}), name)
-} else := key if {
-	c := canonical_or_null(name)
-	c != null
-	some key, _ in object_or_empty(shape.field(conf, "agents", {}))
-	canonical_or_null(key) == c
+#   The key of config.agents that defines the agent named name (the key
+#   with the same canonical form: Auditor, auditor and a full-width
+#   spelling are one agent, as tool names are), or null. Keys that
+#   collide canonically are an error for the requests that name them
+#   (colliding_names).
+definition_key(name, conf) := key if {
+	key := configuration.table_key(shape.field(conf, "agents", {}), name)
 } else := null
 
 # The definition under key, when it is an object; else null.
@@ -178,6 +175,7 @@ agent_config_errors(conf) := array.flatten([
 
 agent_request_errors(s, conf) := array.flatten([
 	object_errors(value_at(conf, "agents"), "config.agents", true),
+	configuration.collision_errors(shape.field(conf, "agents", {}), "config.agents", s.name),
 	own_definition_errors(s, conf),
 	request_filter_errors(s, conf),
 ])

@@ -1,5 +1,6 @@
 package tooleval.stages_test
 
+import data.tooleval.configuration
 import data.tooleval.stages
 
 agent_config := {
@@ -69,7 +70,7 @@ test_agent_definitions_and_filters if {
 
 test_agent_tools_reports_valid_and_invalid_names if {
 	index := {"read_file": {}, "mcp__github__read_issue": {}}
-	conf := object.union(data.tooleval.config, agent_config)
+	conf := configuration.overlay(data.tooleval.config, agent_config)
 	stages.agent_tools(stages.subject(sub("reviewer"), conf), index) == {
 		"agent": "reviewer",
 		"valid": ["read_file"],

@@ -13,6 +13,7 @@
 #                           wins everywhere                      (subagent_policy)
 package tooleval.stages
 
+import data.tooleval.configuration
 import data.tooleval.shape
 
 tools_config(conf) := shape.field(conf, "tools", {})
@@ -29,7 +30,7 @@ subagents_config(conf) := shape.field(conf, "subagents", {})
 profile_stage(s, conf) := [] if {
 	s.profile == null
 } else := [{"name": "profile", "allow": null, "deny": []}] if {
-	tools := shape.field(conf, "profiles", {})[s.profile]
+	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
 	tools == null
 } else := [{
 	"name": "profile",
@@ -40,7 +41,7 @@ profile_stage(s, conf) := [] if {
 	]),
 	"deny": [],
 }] if {
-	tools := shape.field(conf, "profiles", {})[s.profile]
+	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
 	is_array(tools)
 } else := [{"name": "profile", "allow": [], "deny": []}]
 
@@ -80,10 +81,9 @@ selected_profile_errors(s, conf) := [] if {
 } else := errors if {
 	errors := profile_reference_errors(s.profile, profile_location(s), conf)
 	count(errors) > 0
-} else := entries_errors(
-	conf.profiles[s.profile], "allow",
-	sprintf("config.profiles.%s", [s.profile]), conf, true,
-)
+} else := selected_profile_list_errors(configuration.table_key(shape.field(conf, "profiles", {}), s.profile), conf)
+
+selected_profile_list_errors(key, conf) := entries_errors(conf.profiles[key], "allow", sprintf("config.profiles.%s", [key]), conf, true)
 
 profile_location(s) := sprintf("config.agents.%s.profile", [s.definition_key]) if {
 	shape.field(s.definition, "profile", null) != null
@@ -124,10 +124,13 @@ profile_config_errors(conf) := array.flatten([
 # description: A problem when a profile reference at location is neither null nor the name of a profile.
 profile_reference_errors(null, _, _) := []
 
-profile_reference_errors(name, location, conf) := [] if {
+profile_reference_errors(name, location, conf) := errors if {
 	name != null
-	is_string(name)
-	has_key(shape.field(conf, "profiles", {}), name)
+	errors := configuration.collision_errors(shape.field(conf, "profiles", {}), "config.profiles", name)
+	count(errors) > 0
+} else := [] if {
+	name != null
+	configuration.table_key(shape.field(conf, "profiles", {}), name)
 } else := [shape.problem(
 	"unknown_profile",
 	sprintf("%s names no profile in config.profiles", [location]),

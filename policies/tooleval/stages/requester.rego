@@ -21,7 +21,7 @@
 # handoff never grants a tool the other layers refuse.
 package tooleval.stages
 
-import data.tooleval.exclusions
+import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -80,7 +80,7 @@ valid_list(null, _, _, true) := true
 
 valid_list(list, kind, conf, _) if {
 	is_array(list)
-	count(pattern.list_problems(list, kind, exclusions.groups(conf))) == 0
+	count(pattern.list_problems(list, kind, configuration.groups(conf))) == 0
 }
 
 continuation_request_errors(doc, conf) := continuation_config_errors(conf) if {

@@ -62,7 +62,7 @@ compile(stages, groups) := [{
 	some s in stages
 ]
 
-allow_matcher(s, groups) := object.union(pattern.compile([], "allow", groups), {"mcp_prefixes": {server: [""] | some server in s.servers}}) if {
+allow_matcher(s, groups) := object.union(pattern.compile([], "allow", groups), {"raw": pattern.raw_index([[server, ""] | some server in s.servers])}) if {
 	s.servers
 } else := pattern.compile(s.allow, "allow", groups) if {
 	is_array(s.allow)

@@ -1,6 +1,7 @@
 package tooleval.stages_test
 
 import data.tooleval
+import data.tooleval.configuration
 
 # The declared tools of every case: built-ins, MCP tools of two servers
 # whose names sanitize alike, and a peer agent.
@@ -31,7 +32,7 @@ decide(conf, req, name) := d if {
 		{"declared": catalog, "calls": [{"id": "c", "name": name, "args": object.get(req, "args", {})}]},
 		object.remove(req, ["args"]),
 	)
-	d := tooleval.decision with input as doc with data.tooleval.config as object.union(data.tooleval.config, conf)
+	d := tooleval.decision with input as doc with data.tooleval.config as configuration.overlay(data.tooleval.config, conf)
 }
 
 # verdict is "allowed", or [reason, layer] of a refusal.
@@ -46,5 +47,5 @@ verdict(conf, req, name) := "allowed" if {
 codes(conf, req) := [[e.code, e.field] | some e in check(conf, req).errors]
 
 check(conf, req) := c if {
-	c := tooleval.check with input as req with data.tooleval.config as object.union(data.tooleval.config, conf)
+	c := tooleval.check with input as req with data.tooleval.config as configuration.overlay(data.tooleval.config, conf)
 }

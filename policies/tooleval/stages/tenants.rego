@@ -12,12 +12,13 @@
 package tooleval.stages
 
 import data.tooleval.canonical.plain_name
+import data.tooleval.configuration
 import data.tooleval.shape
 
 tenant_stage(doc, conf) := [] if {
 	shape.field(doc, "tenant", null) == null
 } else := [{"name": "tenant", "allow": shape.field(plan, "tools", null), "deny": []}] if {
-	plan := shape.field(conf, "tenants", {})[doc.tenant]
+	plan := configuration.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
 	is_object(plan)
 } else := [{"name": "tenant", "allow": [], "deny": []}]
 
@@ -39,8 +40,9 @@ caller_stage(doc, conf) := [{
 # scope covers the tool of its own name, taken literally (a scope is
 # never read as a wildcard or group), and nothing when it is not a plain
 # tool name.
-scope_tools(scope, conf) := shape.field(conf, "scopes", {})[scope] if {
-	is_array(shape.field(conf, "scopes", {})[scope])
+scope_tools(scope, conf) := tools if {
+	tools := configuration.table_entry(shape.field(conf, "scopes", {}), scope)
+	is_array(tools)
 } else := [scope] if {
 	plain_name(scope)
 } else := []
@@ -57,7 +59,7 @@ tenant_errors(doc, conf) := [] if {
 	not known_tenant(conf, doc.tenant)
 } else := []
 
-known_tenant(conf, id) if is_object(shape.field(conf, "tenants", {})[id])
+known_tenant(conf, id) if is_object(configuration.table_entry(shape.field(conf, "tenants", {}), id))
 
 caller_errors(doc) := [shape.problem("invalid_field", "caller must be an object or null", {"field": "caller"})] if {
 	not is_object(caller(doc))
@@ -79,16 +81,21 @@ valid_scopes(scopes) if {
 tenant_request_errors(doc, conf) := array.flatten([
 	object_errors(value_at(conf, "tenants"), "config.tenants", true),
 	own_plan_errors(doc, conf),
+	configuration.collision_errors(shape.field(conf, "tenants", {}), "config.tenants", shape.field(doc, "tenant", null)),
 	object_errors(value_at(conf, "scopes"), "config.scopes", true),
 	[e |
 		some scope in shape.field(caller(doc), "scopes", [])
-		tools := shape.field(conf, "scopes", {})[scope]
-		some e in entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
+		some e in configuration.collision_errors(shape.field(conf, "scopes", {}), "config.scopes", scope)
+	],
+	[e |
+		some scope in shape.field(caller(doc), "scopes", [])
+		key := configuration.table_key(shape.field(conf, "scopes", {}), scope)
+		some e in entries_errors(conf.scopes[key], "allow", sprintf("config.scopes.%s", [key]), conf, false)
 	],
 ])
 
-own_plan_errors(doc, conf) := plan_errors(doc.tenant, plan, conf) if {
-	plan := shape.field(conf, "tenants", {})[doc.tenant]
+own_plan_errors(doc, conf) := plan_errors(key, conf.tenants[key], conf) if {
+	key := configuration.table_key(shape.field(conf, "tenants", {}), doc.tenant)
 } else := []
 
 tenant_config_errors(conf) := array.flatten([

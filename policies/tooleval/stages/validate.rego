@@ -3,7 +3,7 @@
 package tooleval.stages
 
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.exclusions
+import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -22,7 +22,7 @@ entries_errors(value, kind, location, conf, nullable) := [] if {
 	pattern.problem_messages[p.code],
 	object.union(p, {"field": location}),
 ) |
-	some p in pattern.list_problems(value, kind, exclusions.groups(conf))
+	some p in pattern.list_problems(value, kind, configuration.groups(conf))
 ]
 
 or_null(true) := " or null"

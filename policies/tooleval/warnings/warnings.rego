@@ -12,10 +12,14 @@
 #   | ineffective_entry     | an MCP entry in an agent filter that MCP tools pass         |
 #   | unmatched_agent_tool  | an agent definition's tool that names no declared tool      |
 #   | confusable_names      | two declared names that look alike (Unicode TS #39 skeleton) |
+#   | floor_exception       | the configuration drops an entry of the shipped floor       |
+#   | bare_mcp_server_in_allow | an allow list names a bare mcp__S, which matches nothing |
+#   | unmatched_entry       | with a request: an entry it reads matches no declared tool  |
+#   | unknown_mcp_server    | without one: an MCP entry names a server nothing else knows |
 package tooleval.warnings
 
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.exclusions
+import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
@@ -30,6 +34,10 @@ warnings(conf, doc, index) := array.flatten([
 	ineffective_warnings(conf),
 	unmatched_agent_tool_warnings(doc, conf, index),
 	confusable_warnings(doc),
+	floor_exception_warnings(conf),
+	bare_server_warnings(conf, doc),
+	unmatched_entry_warnings(doc, conf, index),
+	unknown_server_warnings(conf, index),
 ])
 
 # METADATA
@@ -120,7 +128,7 @@ shadowed_warnings(conf) := [warning(
 	{"field": allow_at, "entry": entry, "denied_by": deny_at},
 ) |
 	some [allow_at, deny_at, allow, deny] in stage_pairs(conf)
-	matcher := pattern.compile(deny, "deny", exclusions.groups(conf))
+	matcher := pattern.compile(deny, "deny", configuration.groups(conf))
 	some entry in allow
 	exact_match(matcher, entry)
 ]
@@ -137,19 +145,16 @@ exact_match(matcher, entry) if {
 
 deny_hit(matcher, c) if matcher.exact[c]
 
-deny_hit(matcher, c) if {
-	some prefix in matcher.prefixes
-	startswith(c, prefix)
-}
+deny_hit(matcher, c) if pattern.has_prefix(matcher.prefixes, c)
 
 unreachable_warnings(conf) := array.concat(
 	[warning(
 		"unreachable_entry",
 		sprintf("config.subagents.allow lists %q, which runtime exclusion subagent_hard_deny removes from every sub-agent", [entry]),
-		{"field": "config.subagents.allow", "entry": entry, "removed_by": "config.exclusions.subagent_hard_deny"},
+		{"field": "config.subagents.allow", "entry": entry, "removed_by": "subagent_hard_deny"},
 	) |
 		some entry in array_at(object_at(conf, "subagents"), "allow")
-		exact_match(pattern.compile(array_at(object_at(conf, "exclusions"), "subagent_hard_deny"), "deny", exclusions.groups(conf)), entry)
+		exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.groups(conf)), entry)
 	],
 	[warning(
 		"unreachable_entry",
@@ -162,7 +167,7 @@ unreachable_warnings(conf) := array.concat(
 		name := object_at(conf, "tools").profile
 		is_array(object_at(conf, "profiles")[name])
 		profile := array.concat(object_at(conf, "profiles")[name], array_at(object_at(conf, "tools"), "also_allow"))
-		matcher := pattern.compile(profile, "allow", exclusions.groups(conf))
+		matcher := pattern.compile(profile, "allow", configuration.groups(conf))
 		some entry in array_at(object_at(conf, "subagents"), "allow")
 		c := canonical_or_null(entry)
 		not contains(c, "*")
@@ -196,3 +201,22 @@ ineffective_warnings(conf) := [warning(
 	some entry in array_at(object_at(conf, "agent_filters"), list)
 	startswith(canonical_or_null(entry), "mcp__")
 ]
+
+# Dropping an entry of the shipped floor is allowed only by name, and is
+# reported every time.
+floor_exception_warnings(conf) := [warning(
+	"floor_exception",
+	sprintf("config.floor_exceptions.%s drops %q from the shipped floor: %s", [list, entry, floor_exception_effect[list]]),
+	{"field": sprintf("config.floor_exceptions.%s", [list]), "entry": entry},
+) |
+	some list in sort(configuration.floor_lists)
+	some entry in array_at(object_at(conf, "floor_exceptions"), list)
+	configuration.floor_entry(list, entry)
+]
+
+floor_exception_effect := {
+	"subagent_hard_deny": "sub-agents and forks may call it",
+	"subagent_depth_cap": "sub-agents at the depth cap may call it",
+	"fork_no_spawn": "forks may call it",
+	"sensitive_paths": "written paths under it are no longer refused as sensitive",
+}

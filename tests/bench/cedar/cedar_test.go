@@ -12,7 +12,7 @@ import (
 	"github.com/cedar-policy/cedar-go"
 
 	"github.com/tooleval/tooleval/internal/benchload"
-	"github.com/tooleval/tooleval/internal/nfkccf"
+	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // encoded is the workload in Cedar: one Tool entity per declared tool
@@ -30,7 +30,7 @@ func quote(s string) string { return fmt.Sprintf("%q", s) }
 
 // matchExpr is a Cedar condition that holds when resource matches entry.
 func matchExpr(entry string) string {
-	c := nfkccf.Canonical(entry)
+	c := canonical.Canonical(entry)
 	switch {
 	case c == "mcp__*":
 		return "resource.mcp"
@@ -77,12 +77,12 @@ func encode(static map[string]any) (*encoded, error) {
 	entities := cedar.EntityMap{}
 	for _, d := range static["declared"].([]any) {
 		decl := d.(map[string]any)
-		name := nfkccf.Canonical(decl["name"].(string))
+		name := canonical.Canonical(decl["name"].(string))
 		attrs := cedar.RecordMap{"name": cedar.String(name), "mcp": cedar.False, "server": cedar.String(""), "tool": cedar.String("")}
 		if m, ok := decl["mcp"].(map[string]any); ok {
 			attrs["mcp"] = cedar.True
-			attrs["server"] = cedar.String(nfkccf.Canonical(m["server"].(string)))
-			attrs["tool"] = cedar.String(nfkccf.Canonical(m["tool"].(string)))
+			attrs["server"] = cedar.String(canonical.Canonical(m["server"].(string)))
+			attrs["tool"] = cedar.String(canonical.Canonical(m["tool"].(string)))
 		}
 		uid := cedar.NewEntityUID("Tool", cedar.String(name))
 		entities[uid] = cedar.Entity{UID: uid, Attributes: cedar.NewRecord(attrs)}
@@ -101,7 +101,7 @@ func (e *encoded) decide(calls []any) []bool {
 	out := make([]bool, len(calls))
 	for i, c := range calls {
 		call := c.(map[string]any)
-		uid := cedar.NewEntityUID("Tool", cedar.String(nfkccf.Canonical(call["name"].(string))))
+		uid := cedar.NewEntityUID("Tool", cedar.String(canonical.Canonical(call["name"].(string))))
 		if _, ok := e.entities[uid]; !ok {
 			continue
 		}

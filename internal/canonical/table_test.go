@@ -1,4 +1,4 @@
-package nfkccf
+package canonical
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 const tablePath = "../../policies/tooleval/unicode/data.json"
 
 // TestTableIsCurrent fails when the committed Unicode table is not what
-// the generator writes today (run `go generate ./internal/nfkccf`).
+// the generator writes today (run `go generate ./internal/canonical`).
 func TestTableIsCurrent(t *testing.T) {
 	committed, err := os.ReadFile(tablePath)
 	require.NoError(t, err)

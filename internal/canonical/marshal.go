@@ -1,4 +1,4 @@
-package nfkccf
+package canonical
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package nfkccf
+package canonical
 
 import (
 	"unicode/utf8"
@@ -13,7 +13,8 @@ import (
 // (characters not in Map map to themselves), concatenating, and trimming
 // white space. That equals [Canonical] exactly when the concatenation is
 // already in NFC; the Rego checks that with CCC and TrailCCC (canonical
-// ordering, also against the marks inside a precomposed letter) and
+// ordering of the name, also against the marks at either end of a
+// character's decomposition, and of the result) and
 // Compositions (no character would compose with the starter before it),
 // and refuses the name otherwise.
 type Table struct {
@@ -27,6 +28,11 @@ type Table struct {
 	// of a character's canonical decomposition, where it differs from the
 	// character's own class (a precomposed letter that ends in a mark).
 	TrailCCC map[string]int `json:"trail_ccc"`
+	// LeadCCC holds the canonical combining class of the first character
+	// of a character's canonical decomposition, where it differs from the
+	// character's own class (U+0F73 is a starter that decomposes into two
+	// marks).
+	LeadCCC map[string]int `json:"lead_ccc"`
 	// Composable holds every character that can be the second half of a
 	// primary composite (NFC_Quick_Check=Maybe).
 	Composable map[string]bool `json:"composable"`
@@ -47,6 +53,7 @@ func BuildTable() Table {
 		Map:          map[string]string{},
 		CCC:          map[string]int{},
 		TrailCCC:     map[string]int{},
+		LeadCCC:      map[string]int{},
 		Composable:   map[string]bool{},
 		Compositions: map[string]string{},
 	}
@@ -64,6 +71,9 @@ func BuildTable() Table {
 		}
 		if trail := props.TrailCCC(); trail != props.CCC() {
 			t.TrailCCC[c] = int(trail)
+		}
+		if lead := props.LeadCCC(); lead != props.CCC() {
+			t.LeadCCC[c] = int(lead)
 		}
 		addCompositions(t, c)
 	}

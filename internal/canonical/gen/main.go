@@ -1,9 +1,9 @@
 // Command gen writes the Unicode table that the Rego canonicalization
-// reads (data.tooleval.unicode) from the Go reference in package nfkccf.
+// reads (data.tooleval.unicode) from the Go reference in package canonical.
 //
 // Usage:
 //
-//	go run ./internal/nfkccf/gen -o policies/tooleval/unicode/data.json
+//	go run ./internal/canonical/gen -o policies/tooleval/unicode/data.json
 package main
 
 import (
@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/tooleval/tooleval/internal/nfkccf"
+	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 func main() {
@@ -25,7 +25,7 @@ func main() {
 }
 
 func run(out string) error {
-	data, err := nfkccf.MarshalTable(nfkccf.BuildTable())
+	data, err := canonical.MarshalTable(canonical.BuildTable())
 	if err != nil {
 		return err
 	}

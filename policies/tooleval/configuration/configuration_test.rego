@@ -1,0 +1,138 @@
+package tooleval.configuration_test
+
+import data.tooleval
+import data.tooleval.configuration
+
+declared := [
+	{"name": "read_file"},
+	{"name": "gateway"},
+	{"name": "send_email"},
+	{"name": "agent"},
+	{"name": "sessions_spawn"},
+	{"name": "Agent_Tool"},
+]
+
+# decide is the verdict of one call of name by agent, under the shipped
+# configuration with the overlay merged in the way the engine merges it.
+verdict(overlay, agent, name) := "allowed" if {
+	d := decide(overlay, agent, name)
+	d.allowed == true
+} else := [d.reason, d.layer] if {
+	d := decide(overlay, agent, name)
+}
+
+decide(overlay, agent, name) := d if {
+	doc := {"agent": agent, "declared": declared, "calls": [{"id": "c", "name": name}]}
+	d := tooleval.decision.decisions[0] with input as doc
+		with data.tooleval.config as configuration.overlay(data.tooleval.config, overlay)
+}
+
+check(overlay) := c if {
+	c := tooleval.check with input as {} with data.tooleval.config as configuration.overlay(data.tooleval.config, overlay)
+}
+
+sub := {"role": "subagent", "depth": 1}
+
+fork := {"role": "fork", "depth": 1}
+
+test_overlay_merges_objects_key_by_key_and_replaces_lists if {
+	base := {"a": {"x": [1, 2], "y": {"p": 1, "q": 2}}, "b": 1}
+	configuration.overlay(base, {"a": {"x": [3], "y": {"q": null, "r": 4}}, "c": []}) == {
+		"a": {"x": [3], "y": {"p": 1, "q": null, "r": 4}},
+		"b": 1,
+		"c": [],
+	}
+	configuration.overlay(base, "not an object") == base
+}
+
+# An overlay that lists every exclusion without gateway adds to the floor;
+# it cannot take gateway back.
+test_an_overlay_adds_to_the_floor if {
+	overlay := {"exclusions": {"subagent_hard_deny": ["send_email"], "subagent_depth_cap": [], "fork_no_spawn": []}}
+	verdict(overlay, sub, "gateway") == ["excluded", "subagent_hard_deny"]
+	verdict(overlay, sub, "send_email") == ["excluded", "subagent_hard_deny"]
+	verdict(overlay, {"role": "main", "depth": 0}, "send_email") == "allowed"
+	check(overlay).warnings == []
+}
+
+test_null_exclusions_add_nothing if {
+	verdict({"exclusions": null}, sub, "gateway") == ["excluded", "subagent_hard_deny"]
+	check({"exclusions": null}).errors == []
+}
+
+# A preset adds its runtime's names; the deployment's additions and the
+# floor stay.
+test_a_preset_keeps_the_deployment_additions_and_the_floor if {
+	every preset in ["claude_code", "qwen_code", "openclaw"] {
+		overlay := {"preset": preset, "exclusions": {"subagent_hard_deny": ["send_email"]}}
+		verdict(overlay, fork, "send_email") == ["excluded", "subagent_hard_deny"]
+		verdict(overlay, fork, "agent") == ["excluded", "fork_no_spawn"]
+		verdict(overlay, sub, "gateway") == ["excluded", "subagent_hard_deny"]
+		check({"preset": preset}).warnings == []
+	}
+}
+
+test_a_floor_exception_drops_an_entry_and_is_always_reported if {
+	overlay := {"floor_exceptions": {"subagent_hard_deny": ["GATEWAY"]}}
+	verdict(overlay, sub, "gateway") == "allowed"
+	c := check(overlay)
+	c.errors == []
+	[[w.code, w.field, w.entry] | some w in c.warnings] == [["floor_exception", "config.floor_exceptions.subagent_hard_deny", "GATEWAY"]]
+}
+
+test_a_floor_exception_does_not_drop_the_same_entry_added_elsewhere if {
+	overlay := {"floor_exceptions": {"fork_no_spawn": ["agent"]}, "exclusions": {"fork_no_spawn": ["agent"]}}
+	verdict(overlay, fork, "agent") == ["excluded", "fork_no_spawn"]
+}
+
+# [overlay, expected [code, field] of the errors]
+error_cases := [
+	[{"floor_exceptions": {"subagent_hard_deny": ["send_email"]}}, [["unknown_floor_exception", "config.floor_exceptions.subagent_hard_deny"]]],
+	[{"floor_exceptions": {"hard_deny": ["gateway"]}}, [["unknown_config_key", "config.floor_exceptions.hard_deny"]]],
+	[{"floor_exceptions": ["gateway"]}, [["invalid_config_value", "config.floor_exceptions"]]],
+	[{"exclusions": {"hard_deny": ["x"]}}, [["unknown_config_key", "config.exclusions.hard_deny"]]],
+	[{"exclusions": {"fork_no_spawn": "agent"}}, [["invalid_list", "config.exclusions.fork_no_spawn"]]],
+	[{"exclusions": {"fork_no_spawn": ["*"]}}, [["bare_wildcard", "config.exclusions.fork_no_spawn"]]],
+	[{"exclusions": []}, [["invalid_config_value", "config.exclusions"]]],
+	[{"sensitive_paths": [".gnupg", "/etc", "a/../b", ".SSH", 3]}, [
+		["invalid_sensitive_path", "config.sensitive_paths"],
+		["invalid_sensitive_path", "config.sensitive_paths"],
+		["invalid_sensitive_path", "config.sensitive_paths"],
+		["invalid_sensitive_path", "config.sensitive_paths"],
+	]],
+	[{"path_arguments": []}, [["invalid_config_value", "config.path_arguments"]]],
+	[{"path_arguments": {"Read_File": {"path": "read"}, "x": {"p": "exec"}}}, [
+		["invalid_config_value", "config.path_arguments"],
+		["invalid_config_value", "config.path_arguments"],
+	]],
+	[{"preset": "nope"}, [["unknown_preset", "config.preset"]]],
+	[{"exlusions": {}}, [["unknown_config_key", "config.exlusions"]]],
+]
+
+test_configuration_errors if {
+	got := [[overlay, codes, want] |
+		some [overlay, want] in error_cases
+		codes := [[e.code, e.field] | some e in check(overlay).errors]
+	]
+	count(got) == count(error_cases)
+	[g | some g in got; g[1] != g[2]] == []
+}
+
+test_a_bundle_without_its_floor_refuses_every_call if {
+	d := tooleval.decision with input as {"declared": [{"name": "read_file"}], "calls": [{"id": "x", "name": "read_file"}]}
+		with data.tooleval.floor as null
+	d.decisions[0].reason == "invalid_config"
+	[e.code | some e in d.errors] == ["missing_floor"]
+}
+
+test_path_arguments_join_the_configuration_and_the_preset if {
+	conf := {
+		"path_arguments": {"read_file": {"path": "read"}, "edit": {"path": "write"}},
+		"preset": "p",
+		"presets": {"p": {"path_arguments": {"read_file": {"file_path": "read"}, "edit": {"path": "read"}}}},
+	}
+	configuration.path_arguments(conf) == {
+		"read_file": {"path": {"read"}, "file_path": {"read"}},
+		"edit": {"path": {"read", "write"}},
+	}
+}

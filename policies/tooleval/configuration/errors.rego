@@ -1,0 +1,241 @@
+# Errors in the configuration every request reads: its keys, the
+# preset, the floor and its exceptions, the exclusion lists, groups,
+# path arguments and sensitive paths. (The configured stages check the
+# parts of the configuration they read: tooleval.stages.)
+package tooleval.configuration
+
+import data.tooleval.canonical.canonical
+import data.tooleval.canonical.canonical_or_null
+import data.tooleval.pattern
+import data.tooleval.shape
+
+# METADATA
+# title: errors
+# description: Every error in the parts of the configuration every request reads, with its location.
+errors(conf) := array.flatten([
+	missing_config_errors,
+	floor_errors,
+	unknown_key_errors(conf),
+	preset_errors(conf),
+	depth_errors(conf),
+	exclusion_errors(object.get(conf, "exclusions", {}), "config.exclusions", conf),
+	exclusion_errors(object.get(preset(conf), "exclusions", {}), preset_location(conf, "exclusions"), conf),
+	pattern.group_errors(conf),
+	path_argument_errors(object.get(conf, "path_arguments", {}), "config.path_arguments"),
+	path_argument_errors(object.get(preset(conf), "path_arguments", {}), preset_location(conf, "path_arguments")),
+	sensitive_path_errors(object.get(conf, "sensitive_paths", []), "config.sensitive_paths"),
+	sensitive_path_errors(object.get(preset(conf), "sensitive_paths", []), preset_location(conf, "sensitive_paths")),
+	floor_exception_errors(object.get(conf, "floor_exceptions", {})),
+	mcp_server_list_errors(object.get(conf, "mcp_servers", null)),
+])
+
+# config.mcp_servers lists the MCP servers the deployment runs (raw
+# server names), so that tooleval check can tell a misspelt one.
+mcp_server_list_errors(null) := []
+
+mcp_server_list_errors(value) := [] if {
+	is_array(value)
+	every s in value {
+		not canonical_or_null(s) in {null, ""}
+	}
+} else := [shape.problem(
+	"invalid_list",
+	"config.mcp_servers must be an array of MCP server names",
+	{"field": "config.mcp_servers"},
+)] if {
+	value != null
+}
+
+preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(conf, "preset", null), member])
+
+# METADATA
+# title: known_keys
+# description: The members of data.tooleval.config; any other is a mistake (a misspelt key configures nothing).
+known_keys := {
+	"max_depth", "exclusions", "floor_exceptions", "sensitive_paths", "groups", "path_arguments", "preset", "presets",
+	"profiles", "tools", "subagents", "agents", "agent_filters", "tenants",
+	"scopes", "mcp_servers", "mcp_user_services", "read_only", "shell", "continuation",
+}
+
+unknown_key_errors(conf) := [shape.problem(
+	"unknown_config_key",
+	sprintf("config.%s is not a configuration key", [key]),
+	{"field": sprintf("config.%s", [key])},
+) |
+	some key in sort(object.keys(conf) - known_keys)
+]
+
+missing_config_errors := [] if {
+	is_object(data.tooleval.config)
+} else := [shape.problem(
+	"missing_config",
+	"the bundle has no configuration (data.tooleval.config is not an object): every call is refused",
+	{"field": "config"},
+)]
+
+# The floor is part of the bundle; without it every call is refused.
+floor_errors := [] if {
+	every name in exclusion_names {
+		is_array(object.get(data.tooleval.floor, ["exclusions", name], null))
+	}
+	is_array(object.get(data.tooleval.floor, "sensitive_paths", null))
+} else := [shape.problem(
+	"missing_floor",
+	"the bundle has no floor (data.tooleval.floor with exclusions and sensitive_paths): every call is refused",
+	{"field": "floor"},
+)]
+
+preset_errors(conf) := [] if {
+	shape.field(conf, "preset", null) == null
+} else := [shape.problem(
+	"unknown_config_key",
+	sprintf("config.presets.%s.%s is not a member a preset sets (%v)", [conf.preset, key, sort(preset_members)]),
+	{"field": sprintf("config.presets.%s.%s", [conf.preset, key])},
+) |
+	some key in sort(object.keys(conf.presets[conf.preset]) - preset_members)
+] if {
+	is_object(conf.presets[conf.preset])
+} else := [shape.problem(
+	"unknown_preset",
+	sprintf("config.preset %v names no preset in config.presets", [conf.preset]),
+	{"field": "config.preset", "preset": conf.preset},
+)]
+
+depth_errors(conf) := [] if {
+	shape.is_count(conf.max_depth)
+	conf.max_depth >= 1
+} else := [shape.problem("invalid_config_value", "max_depth must be a whole number at least 1", {"field": "config.max_depth"})]
+
+# The additions to the runtime exclusions at location: absent or null
+# adds nothing; else an object of exclusion names and deny lists.
+exclusion_errors(null, _, _) := []
+
+exclusion_errors(value, location, _) := [shape.problem(
+	"invalid_config_value",
+	sprintf("%s must be an object of exclusion lists", [location]),
+	{"field": location},
+)] if {
+	value != null
+	not is_object(value)
+}
+
+exclusion_errors(value, location, conf) := array.concat(
+	[shape.problem(
+		"unknown_config_key",
+		sprintf("%s.%s is not a runtime exclusion (%v)", [location, name, exclusion_names]),
+		{"field": sprintf("%s.%s", [location, name])},
+	) |
+		some name in sort(object.keys(value) - {n | some n in exclusion_names})
+	],
+	[e |
+		some name in exclusion_names
+		some e in entry_list_errors(value, name, sprintf("%s.%s", [location, name]), conf)
+	],
+) if {
+	is_object(value)
+}
+
+entry_list_errors(obj, key, location, conf) := [] if {
+	object.get(obj, key, null) == null
+} else := [shape.problem("invalid_list", sprintf("%s must be an array", [location]), {"field": location})] if {
+	not is_array(obj[key])
+} else := [shape.problem(
+	p.code,
+	pattern.problem_messages[p.code],
+	object.union(p, {"field": location}),
+) |
+	some p in pattern.list_problems(obj[key], "deny", groups(conf))
+]
+
+path_argument_errors(value, location) := [] if {
+	value == null
+} else := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
+	not is_object(value)
+} else := [shape.problem("invalid_config_value", message, {"field": location, "tool": name}) |
+	some name, spec in value
+	some message in tool_problems(name, spec)
+]
+
+tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
+	canonical_or_null(name) != name
+} else := ["a tool's path arguments must be an object of \"read\" or \"write\""] if {
+	not valid_spec(spec)
+} else := []
+
+valid_spec(spec) if {
+	is_object(spec)
+	every access in spec {
+		access in {"read", "write"}
+	}
+}
+
+sensitive_path_errors(value, location) := [] if {
+	value == null
+} else := [shape.problem("invalid_list", sprintf("%s must be an array of relative paths", [location]), {"field": location})] if {
+	not is_array(value)
+} else := [shape.problem(
+	"invalid_sensitive_path",
+	"a sensitive path is a relative, clean path (segments without ., .. or empty ones), in canonical form",
+	{"field": location, "index": i, "entry": p},
+) |
+	some i, p in value
+	not valid_sensitive_path(p)
+]
+
+valid_sensitive_path(p) if {
+	is_string(p)
+	not startswith(p, "/")
+	every segment in split(p, "/") {
+		not segment in {"", ".", ".."}
+		canonical(segment) == segment
+	}
+}
+
+floor_exception_errors(null) := []
+
+floor_exception_errors(value) := [shape.problem(
+	"invalid_config_value",
+	"config.floor_exceptions must be an object of floor lists and the entries dropped from them",
+	{"field": "config.floor_exceptions"},
+)] if {
+	value != null
+	not is_object(value)
+}
+
+floor_exception_errors(value) := array.concat(
+	[shape.problem(
+		"unknown_config_key",
+		sprintf("config.floor_exceptions.%s is not a floor list (%v)", [name, sort(floor_lists)]),
+		{"field": sprintf("config.floor_exceptions.%s", [name])},
+	) |
+		some name in sort(object.keys(value) - floor_lists)
+	],
+	[shape.problem(
+		"unknown_floor_exception",
+		sprintf("config.floor_exceptions.%s names %v, which is not an entry of that floor list", [name, entry]),
+		{"field": sprintf("config.floor_exceptions.%s", [name]), "index": i, "entry": entry},
+	) |
+		some name in floor_lists
+		some i, entry in exception_list(value, name)
+		not floor_entry(name, entry)
+	],
+) if {
+	is_object(value)
+}
+
+exception_list(value, name) := value[name] if {
+	is_array(value[name])
+} else := [value[name]] if {
+	value[name] != null
+} else := []
+
+floor_entry(name, entry) if {
+	c := canonical_or_null(entry)
+	c != null
+	some e in floor_list(name)
+	canonical_or_null(e) == c
+}
+
+floor_list("sensitive_paths") := array_at(shipped_floor, "sensitive_paths")
+
+floor_list(name) := array_at(object.get(shipped_floor, "exclusions", {}), name) if name != "sensitive_paths"
