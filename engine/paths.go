@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -73,9 +74,13 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 		return call
 	}
 	resolvedArgs := args.Copy()
-	for arg := range spec {
+	for arg, accesses := range spec {
 		t := args.Get(ast.StringTerm(arg))
 		if t == nil {
+			continue
+		}
+		if text, ok := t.Value.(ast.String); ok && isPatch(accesses) {
+			resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePatch(root, string(text))))
 			continue
 		}
 		resolvedArgs.Insert(ast.StringTerm(arg), ast.NewTerm(resolveValue(root, t.Value)))
@@ -102,6 +107,47 @@ func resolveValue(root string, v ast.Value) ast.Value {
 		return ast.NewArray(out...)
 	}
 	return v
+}
+
+// isPatch reports whether a path argument's accesses (from the policy's
+// path arguments: a list of "read", "write", "patch") say it is patch text.
+func isPatch(accesses any) bool {
+	list, _ := accesses.([]any)
+	for _, a := range list {
+		if a == "patch" {
+			return true
+		}
+	}
+	return false
+}
+
+// patchHeaders are the lines of an apply_patch text that name a file, as
+// the policy reads them (tooleval.paths.patch_headers): compared in lower
+// case after trimming white space.
+var patchHeaders = []string{"*** add file:", "*** update file:", "*** delete file:", "*** move to:"}
+
+// resolvePatch returns patch text with the path of every file header
+// resolved on the host; other lines are kept as they are. A header the
+// policy finds but this misses keeps its relative path, which the policy
+// refuses: a mismatch can only refuse more.
+func resolvePatch(root, text string) string {
+	lines := strings.Split(text, "\n")
+	for i, raw := range lines {
+		line := strings.TrimSpace(raw)
+		for _, h := range patchHeaders {
+			if len(line) < len(h) || strings.ToLower(line[:len(h)]) != h {
+				continue
+			}
+			p := strings.TrimSpace(line[len(h):])
+			resolved, err := hostpath.Resolve(root, p)
+			if err != nil {
+				resolved = unresolvedPrefix + p
+			}
+			lines[i] = line[:len(h)] + " " + resolved
+			break
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // stringMember returns obj[key] when it is a string.

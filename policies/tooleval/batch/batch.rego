@@ -117,8 +117,22 @@ call_facts(ctx, errors, run, duplicates, i, call) := {
 } if {
 	name := shape.field(call, "name", null)
 	canonical_name := canonical_or_null(name)
-	tool := object.get(ctx.tools, canonical_name, null)
+	tool := declared_tool(ctx, canonical_name)
 }
+
+# METADATA
+# title: declared_tool
+# description: |
+#   The declared tool a call of canonical name c reaches, or null: the
+#   tool declared under that name, else the one declared under another
+#   name of the same tool (a preset's aliases: a call of bash reaches a
+#   declared exec, and is judged as exec).
+declared_tool(ctx, c) := tool if {
+	tool := ctx.tools[c]
+} else := tool if {
+	some name in object.get(ctx.names, c, set())
+	tool := ctx.tools[name]
+} else := null
 
 # call_verdict is the first failing check, in the order of the table above.
 # A call is allowed only on positive evidence that every check passed; a

@@ -17,6 +17,7 @@
 package tooleval.configuration
 
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.pattern
 import data.tooleval.shape
 
 # METADATA
@@ -68,6 +69,64 @@ preset(conf) := conf.presets[conf.preset] if {
 } else := {}
 
 # METADATA
+# title: aliases
+# description: |
+#   The tool-name aliases of the configuration's preset, canonical alias
+#   to canonical tool: an alias and its tool are one name in every list
+#   the policy reads (allow, deny, groups, exclusions) and in the path
+#   arguments. Only built-in names have aliases; an invalid pair is an
+#   error (see errors) and left out.
+aliases(conf) := {c: t |
+	some alias, tool in object_at(preset(conf), "aliases")
+	c := canonical_or_null(alias)
+	t := canonical_or_null(tool)
+	valid_alias(c, t)
+}
+
+# A canonical alias and tool pair: two different built-in tool names
+# (no wildcard, group or MCP name).
+valid_alias(c, t) if {
+	every name in [c, t] {
+		is_string(name)
+		name != ""
+		not contains(name, "*")
+		not startswith(name, "mcp__")
+		not startswith(name, "group:")
+	}
+	c != t
+}
+
+# METADATA
+# title: classes
+# description: "For each tool that has aliases, its canonical names: the tool's own and its aliases'."
+classes(conf) := {t: class_of(t, table) |
+	table := aliases(conf)
+	some t in {target | some target in table}
+}
+
+class_of(t, table) := {t} | {a | some a, target in table; target == t}
+
+# METADATA
+# title: vocabulary
+# description: What compiling the configuration's lists needs (see tooleval.pattern.vocabulary).
+vocabulary(conf) := pattern.vocabulary(groups(conf), aliases(conf), classes(conf))
+
+# METADATA
+# title: alias_names
+# description: Every canonical name of the tool named c under the configuration's aliases, c included.
+alias_names(conf, c) := names if {
+	names := classes(conf)[object.get(aliases(conf), c, c)]
+} else := {c}
+
+# METADATA
+# title: alias_names_table
+# description: Every name that has other names, to all of its canonical names (see alias_names).
+alias_names_table(conf) := {name: classes(conf)[target] |
+	some target, _ in classes(conf)
+	some name in classes(conf)[target]
+}
+
+# METADATA
 # title: replaced_members
 # description: The members a preset sets over the configuration's.
 replaced_members := {"groups", "profiles", "agent_filters", "read_only", "shell"}
@@ -79,8 +138,11 @@ additive_members := {"exclusions", "sensitive_paths", "path_arguments"}
 
 # METADATA
 # title: preset_members
-# description: Everything a preset may hold (source says which runtime release it follows).
-preset_members := (replaced_members | additive_members) | {"source"}
+# description: |
+#   Everything a preset may hold: the members it replaces or adds to,
+#   its aliases, a max_depth (which can only lower the configuration's)
+#   and source (which runtime release it follows, and where to look).
+preset_members := (replaced_members | additive_members) | {"aliases", "max_depth", "source"}
 
 # METADATA
 # title: shipped_floor
@@ -132,20 +194,31 @@ sensitive_paths(conf) := array.flatten([
 #   tool name, each argument's set of accesses ("read", "write"). The
 #   configuration's and the preset's are joined; an argument that one
 #   calls read and the other write gets both checks.
-path_arguments(conf) := {tool: arguments(tool, sources) |
+path_arguments(conf) := {name: arguments(alias_names(conf, name), sources) |
 	sources := [object_at(conf, "path_arguments"), object_at(preset(conf), "path_arguments")]
-	some source in sources
-	some tool, _ in source
+	some tool in {t | some source in sources; some t, _ in source}
+	some name in alias_names(conf, tool)
 }
 
-arguments(tool, sources) := {arg: {access |
+# The path arguments of a tool known by these names (its alias class),
+# from every source.
+arguments(names, sources) := {arg: {access |
 	some source in sources
+	some tool in names
 	access := object_at(source, tool)[arg]
-	access in {"read", "write"}
+	access in accesses
 } |
 	some source in sources
+	some tool in names
 	some arg, _ in object_at(source, tool)
 }
+
+# METADATA
+# title: accesses
+# description: |
+#   What a path argument is: a path read, a path written, or patch text
+#   (every file its headers name is written; see tooleval.paths).
+accesses := {"read", "write", "patch"}
 
 # METADATA
 # title: path_arguments_in_force
@@ -172,10 +245,11 @@ else := {}
 # description: |
 #   The depth cap of a configuration. A missing or malformed max_depth is
 #   an error (see errors); until it is mended, every sub-agent is treated
-#   as being at the cap.
-max_depth(conf) := conf.max_depth if shape.is_count(conf.max_depth)
-
-else := 0
+#   as being at the cap. A preset's max_depth can lower it, never raise it.
+max_depth(conf) := min({conf.max_depth, object.get(preset(conf), "max_depth", conf.max_depth)}) if {
+	shape.is_count(conf.max_depth)
+	shape.is_count(object.get(preset(conf), "max_depth", conf.max_depth))
+} else := 0
 
 # METADATA
 # title: array_at

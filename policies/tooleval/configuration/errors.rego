@@ -27,7 +27,43 @@ errors(conf) := array.flatten([
 	sensitive_path_errors(object.get(preset(conf), "sensitive_paths", []), preset_location(conf, "sensitive_paths")),
 	floor_exception_errors(object.get(conf, "floor_exceptions", {})),
 	mcp_server_list_errors(object.get(conf, "mcp_servers", null)),
+	alias_errors(object.get(preset(conf), "aliases", {}), preset_location(conf, "aliases")),
+	preset_depth_errors(preset(conf), preset_location(conf, "max_depth")),
 ])
+
+# A preset's aliases: an object of built-in tool names to the built-in
+# tool each names, with no chains (an alias of an alias).
+alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
+	not is_object(value)
+} else := [shape.problem(
+	"invalid_alias",
+	"an alias and its tool are two different built-in tool names (no wildcard, group or MCP name), and the tool is not itself an alias",
+	{"field": location, "alias": alias, "tool": tool},
+) |
+	some alias, tool in value
+	not alias_pair(value, alias, tool)
+]
+
+alias_pair(table, alias, tool) if {
+	valid_alias(canonical_or_null(alias), canonical_or_null(tool))
+	every other, _ in table {
+		canonical_or_null(other) != canonical_or_null(tool)
+	}
+}
+
+preset_depth_errors(p, location) := [shape.problem(
+	"invalid_config_value",
+	sprintf("%s must be a whole number at least 1", [location]),
+	{"field": location},
+)] if {
+	shape.present(p, "max_depth")
+	not valid_depth(p.max_depth)
+} else := []
+
+valid_depth(d) if {
+	shape.is_count(d)
+	d >= 1
+}
 
 # config.mcp_servers lists the MCP servers the deployment runs (raw
 # server names), so that tooleval check can tell a misspelt one.
@@ -158,14 +194,14 @@ path_argument_errors(value, location) := [] if {
 
 tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
 	canonical_or_null(name) != name
-} else := ["a tool's path arguments must be an object of \"read\" or \"write\""] if {
+} else := ["a tool's path arguments must be an object of \"read\", \"write\" or \"patch\""] if {
 	not valid_spec(spec)
 } else := []
 
 valid_spec(spec) if {
 	is_object(spec)
 	every access in spec {
-		access in {"read", "write"}
+		access in accesses
 	}
 }
 

@@ -36,18 +36,20 @@ compile(input_doc) := {
 	"workspace": workspace,
 	"path_arguments": path_arguments,
 	"actions": actions,
+	"names": configuration.alias_names_table(config),
 } if {
 	doc := shape.document(input_doc)
 	config := configuration.config
 	subject := stages.subject(doc, config)
 	groups := configuration.groups(config)
+	vocabulary := configuration.vocabulary(config)
 	agent := shape.agent(doc)
 	declarations := shape.list_field(doc, "declared")
 	records := declared.records(declarations)
 	raw_layers := layers.inline(doc)
 	compiled_layers := array.concat(
-		stages.compile(stages.layers(doc, subject, config), groups),
-		layers.compile(raw_layers, groups),
+		stages.compile(stages.layers(doc, subject, config), vocabulary),
+		layers.compile(raw_layers, vocabulary),
 	)
 	active := exclusions.active(agent, config)
 	errors := array.flatten([

@@ -42,7 +42,7 @@ applies("fork_no_spawn", agent, _) if {
 # METADATA
 # title: active
 # description: The exclusions that apply to the agent, as {name, deny} with compiled deny matchers.
-active(agent, config) := [{"name": name, "deny": pattern.compile(configuration.exclusion_entries(config, name), "deny", configuration.groups(config))} |
+active(agent, config) := [{"name": name, "deny": pattern.compile(configuration.exclusion_entries(config, name), "deny", configuration.vocabulary(config))} |
 	some name in configuration.exclusion_names
 	applies(name, agent, config)
 ]

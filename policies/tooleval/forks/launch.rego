@@ -55,7 +55,7 @@ permitted(ctx, doc) := sort([tool.name |
 	conf := configuration.config
 	fork := {"role": "fork", "depth": shape.agent(doc).depth + 1}
 	excluded := layers.resolve(exclusions.active(fork, conf), ctx.tools)
-	allowed := pattern.matched(pattern.compile(doc.fork_tools, "allow", configuration.groups(conf)), ctx.tools)
+	allowed := pattern.matched(pattern.compile(doc.fork_tools, "allow", configuration.vocabulary(conf)), ctx.tools)
 	some name, tool in ctx.tools
 	not tool.refusal
 	not layers.refusal(name, excluded, [])

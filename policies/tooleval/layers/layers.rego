@@ -61,23 +61,23 @@ layer_name(layer) := shape.field(layer, "name", null)
 #   Each layer as {name, allow, deny} with compiled matchers; allow is
 #   null when the layer states no allowlist. A malformed layer compiles to
 #   one that refuses everything.
-compile(layers, groups) := [compile_layer(layer, groups) | some layer in layers]
+compile(layers, vocabulary) := [compile_layer(layer, vocabulary) | some layer in layers]
 
-compile_layer(layer, groups) := {
+compile_layer(layer, vocabulary) := {
 	"name": layer.name,
-	"allow": allow_matcher(shape.field(layer, "allow", null), groups),
-	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", groups),
+	"allow": allow_matcher(shape.field(layer, "allow", null), vocabulary),
+	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", vocabulary),
 } if {
 	is_object(layer)
 	is_array(shape.field(layer, "deny", []))
 	is_array(shape.field(layer, "allow", []))
 } else := {
 	"name": layer_name(layer),
-	"allow": pattern.compile([], "allow", groups),
-	"deny": pattern.compile([], "deny", groups),
+	"allow": pattern.compile([], "allow", vocabulary),
+	"deny": pattern.compile([], "deny", vocabulary),
 }
 
-allow_matcher(allow, groups) := pattern.compile(allow, "allow", groups) if is_array(allow)
+allow_matcher(allow, vocabulary) := pattern.compile(allow, "allow", vocabulary) if is_array(allow)
 
 else := null
 

@@ -43,9 +43,16 @@ argument_refusal(workspace, name, accesses, args) := {"rule": "unresolved", "arg
 	not is_object(args)
 } else := value_refusal(workspace, name, accesses, args[name])
 
-# A string is one path; a list is checked element by element; anything
-# else that is present (null included) cannot be a path.
-value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": name, "path": value} if {
+# Patch text names the files it writes in its headers; a string is one
+# path; a list is checked element by element; anything else that is
+# present (null included) cannot be a path.
+value_refusal(workspace, name, accesses, value) := patch_refusal(workspace, name, value) if {
+	accesses.patch
+} else := path_value_refusal(workspace, name, accesses, value) if {
+	not accesses.patch
+}
+
+path_value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": name, "path": value} if {
 	is_string(value)
 	rule := path_rule(workspace, accesses, value)
 } else := refusals[0] if {
@@ -58,6 +65,37 @@ value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": na
 } else := {"rule": "unresolved", "argument": name, "path": null} if {
 	not is_string(value)
 	not is_array(value)
+}
+
+# METADATA
+# title: patch_paths
+# description: |
+#   The paths a patch text names, in order: the rest of every line that,
+#   white space trimmed and compared in lower case, starts with one of
+#   patch_headers. Any line counts, wherever it is in the text, so that a
+#   patch can name no file the policy does not see (it may see more).
+patch_paths(text) := [trim_space(substring(line, count(header), -1)) |
+	some raw in split(text, "\n")
+	line := trim_space(raw)
+	some header in patch_headers
+	startswith(lower(line), lower(header))
+]
+
+# METADATA
+# title: patch_headers
+# description: The lines of an apply_patch text that name a file it adds, changes, deletes or moves to.
+patch_headers := ["*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"]
+
+# Every path a patch text names is written; text that is not a string
+# cannot be read, and is refused.
+patch_refusal(workspace, name, text) := {"rule": "unresolved", "argument": name, "path": null} if {
+	not is_string(text)
+} else := refusals[0] if {
+	refusals := [{"rule": rule, "argument": name, "path": path} |
+		some path in patch_paths(text)
+		rule := path_rule(workspace, {"write"}, path)
+	]
+	count(refusals) > 0
 }
 
 element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument": name, "path": element} if {

@@ -127,6 +127,48 @@ test_lists_are_checked_element_by_element if {
 	paths.refusal(workspace, {"paths": write}, {"paths": ["/ws/a", "/ws/.ssh/k"]}).rule == "sensitive"
 }
 
+# Patch text: every file a header names is a written path, wherever the
+# header is and however it is indented; text that is not a string cannot
+# be read. (OpenClaw's extractor, src/agents/apply-patch-targets.ts, finds
+# a subset of these lines: this one can only refuse more.)
+patch := {"patch"}
+
+test_patch_paths if {
+	text := concat("\n", [
+		"*** Begin Patch",
+		"*** Add File: /ws/new.go",
+		"+package main",
+		"  *** Update File: /ws/old.go\r",
+		"*** Move to: /ws/renamed.go",
+		"@@",
+		"-x",
+		"+y",
+		"*** Delete File:/ws/dead.go",
+		"*** End Patch",
+	])
+	paths.patch_paths(text) == ["/ws/new.go", "/ws/old.go", "/ws/renamed.go", "/ws/dead.go"]
+	not paths.refusal(workspace, {"input": patch}, {"input": text})
+	paths.patch_paths("*** Random Marker: x\n*** add file: /ws/a") == ["/ws/a"]
+}
+
+test_patch_refusals if {
+	move := "*** Update File: /ws/a.go\n*** Move to: /ws/.git/hooks/pre-commit"
+	paths.refusal(workspace, {"input": patch}, {"input": move}) == {"rule": "sensitive", "argument": "input", "path": "/ws/.git/hooks/pre-commit"}
+	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: src/x.go"}).rule == "unresolved"
+	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: ~/.bashrc"}).rule == "unresolved"
+	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: @/etc/passwd"}).rule == "unresolved"
+	paths.refusal(workspace, {"input": patch}, {"input": "*** Delete File:"}).rule == "unresolved"
+	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: /etc/cron.d/x"}).rule == "outside_workspace"
+	paths.refusal(workspace, {"input": patch}, {"input": ["*** Add File: /ws/a"]}) == {"rule": "unresolved", "argument": "input", "path": null}
+	paths.refusal(workspace, {"input": patch}, {"input": null}).rule == "unresolved"
+	not paths.refusal(workspace, {"input": patch}, {"input": "no headers at all"})
+
+	# a marker-like context line inside a hunk counts too (refusing more is
+	# safe); a content line (+...) is content
+	paths.refusal(workspace, {"input": patch}, {"input": "*** Update File: /ws/a\n *** Add File: /etc/x"}).rule == "outside_workspace"
+	not paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: /ws/a\n+*** Add File: /etc/x"})
+}
+
 test_non_object_args_are_unresolved if {
 	paths.refusal(workspace, {"path": read}, "README.md") == {"rule": "unresolved", "argument": "path", "path": null}
 }

@@ -209,7 +209,8 @@ expand(list, groups) := array.concat(
 #   that matching one tool costs look-ups, not a scan of the entries:
 #
 #   | member            | holds                                            | from             |
-#   | exact             | canonical names                                  | exact entries; in deny lists also mcp__S__T and mcp__S |
+#   | exact             | canonical built-in names, through the aliases     | exact entries    |
+#   | names             | canonical names as written, for MCP tools        | exact entries; in deny lists also mcp__S__T and mcp__S |
 #   | all_mcp           | true when the list has mcp__*                    | mcp__*           |
 #   | raw               | raw server and tool-name prefix pairs (by length) | mcp__S__P*; in deny lists also mcp__S (prefix "") |
 #   | raw_exact         | raw server and tool name pairs                   | deny: mcp__S__T  |
@@ -219,21 +220,35 @@ expand(list, groups) := array.concat(
 #   So in a deny list an MCP pattern bites on the raw identity and on the
 #   model-visible name, and a bare mcp__S denies the whole server; in an
 #   allow list only the raw identity counts and a bare mcp__S matches
-#   nothing. Invalid entries are left out (they are reported as errors,
-#   which refuse every call).
-compile(list, kind, groups) := {
-	"exact": {p.name | some p in parsed; exact_kinds[kind][p.kind]},
+#   nothing. A built-in and its aliases are one tool: exact entries are
+#   stored as the tool they name, and a deny prefix bites if it matches
+#   any of the tool's names. Invalid entries are left out (they are
+#   reported as errors, which refuse every call).
+compile(list, kind, vocabulary) := {
+	"exact": {object.get(vocabulary.aliases, p.name, p.name) | some p in parsed; p.kind == "exact"},
+	"names": {p.name | some p in parsed; exact_kinds[kind][p.kind]},
 	"all_mcp": count([p | some p in parsed; p.kind == "all_mcp"]) > 0,
 	"raw": raw_index([[p.server, raw_prefix(p)] | some p in parsed; raw_prefix_kinds[kind][p.kind]]),
 	"raw_exact": {raw_key(p.server, p.tool) | some p in parsed; kind == "deny"; p.kind == "mcp_exact"},
 	"prefixes": prefix_index([p.prefix | some p in parsed; p.kind == "prefix"; kind == "deny"]),
 	"mcp_name_prefixes": prefix_index([mcp_name_prefix(p) | some p in parsed; kind == "deny"; p.kind in {"mcp_prefix", "mcp_server"}]),
+	"aliases": vocabulary.aliases,
+	"classes": vocabulary.classes,
 } if {
 	parsed := [parsed_entry(e) |
-		some e in expand(list, groups)
-		not entry_problem(e, kind, groups)
+		some e in expand(list, vocabulary.groups)
+		not entry_problem(e, kind, vocabulary.groups)
 	]
 }
+
+# METADATA
+# title: vocabulary
+# description: |
+#   What compiling a list needs besides the list: groups (name to
+#   entries), aliases (canonical alias to the canonical tool it names) and
+#   classes (canonical tool to every canonical name of it, itself
+#   included). tooleval.configuration.vocabulary gives the configuration's.
+vocabulary(groups, aliases, classes) := {"groups": groups, "aliases": aliases, "classes": classes}
 
 # The parsed kinds that each kind of list matches by canonical name.
 exact_kinds := {
@@ -313,7 +328,15 @@ has_prefix(index, name) if {
 #   The compiled list matches the declared tool with canonical name name
 #   and record ({kind, server, tool}, see tooleval.declared): a few
 #   look-ups, whatever the number of entries.
-matches(matcher, name, _) if matcher.exact[name]
+matches(matcher, name, record) if {
+	record.kind != "mcp"
+	exact_hit(matcher, name)
+}
+
+matches(matcher, name, record) if {
+	record.kind == "mcp"
+	matcher.names[name]
+}
 
 matches(matcher, _, record) if {
 	record.kind == "mcp"
@@ -337,8 +360,19 @@ matches(matcher, name, record) if {
 
 matches(matcher, name, record) if {
 	record.kind != "mcp"
-	has_prefix(matcher.prefixes, name)
+	some n in names_of(matcher, name)
+	has_prefix(matcher.prefixes, n)
 }
+
+# METADATA
+# title: exact_hit
+# description: The compiled list has an exact entry for the built-in with canonical name c (or one of its aliases).
+exact_hit(matcher, c) if matcher.exact[object.get(matcher.aliases, c, c)]
+
+# Every canonical name of the tool named c: its alias class, or c alone.
+names_of(matcher, c) := names if {
+	names := matcher.classes[object.get(matcher.aliases, c, c)]
+} else := {c}
 
 # METADATA
 # title: matched

@@ -9,6 +9,11 @@ groups := {
 	"broken": ["*"],
 }
 
+vocabulary := pattern.vocabulary(groups, {}, {})
+
+# An OpenClaw-like vocabulary: bash is an alias of exec.
+aliased := pattern.vocabulary(groups, {"bash": "exec", "apply-patch": "apply_patch"}, {"exec": {"exec", "bash"}, "apply_patch": {"apply_patch", "apply-patch"}})
+
 # [entry, code in an allow list, code in a deny list]; "ok" is valid.
 grammar_cases := [
 	["read_file", "ok", "ok"],
@@ -93,9 +98,10 @@ test_parse if {
 }
 
 test_compile_expands_groups_and_skips_invalid_entries if {
-	m := pattern.compile(["Read_File", "group:edit", "*", "mcp__a__x*", "mcp__a__y*", "mcp__b__*", 3], "allow", groups)
-	m == {
+	m := pattern.compile(["Read_File", "group:edit", "*", "mcp__a__x*", "mcp__a__y*", "mcp__b__*", 3], "allow", vocabulary)
+	object.remove(m, ["aliases", "classes"]) == {
 		"exact": {"read_file", "write_file", "edit"},
+		"names": {"read_file", "write_file", "edit"},
 		"all_mcp": false,
 		"raw": {"lengths": {0, 1}, "prefixes": {"1:ax", "1:ay", "1:b"}},
 		"raw_exact": set(),
@@ -105,9 +111,10 @@ test_compile_expands_groups_and_skips_invalid_entries if {
 }
 
 test_compile_deny_indexes_names_and_raw_identities if {
-	m := pattern.compile(["debug_*", "mcp__s__q*", "mcp__foo.bar", "mcp__foo.bar__run", "mcp__*"], "deny", groups)
-	m == {
-		"exact": {"mcp__foo.bar", "mcp__foo.bar__run"},
+	m := pattern.compile(["debug_*", "mcp__s__q*", "mcp__foo.bar", "mcp__foo.bar__run", "mcp__*"], "deny", vocabulary)
+	object.remove(m, ["aliases", "classes"]) == {
+		"exact": set(),
+		"names": {"mcp__foo.bar", "mcp__foo.bar__run"},
 		"all_mcp": true,
 		"raw": {"lengths": {0, 1}, "prefixes": {"1:sq", "7:foo.bar"}},
 		"raw_exact": {"7:foo.barrun"},
@@ -117,8 +124,8 @@ test_compile_deny_indexes_names_and_raw_identities if {
 }
 
 test_bare_server_in_allow_matches_nothing if {
-	m := pattern.compile(["mcp__github"], "allow", groups)
-	m.exact == set()
+	m := pattern.compile(["mcp__github"], "allow", vocabulary)
+	m.names == set()
 	m.raw == {"lengths": set(), "prefixes": set()}
 }
 
@@ -126,7 +133,7 @@ test_bare_server_in_allow_matches_nothing if {
 # ab with prefix c.
 test_raw_keys_do_not_collide if {
 	pattern.raw_key("a", "bc") != pattern.raw_key("ab", "c")
-	m := pattern.compile(["mcp__a__b\u0000c*"], "allow", {})
+	m := pattern.compile(["mcp__a__b\u0000c*"], "allow", vocabulary)
 	not pattern.matches(m, "x", {"kind": "mcp", "server": "a\u0000b", "tool": "cd"})
 	pattern.matches(m, "x", {"kind": "mcp", "server": "a", "tool": "b\u0000cd"})
 }
@@ -177,8 +184,36 @@ match_cases := [
 ]
 
 matched(list, kind, tool) if {
-	pattern.matched(pattern.compile(list, kind, groups), {tool.canonical: tool})[tool.canonical]
+	pattern.matched(pattern.compile(list, kind, vocabulary), {tool.canonical: tool})[tool.canonical]
 } else := false
+
+aliased_match(list, kind, tool) if {
+	pattern.matched(pattern.compile(list, kind, aliased), {tool.canonical: tool})[tool.canonical]
+} else := false
+
+# [list, kind, tool, matches] under aliases: an alias and its tool are one
+# name in every list; a deny prefix bites on any of the tool's names.
+alias_cases := [
+	[["bash"], "deny", builtin("exec"), true],
+	[["exec"], "deny", builtin("bash"), true],
+	[["BASH"], "allow", builtin("exec"), true],
+	[["apply-patch"], "allow", builtin("apply_patch"), true],
+	[["ba*"], "deny", builtin("exec"), true],
+	[["ex*"], "deny", builtin("bash"), true],
+	[["bash"], "deny", builtin("bashful"), false],
+	[["bash"], "deny", mcp("bash", "s", "bash"), true],
+	[["exec"], "deny", mcp("bash", "s", "bash"), false],
+	[["group:edit"], "deny", builtin("exec"), false],
+]
+
+test_aliases_are_one_name if {
+	mismatches := {[list, tool, want] |
+		some [list, kind, tool, want] in alias_cases
+		got := aliased_match(list, kind, tool)
+		got != want
+	}
+	mismatches == set()
+}
 
 test_matches if {
 	mismatches := {[list, tool, want] |

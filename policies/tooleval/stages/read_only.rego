@@ -15,6 +15,7 @@
 package tooleval.stages
 
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.configuration
 import data.tooleval.shape
 
 read_only_config(conf) := shape.field(conf, "read_only", {})
@@ -37,7 +38,12 @@ read_only_stage(s, conf) := [{
 #   the canonical names of the shell tools and arguments the argument
 #   names an observing call may carry.
 action_policy(s, conf) := {
-	"tools": {c | some t in shape.field(shell_config(conf), "tools", []); c := canonical_or_null(t); c != null},
+	"tools": {name |
+		some t in shape.field(shell_config(conf), "tools", [])
+		c := canonical_or_null(t)
+		c != null
+		some name in configuration.alias_names(conf, c)
+	},
 	"observe": {a | some a in shape.field(shell_config(conf), "observe", []); is_string(a)},
 	"arguments": {a | some a in shape.field(shell_config(conf), "observe_arguments", ["action"]); is_string(a)},
 	"default_action": shape.field(shell_config(conf), "default_action", "exec"),

@@ -53,18 +53,21 @@ layers(doc, s, conf) := array.flatten([
 #   The stages with compiled matchers, in the form of
 #   tooleval.layers.compile plus exempt. Only configured stages carry
 #   exempt: an inline layer from the input can never let a tool through.
-compile(stages, groups) := [{
+compile(stages, vocabulary) := [{
 	"name": s.name,
-	"allow": allow_matcher(s, groups),
-	"deny": pattern.compile(object.get(s, "deny", []), "deny", groups),
+	"allow": allow_matcher(s, vocabulary),
+	"deny": pattern.compile(object.get(s, "deny", []), "deny", vocabulary),
 	"exempt": object.get(s, "exempt", null),
 } |
 	some s in stages
 ]
 
-allow_matcher(s, groups) := object.union(pattern.compile([], "allow", groups), {"raw": pattern.raw_index([[server, ""] | some server in s.servers])}) if {
+allow_matcher(s, vocabulary) := object.union(
+	pattern.compile([], "allow", vocabulary),
+	{"raw": pattern.raw_index([[server, ""] | some server in s.servers])},
+) if {
 	s.servers
-} else := pattern.compile(s.allow, "allow", groups) if {
+} else := pattern.compile(s.allow, "allow", vocabulary) if {
 	is_array(s.allow)
 } else := null
 

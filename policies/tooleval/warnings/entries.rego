@@ -81,7 +81,7 @@ unmatched_entry_warnings(doc, conf, index) := [warning(
 	not pattern.entry_problem(entry, l.kind, groups)
 	checked_entry(l.kind, entry)
 	not agent_tool_entry(l.field, entry)
-	count(pattern.matched(pattern.compile([entry], l.kind, groups), index)) == 0
+	count(pattern.matched(pattern.compile([entry], l.kind, configuration.vocabulary(conf)), index)) == 0
 ]
 
 checked_entry("allow", _) := true

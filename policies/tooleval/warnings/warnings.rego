@@ -128,7 +128,7 @@ shadowed_warnings(conf) := [warning(
 	{"field": allow_at, "entry": entry, "denied_by": deny_at},
 ) |
 	some [allow_at, deny_at, allow, deny] in stage_pairs(conf)
-	matcher := pattern.compile(deny, "deny", configuration.groups(conf))
+	matcher := pattern.compile(deny, "deny", configuration.vocabulary(conf))
 	some entry in allow
 	exact_match(matcher, entry)
 ]
@@ -143,7 +143,7 @@ exact_match(matcher, entry) if {
 	deny_hit(matcher, c)
 }
 
-deny_hit(matcher, c) if matcher.exact[c]
+deny_hit(matcher, c) if pattern.exact_hit(matcher, c)
 
 deny_hit(matcher, c) if pattern.has_prefix(matcher.prefixes, c)
 
@@ -154,7 +154,7 @@ unreachable_warnings(conf) := array.concat(
 		{"field": "config.subagents.allow", "entry": entry, "removed_by": "subagent_hard_deny"},
 	) |
 		some entry in array_at(object_at(conf, "subagents"), "allow")
-		exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.groups(conf)), entry)
+		exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.vocabulary(conf)), entry)
 	],
 	[warning(
 		"unreachable_entry",
@@ -167,12 +167,12 @@ unreachable_warnings(conf) := array.concat(
 		name := object_at(conf, "tools").profile
 		is_array(object_at(conf, "profiles")[name])
 		profile := array.concat(object_at(conf, "profiles")[name], array_at(object_at(conf, "tools"), "also_allow"))
-		matcher := pattern.compile(profile, "allow", configuration.groups(conf))
+		matcher := pattern.compile(profile, "allow", configuration.vocabulary(conf))
 		some entry in array_at(object_at(conf, "subagents"), "allow")
 		c := canonical_or_null(entry)
 		not contains(c, "*")
 		not startswith(c, "group:")
-		not matcher.exact[c]
+		not pattern.exact_hit(matcher, c)
 	],
 )
 
