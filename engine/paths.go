@@ -39,8 +39,10 @@ func readPathArguments(ctx context.Context, compiler *ast.Compiler, store storag
 }
 
 // resolveCalls returns the calls with every path argument named by the
-// configuration resolved on the host against root. Calls that are not
-// well-formed are left as they are for the policy to refuse.
+// configuration resolved on the host against root: a string, or each
+// string of a list of paths. Calls that are not well-formed, and path
+// arguments of any other type, are left as they are for the policy to
+// refuse.
 func (p pathArguments) resolveCalls(root string, calls ast.Value) ast.Value {
 	arr, ok := calls.(*ast.Array)
 	if !ok || len(p) == 0 {
@@ -73,19 +75,38 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 	}
 	resolvedArgs := args.Copy()
 	for arg := range spec {
-		value, ok := stringMember(args, arg)
-		if !ok {
+		t := args.Get(ast.StringTerm(arg))
+		if t == nil {
 			continue
 		}
-		resolved, err := hostpath.Resolve(root, value)
-		if err != nil {
-			resolved = unresolvedPrefix + value
+		switch v := t.Value.(type) {
+		case ast.String:
+			resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePath(root, string(v))))
+		case *ast.Array: // a list of paths: each string element, in place
+			elems := make([]*ast.Term, 0, v.Len())
+			v.Foreach(func(e *ast.Term) {
+				if s, ok := e.Value.(ast.String); ok {
+					e = ast.StringTerm(resolvePath(root, string(s)))
+				}
+				elems = append(elems, e)
+			})
+			resolvedArgs.Insert(ast.StringTerm(arg), ast.ArrayTerm(elems...))
 		}
-		resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolved))
+		// Any other value is left for the policy to refuse.
 	}
 	resolvedCall := obj.Copy()
 	resolvedCall.Insert(ast.StringTerm("args"), ast.NewTerm(resolvedArgs))
 	return resolvedCall
+}
+
+// resolvePath resolves p on the host, or marks it unresolved: the marked
+// value is relative, so the policy refuses it with rule unresolved.
+func resolvePath(root, p string) string {
+	resolved, err := hostpath.Resolve(root, p)
+	if err != nil {
+		return unresolvedPrefix + p
+	}
+	return resolved
 }
 
 // stringMember returns obj[key] when it is a string.

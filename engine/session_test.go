@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine/forkmeta"
@@ -281,4 +282,45 @@ func TestConcurrentUse(t *testing.T) {
 	for msg := range errs {
 		t.Error(msg)
 	}
+}
+
+// TestHostResolutionNeverExpandsHome: with resolution on, "~/.bashrc"
+// and "$HOME/.ssh/x" are marked unresolved (refused with rule
+// unresolved), never taken relative to the workspace root.
+func TestHostResolutionNeverExpandsHome(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	e := newEngine(t)
+	ctx := context.Background()
+	s, err := e.NewSession(ctx, SessionConfig{
+		Declared:  []Declaration{{Name: "write_file"}},
+		Workspace: &Workspace{Root: dir},
+	})
+	require.NoError(t, err)
+	d, err := s.Decide(ctx, []Call{
+		{ID: "home", Name: "write_file", Args: map[string]any{"path": "~/.bashrc"}},
+		{ID: "var", Name: "write_file", Args: map[string]any{"path": "$HOME/.ssh/authorized_keys"}},
+		{ID: "plain", Name: "write_file", Args: map[string]any{"path": "notes/~draft"}},
+	})
+	require.NoError(t, err)
+	require.Equal(t, []bool{false, false, true}, allowed(d))
+	require.Equal(t, []string{"unresolved", "unresolved", ""}, rules(d))
+}
+
+// TestHostResolutionResolvesListsOfPaths: a path argument holding a list
+// is resolved element by element (a link in any element is followed).
+func TestHostResolutionResolvesListsOfPaths(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "etc")))
+	e := newEngine(t, WithConfig(Config{"path_arguments": map[string]any{"read_many_files": map[string]any{"paths": "read"}}}))
+	in, err := toValue(map[string]any{
+		"declared":  []any{map[string]any{"name": "read_many_files"}},
+		"workspace": map[string]any{"root": dir},
+		"calls": []any{map[string]any{"id": "a", "name": "read_many_files",
+			"args": map[string]any{"paths": []any{"etc/passwd", "src/a.go", "~/x", 7}}}},
+	})
+	require.NoError(t, err)
+	args := e.ResolvePaths(in).(ast.Object).Get(ast.StringTerm("calls")).Value.(*ast.Array).Elem(0).Value.(ast.Object).Get(ast.StringTerm("args"))
+	require.Equal(t, `{"paths": ["/etc/passwd", "`+dir+`/src/a.go", "unresolved:~/x", 7]}`, args.String())
 }
