@@ -324,3 +324,15 @@ func TestHostResolutionResolvesListsOfPaths(t *testing.T) {
 	args := e.ResolvePaths(in).(ast.Object).Get(ast.StringTerm("calls")).Value.(*ast.Array).Elem(0).Value.(ast.Object).Get(ast.StringTerm("args"))
 	require.Equal(t, `{"paths": ["/etc/passwd", "`+dir+`/src/a.go", "unresolved:~/x", 7]}`, args.String())
 }
+
+// TestReviveNullSidecarDenyAll: a sidecar holding null, or a list with a
+// null member, revives the fork deny-all with an error.
+func TestReviveNullSidecarDenyAll(t *testing.T) {
+	sidecar := forkmeta.PathFor(filepath.Join(t.TempDir(), "fork-1.jsonl"))
+	for _, doc := range []string{`null`, `{"version":1,"execution_allowed_tools":["read_file",null]}`} {
+		require.NoError(t, os.WriteFile(sidecar, []byte(doc), 0o644))
+		layer, err := ReviveForkLayer(sidecar)
+		require.ErrorIs(t, err, forkmeta.ErrCorrupt, doc)
+		require.Equal(t, &Layer{Name: "fork", Allow: []string{}}, layer, doc)
+	}
+}

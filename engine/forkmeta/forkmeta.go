@@ -4,8 +4,9 @@
 // The file is JSON: {"version": 1, "execution_allowed_tools": [...]}. The
 // field is absent for an unrestricted fork and [] for a deny-all one.
 // Reading fails closed: a sidecar that is missing, unreadable, truncated,
-// of an unknown version, or whose field is not a list of strings revives
-// the fork as deny-all, with an error saying why. Only a well-formed
+// not a JSON object (null included), of an unknown version, or whose
+// field is not a list of strings (a null member included) revives the
+// fork as deny-all, with an error saying why. Only a well-formed
 // sidecar without the field (as written before the field existed)
 // revives it unrestricted.
 package forkmeta
@@ -115,6 +116,9 @@ func Parse(data []byte) (Restriction, error) {
 	if err := dec.Decode(&members); err != nil {
 		return DenyAll(), fmt.Errorf("%w: not a JSON object: %w", ErrCorrupt, err)
 	}
+	if members == nil { // the document was null
+		return DenyAll(), fmt.Errorf("%w: not a JSON object: null", ErrCorrupt)
+	}
 	if rest := bytes.Trim(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 { // JSON white space only
 		return DenyAll(), fmt.Errorf("%w: trailing data after the JSON object", ErrCorrupt)
 	}
@@ -128,12 +132,29 @@ func Parse(data []byte) (Restriction, error) {
 	if !ok {
 		return Unrestricted, nil
 	}
-	var allow []string
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &allow) != nil {
-		return DenyAll(), fmt.Errorf("%w: %s must be a list of strings, got %s", ErrCorrupt, fieldName, raw)
-	}
-	if allow == nil {
-		allow = []string{}
+	allow, err := stringList(raw)
+	if err != nil {
+		return DenyAll(), fmt.Errorf("%w: %s must be a list of strings: %w", ErrCorrupt, fieldName, err)
 	}
 	return Restriction{Restricted: true, Allow: allow}, nil
+}
+
+// stringList decodes a JSON list whose every member is a string. Unlike
+// json.Unmarshal into []string, it refuses null, for the list and for a
+// member (which json.Unmarshal would turn into "" without an error).
+func stringList(raw json.RawMessage) ([]string, error) {
+	var members []json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
+		return nil, fmt.Errorf("got %s", raw)
+	}
+	allow := make([]string, len(members))
+	for i, m := range members {
+		if bytes.TrimSpace(m)[0] != '"' {
+			return nil, fmt.Errorf("member %d is %s", i, m)
+		}
+		if err := json.Unmarshal(m, &allow[i]); err != nil {
+			return nil, fmt.Errorf("member %d: %w", i, err)
+		}
+	}
+	return allow, nil
 }
