@@ -60,6 +60,16 @@ type sidecar struct {
 // directory is written, synced and renamed over path, and the directory
 // is synced, so a crash leaves the old sidecar or the new one, never a
 // torn file.
+//
+// The temporary is named after the sidecar (".fork-1.agent-meta.json.*.tmp"
+// for "fork-1.agent-meta.json"). On Unix, writers in one directory take
+// turns: each holds an exclusive flock(2) on the directory from before it
+// creates its temporary until after the rename. A writer killed mid-write
+// leaves its temporary behind, and the kernel drops its lock; the next
+// Write of the same sidecar, holding the lock, knows that every temporary
+// of that sidecar is stale and removes it. The temporaries of other
+// sidecars are left to their own next write. (Elsewhere, without flock,
+// only temporaries older than ten minutes are removed.)
 func Write(path string, r Restriction) error {
 	doc := sidecar{Version: Version}
 	if r.Restricted {
@@ -71,7 +81,13 @@ func Write(path string, r Restriction) error {
 		return fmt.Errorf("encode fork sidecar: %w", err)
 	}
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".agent-meta-*.tmp")
+	unlock, err := lockDirectory(dir)
+	if err != nil {
+		return fmt.Errorf("write fork sidecar: lock %s: %w", dir, err)
+	}
+	defer unlock()
+	removeStaleTemporaries(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write fork sidecar: %w", err)
 	}
@@ -97,6 +113,25 @@ func Write(path string, r Restriction) error {
 		}
 	}
 	return nil
+}
+
+// removeStaleTemporaries removes the temporaries of path's sidecar that
+// no live writer can own (see [Write]). It is best effort: what it cannot
+// remove stays for the next write.
+func removeStaleTemporaries(path string) {
+	dir := filepath.Dir(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + filepath.Base(path) + "."
+	for _, entry := range entries {
+		name := entry.Name()
+		if !entry.Type().IsRegular() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".tmp") {
+			continue
+		}
+		removeIfStale(filepath.Join(dir, name))
+	}
 }
 
 // Read returns the restriction persisted at path. On any error it returns
