@@ -112,7 +112,7 @@ func TestCLIHelpOnEveryCommand(t *testing.T) {
 }
 
 func TestCLIWireFormatsMatchGolden(t *testing.T) {
-	for _, format := range []string{"gemini", "openai", "anthropic"} {
+	for _, format := range []string{"gemini", "openai", "openai-responses", "anthropic"} {
 		out, _, code := cli(t, "", "eval", "-i", "../inputs/fork_tools.json", "--format", format)
 		require.Equal(t, 1, code)
 		golden, err := os.ReadFile(filepath.Join("..", "engine", "wire", "testdata", format+".json"))
@@ -149,4 +149,18 @@ func TestCLIBundleBuild(t *testing.T) {
 	out, _, code := cli(t, "", "eval", "--bundle", tarball, "-i", input, "--format", "json")
 	require.Equal(t, 1, code)
 	require.JSONEq(t, string(want), out)
+}
+
+// TestCLIWireFormatRefusesCallsWithoutAStringID: a refused call whose id
+// is a number has no valid OpenAI or Anthropic tool result; the command
+// exits 2 naming the call instead of printing an invalid tool_call_id.
+func TestCLIWireFormatRefusesCallsWithoutAStringID(t *testing.T) {
+	in := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "nope"}, {"id": 7, "name": "read_file"}]}`
+	for _, format := range []string{"openai", "anthropic"} {
+		out, stderr, code := cli(t, in, "eval", "--format", format)
+		require.Equal(t, 2, code, "%s: %s%s", format, out, stderr)
+		require.Empty(t, out, format)
+		require.Contains(t, stderr, "call 1:", format)
+		require.Contains(t, stderr, "--format json", format)
+	}
 }
