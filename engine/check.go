@@ -66,6 +66,8 @@ func (e *Engine) CheckJSON(ctx context.Context, data []byte) (*Check, error) {
 
 // CheckValue is [Engine.Check] for an input already converted to AST.
 func (e *Engine) CheckValue(ctx context.Context, input ast.Value) (*Check, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
 	p := e.current.Load()
 	value, err := evalAST(ctx, p.check, input)
 	if err != nil {

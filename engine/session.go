@@ -79,6 +79,8 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 		resolve: o.resolvePaths && hasRoot,
 		guard:   o.guard,
 	}
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
 	if _, err := s.current(ctx); err != nil {
 		return nil, err
 	}
@@ -157,6 +159,8 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 	}
+	ctx, cancel := s.engine.bounded(ctx)
+	defer cancel()
 	st, err := s.current(ctx)
 	if err != nil {
 		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(value)}), err), err
@@ -179,6 +183,8 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 // run}, exactly as data.tooleval.decision would for the session's static
 // document merged with it. Paths are not resolved here.
 func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decision, error) {
+	ctx, cancel := s.engine.bounded(ctx)
+	defer cancel()
 	st, err := s.current(ctx)
 	if err != nil {
 		return failClosed(request, err), err

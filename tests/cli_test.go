@@ -3,6 +3,7 @@ package tests
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -163,4 +164,21 @@ func TestCLIWireFormatRefusesCallsWithoutAStringID(t *testing.T) {
 		require.Contains(t, stderr, "call 1:", format)
 		require.Contains(t, stderr, "--format json", format)
 	}
+}
+
+// TestCLITimeoutFailsClosed: an evaluation past --timeout exits 2 and
+// says what to do; without a limit the same input decides.
+func TestCLITimeoutFailsClosed(t *testing.T) {
+	var declared []string
+	for i := range 10000 {
+		declared = append(declared, fmt.Sprintf(`{"name": "tool_%d"}`, i))
+	}
+	in := `{"declared": [` + strings.Join(declared, ",") + `], "calls": [{"id": "a", "name": "tool_1"}]}`
+	out, stderr, code := cli(t, in, "eval", "--timeout", "20ms")
+	require.Equal(t, 2, code, stderr)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "deadline")
+	require.Contains(t, stderr, "--timeout")
+	_, stderr, code = cli(t, in, "eval", "--timeout", "0")
+	require.Equal(t, 0, code, stderr)
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -148,14 +149,16 @@ func readInput(s Streams, path string) ([]byte, error) {
 
 // policyFlags are the flags that choose the policy an engine loads.
 type policyFlags struct {
-	bundle *string
-	config *string
+	bundle  *string
+	config  *string
+	timeout *time.Duration
 }
 
 func addPolicyFlags(fs *pflag.FlagSet) policyFlags {
 	return policyFlags{
-		bundle: fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)"),
-		config: fs.String("config", "", "configuration overlay: a JSON object of data.tooleval.config members (tenants, agents, preset, ...)"),
+		bundle:  fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)"),
+		config:  fs.String("config", "", "configuration overlay: a JSON object of data.tooleval.config members (tenants, agents, preset, ...)"),
+		timeout: fs.Duration("timeout", engine.DefaultEvalTimeout, "how long one evaluation may run before it fails closed (0: no limit)"),
 	}
 }
 
@@ -165,7 +168,7 @@ func (f policyFlags) engine(ctx context.Context) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return engine.New(ctx, engine.WithBundle(*f.bundle), engine.WithConfig(config))
+	return engine.New(ctx, engine.WithBundle(*f.bundle), engine.WithConfig(config), engine.WithEvalTimeout(*f.timeout))
 }
 
 // readConfig reads the configuration overlay at path; none when path is empty.
@@ -174,4 +177,12 @@ func readConfig(path string) (engine.Config, error) {
 		return nil, nil
 	}
 	return engine.ReadConfig(path)
+}
+
+// explain adds what to do next to an evaluation error.
+func (f policyFlags) explain(err error) error {
+	if errors.Is(err, engine.ErrEvalTimeout) {
+		return fmt.Errorf("%w\n(the input is too large to decide within --timeout %s: raise it, or --timeout 0 for no limit)", err, *f.timeout)
+	}
+	return err
 }

@@ -56,7 +56,7 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	d, err := e.DecideValue(ctx, value)
 	if err != nil {
-		return ExitUsage, err
+		return ExitUsage, policy.explain(err)
 	}
 	if err := writeDecision(s, out, d); err != nil {
 		return ExitUsage, err
