@@ -83,7 +83,7 @@ func TestEndedContextFailsClosed(t *testing.T) {
 		}
 		require.Zero(t, answered, "%s: %d of %d evaluations answered with an ended context", name, answered, rounds*6)
 	}
-	require.Equal(t, RunTotals{}, s.guard.Totals(), "a refused batch must not be recorded as decided")
+	require.Equal(t, RunTotals{Attempts: "0", Refusals: "0"}, s.guard.Totals(), "a refused batch must not be recorded as decided")
 }
 
 // TestEvalTimeoutFailsClosed: an evaluation that runs past the engine's

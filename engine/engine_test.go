@@ -46,7 +46,7 @@ func TestDecideSpecExample(t *testing.T) {
 	}, d.Decisions)
 	require.Empty(t, d.Errors)
 	require.Equal(t, []string{"read_file"}, d.Effective)
-	require.Equal(t, &RunTotals{Attempts: 2, Refusals: 1}, d.Run)
+	require.Equal(t, &RunTotals{Attempts: "2", Refusals: "1"}, d.Run)
 	require.False(t, d.AllAllowed())
 }
 

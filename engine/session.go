@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -23,9 +22,7 @@ type Session struct {
 	root    string
 	resolve bool
 	state   atomic.Pointer[sessionState]
-
-	mu    sync.Mutex // serializes batches when a run budget is kept
-	guard *RunGuard
+	guard   *RunGuard // may be shared with other sessions of the run
 }
 
 // sessionState is the session's context compiled by one policy.
@@ -52,6 +49,8 @@ func WithPathResolution(on bool) SessionOption {
 
 // WithRunGuard keeps the run's attempts and refusals across the
 // session's batches in g and sends them to the policy as input.run.
+// Sessions of one run (a parent and its sub-agents) may share g: their
+// batches then take turns on it (see [RunGuard]).
 func WithRunGuard(g *RunGuard) SessionOption {
 	return func(o *sessionOptions) { o.guard = g }
 }
@@ -155,28 +154,31 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 	if err != nil {
 		return failClosed(ast.Null{}, err), err
 	}
-	if s.guard != nil {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	if s.guard == nil {
+		return s.decideCalls(ctx, value, nil)
 	}
+	return s.guard.batch(func(run ast.Object) (*Decision, error) {
+		return s.decideCalls(ctx, value, run)
+	})
+}
+
+// decideCalls decides a batch of calls, with input.run when run is not
+// nil. The evaluation deadline starts here, once the batch has its turn.
+func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Object) (*Decision, error) {
 	ctx, cancel := s.engine.bounded(ctx)
 	defer cancel()
 	st, err := s.current(ctx)
 	if err != nil {
-		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(value)}), err), err
+		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)}), err), err
 	}
 	if s.resolve {
-		value = st.policy.paths.resolveCalls(s.root, value)
+		calls = st.policy.paths.resolveCalls(s.root, calls)
 	}
-	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(value)})
-	if s.guard != nil {
-		request.Insert(ast.StringTerm("run"), ast.NewTerm(s.guard.input()))
+	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)})
+	if run != nil {
+		request.Insert(ast.StringTerm("run"), ast.NewTerm(run))
 	}
-	d, err := s.decide(ctx, st, request)
-	if s.guard != nil && err == nil {
-		s.guard.record(d)
-	}
-	return d, err
+	return s.decide(ctx, st, request)
 }
 
 // DecideRequest decides a batch given as a request document {calls,

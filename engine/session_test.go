@@ -156,18 +156,18 @@ func TestRunGuardCountsAcrossBatches(t *testing.T) {
 	d, err := s.Decide(ctx, []Call{{ID: "1", Name: "read_file"}, {ID: "2", Name: "nope"}})
 	require.NoError(t, err)
 	require.Equal(t, []bool{true, false}, allowed(d))
-	require.Equal(t, RunTotals{Attempts: 2, Refusals: 1}, guard.Totals())
+	require.Equal(t, RunTotals{Attempts: "2", Refusals: "1"}, guard.Totals())
 
 	d, err = s.Decide(ctx, []Call{{ID: "3", Name: "read_file"}, {ID: "4", Name: "read_file"}, {ID: "5", Name: "read_file"}, {ID: "6", Name: "read_file"}})
 	require.NoError(t, err)
 	require.Equal(t, []bool{true, true, true, false}, allowed(d))
 	require.Equal(t, "run_exhausted", d.Decisions[3].Reason)
-	require.Equal(t, RunTotals{Attempts: 6, Refusals: 2, Exhausted: true}, guard.Totals())
+	require.Equal(t, RunTotals{Attempts: "6", Refusals: "2", Exhausted: true}, guard.Totals())
 
 	d, err = s.Decide(ctx, []Call{{ID: "7", Name: "read_file"}})
 	require.NoError(t, err)
 	require.Equal(t, "run_exhausted", d.Decisions[0].Reason)
-	require.Equal(t, RunTotals{Attempts: 7, Refusals: 3, Exhausted: true}, guard.Totals())
+	require.Equal(t, RunTotals{Attempts: "7", Refusals: "3", Exhausted: true}, guard.Totals())
 }
 
 func TestForkLifecycle(t *testing.T) {

@@ -2,6 +2,7 @@ package tests
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
 )
 
 var buildCLI = sync.OnceValues(func() (string, error) {
@@ -181,4 +184,36 @@ func TestCLITimeoutFailsClosed(t *testing.T) {
 	require.Contains(t, stderr, "--timeout")
 	_, stderr, code = cli(t, in, "eval", "--timeout", "0")
 	require.Equal(t, 0, code, stderr)
+}
+
+// largeRunTotals are decision inputs whose run totals do not fit an
+// int64 (or are not integers at all): OPA answers them, and so must the
+// engine and the command line, with the same document.
+var largeRunTotals = []string{
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}],
+	  "run": {"attempts": 9223372036854775807, "refusals": 18446744073709551615, "max_attempts": 100000000000000000000}}`,
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
+	  "run": {"attempts": 1e30, "refusals": 0, "max_refusals": 1e40}}`,
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
+	  "run": {"attempts": 123456789012345678901234567890, "refusals": 2.5}}`,
+}
+
+// TestLargeRunTotalsAgreeWithOPA: with run totals above 2^63, opa eval,
+// the engine and tooleval eval give the same document (the command line
+// used to exit 2 and the engine to fail closed).
+func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
+	e, err := engine.New(context.Background())
+	require.NoError(t, err)
+	for i, in := range largeRunTotals {
+		path := writeFile(t, "large.json", []byte(in))
+		want := opa(t, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, "data.tooleval.decision")
+		d, err := e.DecideJSON(context.Background(), []byte(in))
+		require.NoError(t, err, "input %d", i)
+		got, err := d.JSON()
+		require.NoError(t, err)
+		require.JSONEq(t, string(want), string(got), "engine, input %d", i)
+		out, stderr, code := cli(t, "", "eval", "-i", path, "--format", "json")
+		require.Contains(t, []int{0, 1}, code, "input %d: %s", i, stderr)
+		require.JSONEq(t, string(want), out, "command line, input %d", i)
+	}
 }
