@@ -173,3 +173,28 @@ func TestAuditLogsOneRecordPerDecision(t *testing.T) {
 	}, rec["calls"])
 	require.NotContains(t, buf.String(), "/secret", "arguments must not be logged")
 }
+
+// TestDecideJSONReadsLikeOPAEval: a leading byte order mark is skipped;
+// anything but white space after the document is an error, and the
+// decision refuses every call.
+func TestDecideJSONReadsLikeOPAEval(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`
+	plain, err := e.DecideJSON(ctx, []byte(doc))
+	require.NoError(t, err)
+	bom, err := e.DecideJSON(ctx, []byte("\xef\xbb\xbf"+doc))
+	require.NoError(t, err)
+	require.Equal(t, documentJSON(t, plain), documentJSON(t, bom))
+	for _, trailing := range []string{doc + doc, doc + " 1", doc + "]", doc + "\f"} {
+		d, err := e.DecideJSON(ctx, []byte(trailing))
+		require.ErrorContains(t, err, "after the JSON document", trailing)
+		require.Empty(t, d.Decisions)
+		require.Equal(t, "internal_error", d.Errors[0].Code())
+		l, err := e.LaunchJSON(ctx, []byte(trailing))
+		require.Error(t, err)
+		require.False(t, l.Valid)
+		_, err = e.CheckJSON(ctx, []byte(trailing))
+		require.Error(t, err)
+	}
+}

@@ -27,12 +27,13 @@ func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 	return e.DecideValue(ctx, value)
 }
 
-// DecideJSON is [Engine.Decide] for a JSON document, decoded the way an
-// OPA server decodes a request body (numbers keep their text).
+// DecideJSON is [Engine.Decide] for a JSON document, decoded by
+// [DecodeInput] as opa eval reads an input file (numbers keep their
+// text; a byte order mark is skipped; data after the document is an
+// error, which refuses every call).
 func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error) {
-	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	value, err := DecodeInput(data)
 	if err != nil {
-		err = fmt.Errorf("decode input: %w", err)
 		return failClosed(ast.Null{}, err), err
 	}
 	return e.DecideValue(ctx, value)
@@ -61,9 +62,8 @@ func (e *Engine) Launch(ctx context.Context, input any) (*Launch, error) {
 
 // LaunchJSON is [Engine.Launch] for a JSON document.
 func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
-	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	value, err := DecodeInput(data)
 	if err != nil {
-		err = fmt.Errorf("decode input: %w", err)
 		return failedLaunch(err), err
 	}
 	return e.LaunchValue(ctx, value)

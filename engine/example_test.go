@@ -210,3 +210,16 @@ func ExampleRequesterPolicyDigest() {
 	// c1 allowed
 	// c2 refused by requester_policy
 }
+
+// DecodeInput reads an input file as opa eval does: a byte order mark
+// is skipped and numbers keep their text, but a second document is an
+// error rather than ignored.
+func ExampleDecodeInput() {
+	v, err := engine.DecodeInput([]byte("\xef\xbb\xbf" + `{"run": {"attempts": 18446744073709551616}}`))
+	fmt.Println(v, err)
+	_, err = engine.DecodeInput([]byte(`{"calls": []} {"calls": []}`))
+	fmt.Println(err)
+	// Output:
+	// {"run": {"attempts": 18446744073709551616}} <nil>
+	// decode input: data after the JSON document, at byte 14
+}

@@ -217,3 +217,50 @@ func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
 		require.JSONEq(t, string(want), out, "command line, input %d", i)
 	}
 }
+
+// TestCLIReadsInputLikeOPAEval: a UTF-8 byte order mark before the
+// document is accepted, as opa eval accepts it; data after the document
+// is an error (exit 2), as it is for opa eval, never ignored.
+func TestCLIReadsInputLikeOPAEval(t *testing.T) {
+	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}]}`
+	launch := `{"subagent_type": "fork", "fork_tools": ["read_file"]}`
+	bom := "\xef\xbb\xbf"
+	for _, tc := range []struct {
+		name, input, command, query string
+		ok                          bool
+	}{
+		{"BOM", bom + doc, "eval", "data.tooleval.decision", true},
+		{"BOM launch", bom + launch, "launch", "data.tooleval.launch", true},
+		{"white space after", doc + "\n\t \r\n", "eval", "data.tooleval.decision", true},
+		{"second document", doc + "\n" + `{"calls": []}`, "eval", "data.tooleval.decision", false},
+		{"second launch", launch + launch, "launch", "data.tooleval.launch", false},
+		{"trailing garbage", doc + " x", "eval", "data.tooleval.decision", false},
+		{"trailing bracket", doc + "]", "eval", "data.tooleval.decision", false},
+	} {
+		path := writeFile(t, "input.json", []byte(tc.input))
+		cmd := exec.Command("go", "tool", "opa", "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, tc.query)
+		want, opaErr := cmd.Output()
+		require.Equal(t, tc.ok, opaErr == nil, "%s: opa eval accepted=%v", tc.name, opaErr == nil)
+		out, stderr, code := cli(t, "", tc.command, "-i", path, "--format", "json")
+		if !tc.ok {
+			require.Equal(t, 2, code, "%s: %s", tc.name, out)
+			require.Contains(t, stderr, "input", tc.name)
+			continue
+		}
+		require.Contains(t, []int{0, 1}, code, "%s: %s", tc.name, stderr)
+		require.JSONEq(t, string(want), out, tc.name)
+		_, stderr, code = cli(t, "", "check", path)
+		require.NotEqual(t, 2, code, "%s: check: %s", tc.name, stderr)
+	}
+	// What opa eval reads only because it falls back to YAML is refused:
+	// tooleval inputs are JSON.
+	for name, input := range map[string]string{
+		"two BOMs":          bom + bom + doc,
+		"empty":             "",
+		"YAML document end": doc + "\n---\n" + doc,
+	} {
+		_, stderr, code := cli(t, input, "eval", "--format", "json")
+		require.Equal(t, 2, code, name)
+		require.Contains(t, stderr, "standard input", name)
+	}
+}

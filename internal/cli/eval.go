@@ -105,16 +105,20 @@ func outputFormat(format string, terminal bool, allowed []string) (string, error
 	return "", usagef("unknown format %q (want one of %v)", format, allowed)
 }
 
-// readValue reads a JSON document, decoded the way OPA's server decodes
-// a request body.
+// readValue reads a JSON document the way opa eval reads --input (see
+// engine.DecodeInput).
 func readValue(s Streams, path string) (ast.Value, error) {
 	data, err := readInput(s, path)
 	if err != nil {
 		return nil, err
 	}
-	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	value, err := engine.DecodeInput(data)
 	if err != nil {
-		return nil, usagef("input is not a JSON document: %w", err)
+		name := path
+		if path == "-" {
+			name = "standard input"
+		}
+		return nil, usagef("%s: %w (give one JSON document)", name, err)
 	}
 	return value, nil
 }
