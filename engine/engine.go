@@ -44,22 +44,26 @@ const (
 // bundle with [Engine.Reload]. Every decision is made by exactly one
 // loaded bundle.
 type Engine struct {
-	current atomic.Pointer[policy]
-	audit   *slog.Logger
-	config  Config
-	timeout time.Duration
+	current     atomic.Pointer[policy]
+	generations atomic.Uint64 // the last generation handed out
+	audit       *slog.Logger
+	config      Config
+	timeout     time.Duration
 }
 
 // policy is one loaded bundle with its prepared queries. It is never
 // modified once built; a reload replaces it as a whole.
 type policy struct {
-	revision string
-	decision rego.PreparedEvalQuery
-	launch   rego.PreparedEvalQuery
-	compile  rego.PreparedEvalQuery
-	decide   rego.PreparedEvalQuery
-	check    rego.PreparedEvalQuery
-	paths    pathArguments
+	// generation numbers the engine's policies in load order; sessions
+	// remember it instead of a pointer to the policy.
+	generation uint64
+	revision   string
+	decision   rego.PreparedEvalQuery
+	launch     rego.PreparedEvalQuery
+	compile    rego.PreparedEvalQuery
+	decide     rego.PreparedEvalQuery
+	check      rego.PreparedEvalQuery
+	paths      pathArguments
 }
 
 type options struct {
@@ -118,7 +122,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout}
-	e.current.Store(p)
+	e.install(p)
 	return e, nil
 }
 
@@ -131,8 +135,14 @@ func (e *Engine) Reload(ctx context.Context, path string) error {
 	if err != nil {
 		return fmt.Errorf("reload: %w", err)
 	}
-	e.current.Store(p)
+	e.install(p)
 	return nil
+}
+
+// install makes p the engine's policy, with the next generation number.
+func (e *Engine) install(p *policy) {
+	p.generation = e.generations.Add(1)
+	e.current.Store(p)
 }
 
 // bounded returns ctx limited by the engine's evaluation deadline.

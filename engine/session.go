@@ -25,11 +25,13 @@ type Session struct {
 	guard   *RunGuard // may be shared with other sessions of the run
 }
 
-// sessionState is the session's context compiled by one policy.
+// sessionState is the session's context compiled by one policy. It
+// names that policy by its generation and holds no pointer to it, so an
+// idle session does not keep a replaced policy (about 10 MiB) alive.
 type sessionState struct {
-	policy    *policy
-	context   *ast.Term
-	effective *effectiveCache
+	generation uint64
+	context    *ast.Term
+	effective  *effectiveCache
 }
 
 type sessionOptions struct {
@@ -80,26 +82,27 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 	}
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
-	if _, err := s.current(ctx); err != nil {
+	if _, _, err := s.current(ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// current returns the session's context compiled by the engine's current
-// policy, compiling it when the bundle has been reloaded since.
-func (s *Session) current(ctx context.Context) (*sessionState, error) {
+// current returns the engine's current policy and the session's context
+// compiled by it, compiling the context when the bundle has been
+// reloaded since.
+func (s *Session) current(ctx context.Context) (*policy, *sessionState, error) {
 	p := s.engine.current.Load()
-	if st := s.state.Load(); st != nil && st.policy == p {
-		return st, nil
+	if st := s.state.Load(); st != nil && st.generation == p.generation {
+		return p, st, nil
 	}
 	compiled, err := p.compileContext(ctx, s.static)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	st := &sessionState{policy: p, context: ast.NewTerm(compiled), effective: newEffectiveCache(compiled)}
+	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), effective: newEffectiveCache(compiled)}
 	s.state.Store(st)
-	return st, nil
+	return p, st, nil
 }
 
 // compileContext evaluates data.tooleval.context.compile for the static
@@ -167,18 +170,18 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Object) (*Decision, error) {
 	ctx, cancel := s.engine.bounded(ctx)
 	defer cancel()
-	st, err := s.current(ctx)
+	p, st, err := s.current(ctx)
 	if err != nil {
 		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)}), err), err
 	}
 	if s.resolve {
-		calls = st.policy.paths.resolveCalls(s.root, calls)
+		calls = p.paths.resolveCalls(s.root, calls)
 	}
 	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)})
 	if run != nil {
 		request.Insert(ast.StringTerm("run"), ast.NewTerm(run))
 	}
-	return s.decide(ctx, st, request)
+	return s.decide(ctx, p, st, request)
 }
 
 // DecideRequest decides a batch given as a request document {calls,
@@ -187,19 +190,20 @@ func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Obje
 func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decision, error) {
 	ctx, cancel := s.engine.bounded(ctx)
 	defer cancel()
-	st, err := s.current(ctx)
+	p, st, err := s.current(ctx)
 	if err != nil {
 		return failClosed(request, err), err
 	}
-	return s.decide(ctx, st, request)
+	return s.decide(ctx, p, st, request)
 }
 
-func (s *Session) decide(ctx context.Context, st *sessionState, request ast.Value) (*Decision, error) {
+// decide evaluates a request against the session's context compiled by p.
+func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, request ast.Value) (*Decision, error) {
 	input := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("context"), st.context},
 		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
 	)
-	d, err := st.policy.evalDecision(ctx, st.policy.decide, input, request, st.effective)
-	s.engine.auditDecision(ctx, st.policy, s.agent, d, err)
+	d, err := p.evalDecision(ctx, p.decide, input, request, st.effective)
+	s.engine.auditDecision(ctx, p, s.agent, d, err)
 	return d, err
 }
