@@ -71,15 +71,24 @@ func TestDecideRejectsUndecodableInputClosed(t *testing.T) {
 }
 
 // brokenBundle writes a bundle whose decision rule fails at evaluation
-// time (two values for one complete rule) or is missing altogether.
+// time (two values for one complete rule) or is undefined. It holds the
+// real data documents and defines every rule the engine evaluates, so
+// that it loads.
 func brokenBundle(t *testing.T, policy string) string {
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".manifest"), []byte(`{"roots": ["tooleval"], "rego_version": 1}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.rego"), []byte(policy), 0o644))
-	// The functions sessions use, so that the engine can prepare its queries.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "context.rego"),
-		[]byte("package tooleval.context\n\ncompile(x) := x\n"), 0o644))
+		[]byte("package tooleval.context\n\ncompile(x) := x\n\nconfig := data.tooleval.config\n"), 0o644))
+	for _, data := range []string{"config", "config/presets", "unicode", "unicode/skeleton"} {
+		src := filepath.Join("..", "policies", "tooleval", data, "data.json")
+		dst := filepath.Join(dir, "tooleval", data, "data.json")
+		b, err := os.ReadFile(src)
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
+		require.NoError(t, os.WriteFile(dst, b, 0o644))
+	}
 	return dir
 }
 
@@ -88,8 +97,8 @@ func TestEvaluationErrorsFailClosed(t *testing.T) {
 	want := []CallDecision{{ID: "a", Name: "read_file", Reason: "invalid_config", Layer: "config",
 		Message: "the call is refused: the policy could not decide it"}}
 	for name, policy := range map[string]string{
-		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
-		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ndecision := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
+		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
+		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
 	} {
 		e := newEngine(t, WithBundle(brokenBundle(t, policy)))
 		d, err := e.DecideValue(context.Background(), in)
