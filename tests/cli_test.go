@@ -17,18 +17,42 @@ import (
 	"github.com/tooleval/tooleval/engine"
 )
 
+// buildCLI builds the command line as `make tooleval` does, with the
+// revision of the checkout linked in (see gitRevision).
 var buildCLI = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "tooleval-cli-")
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "tooleval")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/tooleval").CombinedOutput()
+	args := []string{"build", "-o", bin}
+	if rev, err := gitRevision(); err == nil {
+		args = append(args, "-ldflags", "-X github.com/tooleval/tooleval/engine.linkedRevision="+rev)
+	}
+	out, err := exec.Command("go", append(args, "../cmd/tooleval")...).CombinedOutput()
 	if err != nil {
 		return "", errors.New(string(out))
 	}
 	return bin, nil
 })
+
+// gitRevision is the revision `make tooleval` links in: the commit, 12
+// hex digits, with "-dirty" when the working tree has changes.
+func gitRevision() (string, error) {
+	head, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return "", err
+	}
+	status, err := exec.Command("git", "status", "--porcelain").Output()
+	if err != nil {
+		return "", err
+	}
+	rev := strings.TrimSpace(string(head))
+	if len(bytes.TrimSpace(status)) > 0 {
+		rev += "-dirty"
+	}
+	return rev, nil
+}
 
 // cli runs the tooleval binary and returns its stdout, stderr and exit code.
 func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -263,4 +287,43 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 		require.Equal(t, 2, code, name)
 		require.Contains(t, stderr, "standard input", name)
 	}
+}
+
+// TestCLIStampsTheBuildRevision: a binary built as `make tooleval`
+// builds it reports the commit as the embedded bundle's revision (every
+// binary said "dev"), in `tooleval version`, in its decisions' audit
+// records and in the bundles `bundle build` writes.
+func TestCLIStampsTheBuildRevision(t *testing.T) {
+	want, err := gitRevision()
+	require.NoError(t, err, "the tests run in a git checkout")
+	out, _, code := cli(t, "", "version")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "\nbundle revision "+want+"\n")
+
+	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
+	_, stderr, code := cli(t, "", "bundle", "build", "-o", tarball)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "(revision "+want+")")
+	e, err := engine.New(context.Background(), engine.WithBundle(tarball))
+	require.NoError(t, err)
+	require.Equal(t, want, e.Revision())
+}
+
+// TestCLIBundleBuildRefusesInvalidConfig: a configuration that check
+// reports errors for is not built into a bundle (every decision of it
+// would be invalid_config); the command exits 2, says why and what to
+// run, and writes nothing.
+func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
+	config := writeFile(t, "config.json", []byte(`{"tools": {"profile": "codign"}}`))
+	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
+	_, stderr, code := cli(t, "", "bundle", "build", "--config", config, "-o", tarball)
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "unknown_profile")
+	require.Contains(t, stderr, "tooleval check --config")
+	_, err := os.Stat(tarball)
+	require.ErrorIs(t, err, os.ErrNotExist)
+
+	valid := writeFile(t, "valid.json", []byte(`{"tools": {"profile": "coding"}}`))
+	_, stderr, code = cli(t, "", "bundle", "build", "--config", valid, "-o", tarball)
+	require.Equal(t, 0, code, stderr)
 }
