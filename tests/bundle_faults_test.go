@@ -181,31 +181,64 @@ func TestReloadFollowsAnAtomicSymlinkSwap(t *testing.T) {
 }
 
 // TestReloadRefusesADirectoryChangingWhileRead: a file of the bundle is
-// rewritten without pause while the engine reloads the directory. The
-// reload notices that its two readings differ and is refused with
-// ErrBundleChanged; the last good policy keeps serving. (It used to be
-// accepted, with whatever each file held when it happened to be read.)
+// rewritten without pause while the engine reloads the directory. A
+// reload that notices its two readings differ (three times) is refused
+// with ErrBundleChanged, and the last good policy keeps serving; one that
+// reads the same bytes twice (the writer was not scheduled meanwhile)
+// loads them. Of twenty reloads at least one must notice. (Every reload used
+// to be accepted, with whatever each file held when it was read.)
 func TestReloadRefusesADirectoryChangingWhileRead(t *testing.T) {
 	ctx := context.Background()
-	live := revisionDir(t, policiesDir, "rev-a")
+	// On a tmpfs, so that the writer rewrites the file many times during
+	// one reading (on the build machine's disk it managed one write in 3 ms).
+	live := filepath.Join(mountTmpfs(t, "64m"), "bundle")
+	require.NoError(t, os.CopyFS(live, os.DirFS(revisionDir(t, policiesDir, "rev-a"))))
 	e, err := engine.New(ctx, engine.WithBundle(live))
 	require.NoError(t, err)
-	noise := filepath.Join(live, "noise", "data.json") // data the policy does not read
-	require.NoError(t, os.MkdirAll(filepath.Dir(noise), 0o755))
+	noise := filepath.Join(live, "NOTES.txt") // a file the loader reads and OPA ignores
+	require.NoError(t, os.WriteFile(noise, []byte("0"), 0o644))
+	require.NoError(t, e.Reload(ctx, live))
 
 	var stop atomic.Bool
 	var wg sync.WaitGroup
+	started := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		for i := 0; !stop.Load(); i++ {
-			replaceFile(t, noise, []byte(`{"n": `+strconv.Itoa(i)+`}`))
+			replaceFile(t, noise, []byte(strconv.Itoa(i)))
+			if i == 10 {
+				close(started)
+			}
 		}
 	}()
-	err = e.Reload(ctx, live)
+	<-started
+	changed := 0
+	for range 20 {
+		err := e.Reload(ctx, live)
+		if err != nil {
+			require.ErrorIs(t, err, engine.ErrBundleChanged)
+			require.Contains(t, err.Error(), "symbolic link", "the error says what to do")
+			changed++
+		}
+		require.Equal(t, "rev-a", checkServesOneRevision(t, e))
+	}
 	stop.Store(true)
 	wg.Wait()
-	require.ErrorIs(t, err, engine.ErrBundleChanged)
-	require.Contains(t, err.Error(), "symbolic link")
-	require.Equal(t, "rev-a", checkServesOneRevision(t, e))
+	t.Logf("20 reloads while a file was rewritten: %d refused as changed", changed)
+	require.Positive(t, changed, "no reload noticed the directory changing")
+}
+
+// mountTmpfs mounts a tmpfs of the given size on a new directory and
+// unmounts it when the test ends. It skips the test, saying why, where
+// mounting is impossible (not root, or no mount permission).
+func mountTmpfs(t *testing.T, size string) string {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput()
+	if err != nil {
+		t.Skipf("cannot mount a tmpfs to inject the fault (needs root): %v: %s", err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+	return dir
 }
