@@ -49,48 +49,77 @@ type dataRequirement struct {
 	nonEmpty bool
 }
 
-// requiredData lists the data documents the policy needs. Without the
+// requiredData lists the data documents the contract names. Without the
 // Unicode tables a full-width spelling of an excluded tool is a
-// different name; without the configuration or its floor lists every
-// decision fails, or worse. Every member of the default configuration the
-// binary was built with is required too (see defaultConfigMembers).
+// different name; without the configuration or its exclusion lists
+// every decision fails, or worse. The members of the shipped documents
+// are required too (see shippedMembers).
 var requiredData = []dataRequirement{
 	{"tooleval.config", "object", true},
-	{"tooleval.config.max_depth", "number", false},
 	{"tooleval.config.exclusions", "object", true},
 	{"tooleval.config.exclusions.subagent_hard_deny", "array", true},
 	{"tooleval.config.exclusions.subagent_depth_cap", "array", true},
 	{"tooleval.config.exclusions.fork_no_spawn", "array", true},
-	{"tooleval.config.groups", "object", false},
-	{"tooleval.config.path_arguments", "object", true},
 	{"tooleval.config.presets", "object", true},
 	{"tooleval.unicode", "object", true},
-	{"tooleval.unicode.version", "string", true},
-	{"tooleval.unicode.map", "object", true},
-	{"tooleval.unicode.ccc", "object", true},
-	{"tooleval.unicode.trail_ccc", "object", true},
-	{"tooleval.unicode.composable", "object", true},
-	{"tooleval.unicode.compositions", "object", true},
 	{"tooleval.unicode.skeleton", "object", true},
 }
 
-// defaultConfigMembers is the kind of each member of the default
-// configuration embedded in the binary (policies/tooleval/config).
-var defaultConfigMembers = sync.OnceValues(func() (map[string]string, error) {
-	data, err := fs.ReadFile(policies.Bundle(), "tooleval/config/data.json")
-	if err != nil {
-		return nil, err
+// shippedDocuments are the data files of the embedded bundle whose
+// members a loaded bundle must hold too: each member of the shipped
+// document, with the same kind (any kind where the shipped value is
+// null), and non-empty where the shipped one is non-empty when tables
+// is set. For the configuration that is max_depth, exclusions, groups,
+// path_arguments, the configured stages...; for the Unicode document the
+// version and the code-point tables (map, ccc, trail_ccc, composable,
+// compositions as shipped). The list follows the policy the binary was
+// built with.
+var shippedDocuments = []struct {
+	file, path string
+	tables     bool
+}{
+	{"tooleval/config/data.json", "tooleval.config", false},
+	{"tooleval/unicode/data.json", "tooleval.unicode", true},
+}
+
+// shippedMember is what a loaded bundle must hold at one path.
+type shippedMember struct {
+	path     string
+	kind     string // "null": any kind
+	nonEmpty bool
+}
+
+// shippedMembers reads the embedded bundle's documents once.
+var shippedMembers = sync.OnceValues(func() ([]shippedMember, error) {
+	var members []shippedMember
+	for _, doc := range shippedDocuments {
+		data, err := fs.ReadFile(policies.Bundle(), doc.file)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the policy no longer ships it
+		}
+		if err != nil {
+			return nil, err
+		}
+		var values map[string]any
+		if err := json.Unmarshal(data, &values); err != nil {
+			return nil, fmt.Errorf("%s: %w", doc.file, err)
+		}
+		for name, v := range values {
+			if isSubDocument(doc.path + "." + name) {
+				continue // another data file (unicode/skeleton, config/presets)
+			}
+			members = append(members, shippedMember{path: doc.path + "." + name, kind: kind(v), nonEmpty: doc.tables && !isEmpty(v)})
+		}
 	}
-	var config map[string]any
-	if err := json.Unmarshal(data, &config); err != nil {
-		return nil, err
-	}
-	kinds := make(map[string]string, len(config))
-	for k, v := range config {
-		kinds[k] = kind(v)
-	}
-	return kinds, nil
+	return members, nil
 })
+
+// isSubDocument reports whether path is a data document of its own in
+// the embedded bundle (a data.json in a subdirectory).
+func isSubDocument(path string) bool {
+	_, err := fs.Stat(policies.Bundle(), strings.ReplaceAll(path, ".", "/")+"/data.json")
+	return err == nil
+}
 
 // lookup returns the value at a dotted path under data.
 func lookup(data map[string]any, path string) (any, bool) {
@@ -112,32 +141,28 @@ func lookup(data map[string]any, path string) (any, bool) {
 // bundle as loaded, before a configuration overlay: a mistake in an
 // overlay is the policy's to report as a configuration error.
 func checkData(data map[string]any) error {
+	shipped, err := shippedMembers()
+	if err != nil {
+		return fmt.Errorf("read the embedded bundle's data: %w", err)
+	}
+	required := append([]dataRequirement(nil), requiredData...)
+	for _, m := range shipped {
+		kind := m.kind
+		if kind == "null" {
+			kind = ""
+		}
+		required = append(required, dataRequirement{m.path, kind, m.nonEmpty})
+	}
 	var problems []string
-	for _, r := range requiredData {
+	for _, r := range required {
 		v, ok := lookup(data, r.path)
 		switch {
 		case !ok:
 			problems = append(problems, fmt.Sprintf("data.%s is missing", r.path))
-		case kind(v) != r.kind:
+		case r.kind != "" && kind(v) != r.kind:
 			problems = append(problems, fmt.Sprintf("data.%s is %s, not %s", r.path, kind(v), r.kind))
 		case r.nonEmpty && isEmpty(v):
 			problems = append(problems, fmt.Sprintf("data.%s is empty", r.path))
-		}
-	}
-	defaults, err := defaultConfigMembers()
-	if err != nil {
-		return fmt.Errorf("read the embedded default configuration: %w", err)
-	}
-	if config, ok := lookup(data, "tooleval.config"); ok {
-		config, _ := config.(map[string]any)
-		for member, want := range defaults {
-			v, ok := config[member]
-			switch {
-			case !ok:
-				problems = append(problems, fmt.Sprintf("data.tooleval.config.%s is missing", member))
-			case want != "null" && kind(v) != want:
-				problems = append(problems, fmt.Sprintf("data.tooleval.config.%s is %s, not %s", member, kind(v), want))
-			}
 		}
 	}
 	if len(problems) == 0 {
