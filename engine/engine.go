@@ -103,7 +103,9 @@ var ErrEvalTimeout = fmt.Errorf("the evaluation ran past the engine's deadline (
 // opening a session. Past it the evaluation stops and fails closed with
 // an error wrapping [ErrEvalTimeout]. The default is
 // [DefaultEvalTimeout]; d <= 0 means no bound other than the caller's
-// context.
+// context. The bound is wall-clock time, waiting for a CPU included: a
+// process that runs far more evaluations at once than it has cores (or
+// runs under the race detector) needs a larger one.
 func WithEvalTimeout(d time.Duration) Option {
 	return func(o *options) { o.timeout = d }
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -29,7 +30,7 @@ func trials(t *testing.T, short int) int {
 // calls at the same moment. Whatever the interleaving, at most 10 calls
 // are allowed, and the guard counts all 160 attempts.
 func TestRunGuardSharedBySessionsNeverOverspends(t *testing.T) {
-	e := newEngine(t)
+	e := newEngine(t, WithEvalTimeout(time.Minute)) // 16 batches at once on 2 cores under -race wait for a CPU
 	ctx := context.Background()
 	static := SessionConfig{Declared: []Declaration{{Name: "read_file"}}}
 	calls := make([]Call, 10)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
@@ -239,7 +240,7 @@ func TestDelegationOnlyNarrows(t *testing.T) {
 // TestConcurrentUse shares one engine and several sessions between many
 // goroutines; run it with -race.
 func TestConcurrentUse(t *testing.T) {
-	e := newEngine(t)
+	e := newEngine(t, WithEvalTimeout(time.Minute)) // 32 goroutines, 2 cores, -race: seconds of waiting for a CPU
 	ctx := context.Background()
 	docs := corpus.New(5).Decisions(40)
 	want := make([]string, len(docs))
