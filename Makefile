@@ -8,6 +8,7 @@ OPA         := $(GO) tool opa
 BUILD       := build
 BUNDLE      := bundle/tooleval.tar.gz
 REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
+DIRTY       := $(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -dirty)
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
@@ -18,9 +19,10 @@ run: tooleval
 	@echo "# bin/tooleval eval -i $(EXAMPLE) --format table"
 	@bin/tooleval eval -i $(EXAMPLE) --format table || [ $$? -eq 1 ]
 
-## tooleval: build the command line into bin/
+## tooleval: build the command line into bin/, with the checkout's revision
+## linked in as the embedded bundle's revision (commit, -dirty with changes)
 tooleval:
-	$(GO) build -o bin/tooleval ./cmd/tooleval
+	$(GO) build -ldflags "-X github.com/tooleval/tooleval/engine.linkedRevision=$(REVISION)$(DIRTY)" -o bin/tooleval ./cmd/tooleval
 
 ## test: every test (Rego format, strict check, unit tests with coverage, Go tests)
 test: test-rego test-go
@@ -77,8 +79,10 @@ bench-full: | $(BUILD)
 perf-plot:
 	cd tools/perfplot && $(GO) run . -in ../../$(BUILD)/bench.txt -out ../../docs/performance.png
 
-## soak: the differential test against the oracle on ten million documents (hours; not in CI)
+## soak: the shared run guard race over 1,000 trials, then the differential test
+## against the oracle on ten million documents (hours; not in CI)
 soak:
+	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
 	TOOLEVAL_DIFFERENTIAL_CASES=10000000 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)

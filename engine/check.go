@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -57,15 +56,17 @@ func (e *Engine) Check(ctx context.Context, input any) (*Check, error) {
 
 // CheckJSON is [Engine.Check] for a JSON document.
 func (e *Engine) CheckJSON(ctx context.Context, data []byte) (*Check, error) {
-	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	value, err := DecodeInput(data)
 	if err != nil {
-		return nil, fmt.Errorf("decode input: %w", err)
+		return nil, err
 	}
 	return e.CheckValue(ctx, value)
 }
 
 // CheckValue is [Engine.Check] for an input already converted to AST.
 func (e *Engine) CheckValue(ctx context.Context, input ast.Value) (*Check, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
 	p := e.current.Load()
 	value, err := evalAST(ctx, p.check, input)
 	if err != nil {

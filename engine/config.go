@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,23 +21,19 @@ import (
 type Config map[string]any
 
 // ReadConfig reads a configuration overlay from a JSON file holding an
-// object of data.tooleval.config members.
+// object of data.tooleval.config members (one document, as for
+// [DecodeInput]).
 func ReadConfig(path string) (Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
 	var c Config
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&c); err != nil {
+	if err := decodeOne(data, &c); err != nil {
 		return nil, fmt.Errorf("read config %s: %w", path, err)
 	}
 	if c == nil {
 		return nil, fmt.Errorf("read config %s: the configuration must be a JSON object", path)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("read config %s: more than one JSON value", path)
 	}
 	return c, nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -155,4 +156,22 @@ func TestCheck(t *testing.T) {
 
 	_, err = e.CheckJSON(context.Background(), []byte(`{`))
 	require.Error(t, err)
+}
+
+// TestReadConfigIsOneDocument: a configuration file with data after its
+// object is refused (a stray "]" used to pass), one with a byte order
+// mark is read.
+func TestReadConfigIsOneDocument(t *testing.T) {
+	dir := t.TempDir()
+	for name, doc := range map[string]string{"bracket": `{"max_depth": 3}]`, "two": `{} {}`, "null": `null`, "empty": ``} {
+		path := filepath.Join(dir, name+".json")
+		require.NoError(t, os.WriteFile(path, []byte(doc), 0o644))
+		_, err := ReadConfig(path)
+		require.Error(t, err, name)
+	}
+	path := filepath.Join(dir, "bom.json")
+	require.NoError(t, os.WriteFile(path, []byte("\xef\xbb\xbf"+`{"max_depth": 3}`), 0o644))
+	c, err := ReadConfig(path)
+	require.NoError(t, err)
+	require.Equal(t, Config{"max_depth": json.Number("3")}, c)
 }

@@ -63,11 +63,16 @@ func (p Problem) Code() string { return stringOrEmpty(p["code"]) }
 // Message is the problem's human-readable message.
 func (p Problem) Message() string { return stringOrEmpty(p["message"]) }
 
-// RunTotals is the run member of a decision.
+// RunTotals is the run member of a decision. The totals are numbers
+// exactly as the policy computed them (a JSON number's text): a run's
+// input totals can be any JSON number, and an OPA server answers for
+// totals above 2^63 as well, where an int64 would overflow. Use
+// json.Number's Int64 method where the totals are known to fit, as they
+// do for a [RunGuard]'s.
 type RunTotals struct {
-	Attempts  int64 `json:"attempts"`
-	Refusals  int64 `json:"refusals"`
-	Exhausted bool  `json:"exhausted"`
+	Attempts  json.Number `json:"attempts"`
+	Refusals  json.Number `json:"refusals"`
+	Exhausted bool        `json:"exhausted"`
 }
 
 // AllAllowed reports whether every call of the batch was allowed.

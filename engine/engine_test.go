@@ -46,7 +46,7 @@ func TestDecideSpecExample(t *testing.T) {
 	}, d.Decisions)
 	require.Empty(t, d.Errors)
 	require.Equal(t, []string{"read_file"}, d.Effective)
-	require.Equal(t, &RunTotals{Attempts: 2, Refusals: 1}, d.Run)
+	require.Equal(t, &RunTotals{Attempts: "2", Refusals: "1"}, d.Run)
 	require.False(t, d.AllAllowed())
 }
 
@@ -71,15 +71,26 @@ func TestDecideRejectsUndecodableInputClosed(t *testing.T) {
 }
 
 // brokenBundle writes a bundle whose decision rule fails at evaluation
-// time (two values for one complete rule) or is missing altogether.
+// time (two values for one complete rule) or is undefined. It holds the
+// real data documents and defines every rule the engine evaluates, so
+// that it loads.
 func brokenBundle(t *testing.T, policy string) string {
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".manifest"), []byte(`{"roots": ["tooleval"], "rego_version": 1}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.rego"), []byte(policy), 0o644))
-	// The functions sessions use, so that the engine can prepare its queries.
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "context.rego"),
 		[]byte("package tooleval.context\n\ncompile(x) := x\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "configuration.rego"),
+		[]byte("package tooleval.configuration\n\npath_arguments_in_force := {}\n"), 0o644))
+	for _, data := range []string{"config", "config/presets", "floor", "unicode", "unicode/skeleton"} {
+		src := filepath.Join("..", "policies", "tooleval", data, "data.json")
+		dst := filepath.Join(dir, "tooleval", data, "data.json")
+		b, err := os.ReadFile(src)
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
+		require.NoError(t, os.WriteFile(dst, b, 0o644))
+	}
 	return dir
 }
 
@@ -88,8 +99,8 @@ func TestEvaluationErrorsFailClosed(t *testing.T) {
 	want := []CallDecision{{ID: "a", Name: "read_file", Reason: "invalid_config", Layer: "config",
 		Message: "the call is refused: the policy could not decide it"}}
 	for name, policy := range map[string]string{
-		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
-		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ndecision := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
+		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
+		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
 	} {
 		e := newEngine(t, WithBundle(brokenBundle(t, policy)))
 		d, err := e.DecideValue(context.Background(), in)
@@ -172,4 +183,29 @@ func TestAuditLogsOneRecordPerDecision(t *testing.T) {
 		map[string]any{"id": "c2", "name": "nope", "allowed": false, "reason": "not_declared", "layer": "declaration"},
 	}, rec["calls"])
 	require.NotContains(t, buf.String(), "/secret", "arguments must not be logged")
+}
+
+// TestDecideJSONReadsLikeOPAEval: a leading byte order mark is skipped;
+// anything but white space after the document is an error, and the
+// decision refuses every call.
+func TestDecideJSONReadsLikeOPAEval(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`
+	plain, err := e.DecideJSON(ctx, []byte(doc))
+	require.NoError(t, err)
+	bom, err := e.DecideJSON(ctx, []byte("\xef\xbb\xbf"+doc))
+	require.NoError(t, err)
+	require.Equal(t, documentJSON(t, plain), documentJSON(t, bom))
+	for _, trailing := range []string{doc + doc, doc + " 1", doc + "]", doc + "\f"} {
+		d, err := e.DecideJSON(ctx, []byte(trailing))
+		require.ErrorContains(t, err, "after the JSON document", trailing)
+		require.Empty(t, d.Decisions)
+		require.Equal(t, "internal_error", d.Errors[0].Code())
+		l, err := e.LaunchJSON(ctx, []byte(trailing))
+		require.Error(t, err)
+		require.False(t, l.Valid)
+		_, err = e.CheckJSON(ctx, []byte(trailing))
+		require.Error(t, err)
+	}
 }

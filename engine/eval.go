@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -26,12 +27,13 @@ func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 	return e.DecideValue(ctx, value)
 }
 
-// DecideJSON is [Engine.Decide] for a JSON document, decoded the way an
-// OPA server decodes a request body (numbers keep their text).
+// DecideJSON is [Engine.Decide] for a JSON document, decoded by
+// [DecodeInput] as opa eval reads an input file (numbers keep their
+// text; a byte order mark is skipped; data after the document is an
+// error, which refuses every call).
 func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error) {
-	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	value, err := DecodeInput(data)
 	if err != nil {
-		err = fmt.Errorf("decode input: %w", err)
 		return failClosed(ast.Null{}, err), err
 	}
 	return e.DecideValue(ctx, value)
@@ -39,6 +41,8 @@ func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error)
 
 // DecideValue is [Engine.Decide] for an input already converted to AST.
 func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
 	p := e.current.Load()
 	d, err := p.evalDecision(ctx, p.decision, input, input, nil)
 	e.auditDecision(ctx, p, input, d, err)
@@ -58,9 +62,8 @@ func (e *Engine) Launch(ctx context.Context, input any) (*Launch, error) {
 
 // LaunchJSON is [Engine.Launch] for a JSON document.
 func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
-	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	value, err := DecodeInput(data)
 	if err != nil {
-		err = fmt.Errorf("decode input: %w", err)
 		return failedLaunch(err), err
 	}
 	return e.LaunchValue(ctx, value)
@@ -68,6 +71,8 @@ func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
 
 // LaunchValue is [Engine.Launch] for an input already converted to AST.
 func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
 	p := e.current.Load()
 	value, err := evalAST(ctx, p.launch, input)
 	if err != nil {
@@ -100,9 +105,18 @@ func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, inp
 }
 
 // evalAST runs a prepared query whose single expression is the result,
-// and returns that result as AST (not converted to JSON).
+// and returns that result as AST (not converted to JSON). A context that
+// has ended before or during the evaluation is an error even when the
+// evaluation answered: OPA notices cancellation from another goroutine,
+// which a fast evaluation can outrun (always, under GOMAXPROCS=1).
 func evalAST(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (ast.Value, error) {
+	if err := contextEnded(ctx); err != nil {
+		return nil, err
+	}
 	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST))
+	if err := contextEnded(ctx); err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
@@ -114,6 +128,24 @@ func evalAST(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (as
 		return nil, errShape
 	}
 	return value, nil
+}
+
+// contextEnded returns an error wrapping the context's cause once it is
+// cancelled or past its deadline, and nil before. A deadline counts from
+// the clock, not from ctx.Err(): the timer that sets ctx.Err() runs on
+// another goroutine, which may not have run yet.
+func contextEnded(ctx context.Context) error {
+	if ctx.Err() == nil {
+		if deadline, ok := ctx.Deadline(); !ok || time.Now().Before(deadline) {
+			return nil
+		}
+		return fmt.Errorf("evaluate policy: %w", context.DeadlineExceeded)
+	}
+	cause := context.Cause(ctx)
+	if !errors.Is(cause, ctx.Err()) {
+		cause = fmt.Errorf("%w: %w", ctx.Err(), cause)
+	}
+	return fmt.Errorf("evaluate policy: %w", cause)
 }
 
 // toValue converts a Go value to AST the way the policy would see it as

@@ -2,7 +2,16 @@ package engine_test
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/tooleval/tooleval/engine"
 )
@@ -209,4 +218,113 @@ func ExampleRequesterPolicyDigest() {
 	// Output:
 	// c1 allowed
 	// c2 refused by requester_policy
+}
+
+// DecodeInput reads an input file as opa eval does: a byte order mark
+// is skipped and numbers keep their text, but a second document is an
+// error rather than ignored.
+func ExampleDecodeInput() {
+	v, err := engine.DecodeInput([]byte("\xef\xbb\xbf" + `{"run": {"attempts": 18446744073709551616}}`))
+	fmt.Println(v, err)
+	_, err = engine.DecodeInput([]byte(`{"calls": []} {"calls": []}`))
+	fmt.Println(err)
+	// Output:
+	// {"run": {"attempts": 18446744073709551616}} <nil>
+	// decode input: data after the JSON document, at byte 14
+}
+
+// A decision whose context has ended, or that runs past the engine's
+// evaluation deadline, refuses every call and returns the error.
+func ExampleWithEvalTimeout() {
+	ctx := context.Background()
+	e, err := engine.New(ctx, engine.WithEvalTimeout(2*time.Second))
+	if err != nil {
+		panic(err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	d, err := e.DecideJSON(cancelled, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file"}]}`))
+	fmt.Println(errors.Is(err, context.Canceled))
+	fmt.Println(d.Decisions[0].ID, d.Decisions[0].Allowed, d.Decisions[0].Reason)
+	// Output:
+	// true
+	// c1 false invalid_config
+}
+
+// Sessions of one run share a RunGuard: a parent and its sub-agent spend
+// one budget, and batches decided at the same time never spend the same
+// attempt.
+func ExampleNewRunGuard() {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	if err != nil {
+		panic(err)
+	}
+	guard := engine.NewRunGuard(3, 0) // three attempts for the whole run
+	declared := []engine.Declaration{{Name: "read_file"}}
+	parent, err := e.NewSession(ctx, engine.SessionConfig{Declared: declared}, engine.WithRunGuard(guard))
+	if err != nil {
+		panic(err)
+	}
+	child, err := e.NewSession(ctx, engine.SessionConfig{Agent: &engine.Agent{Role: "subagent", Depth: 1}, Declared: declared},
+		engine.WithRunGuard(guard))
+	if err != nil {
+		panic(err)
+	}
+	calls := []engine.Call{{ID: "a", Name: "read_file"}, {ID: "b", Name: "read_file"}}
+	for _, s := range []*engine.Session{parent, child} {
+		d, err := s.Decide(ctx, calls)
+		if err != nil {
+			panic(err)
+		}
+		for _, c := range d.Decisions {
+			if c.Allowed {
+				fmt.Println(c.ID, "allowed")
+			} else {
+				fmt.Println(c.ID, "refused:", c.Reason)
+			}
+		}
+	}
+	fmt.Printf("%+v\n", guard.Totals())
+	// Output:
+	// a allowed
+	// b allowed
+	// a allowed
+	// b refused: run_exhausted
+	// {Attempts:4 Refusals:1 Exhausted:true}
+}
+
+// With a verification key the engine loads only bundles signed with it
+// (opa build --signing-key); here an unsigned one is refused.
+func ExampleWithVerificationKey() {
+	ctx := context.Background()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		panic(err)
+	}
+	der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	if err != nil {
+		panic(err)
+	}
+	public := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
+
+	dir, err := os.MkdirTemp("", "tooleval-example-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	unsigned := filepath.Join(dir, "tooleval.tar.gz")
+	f, err := os.Create(unsigned)
+	if err != nil {
+		panic(err)
+	}
+	if err := engine.WriteBundle(ctx, f, "", "v1", nil); err != nil {
+		panic(err)
+	}
+	f.Close()
+
+	_, err = engine.New(ctx, engine.WithBundle(unsigned), engine.WithVerificationKey(engine.VerificationKey{Key: string(public)}))
+	fmt.Println(strings.Contains(err.Error(), "bundle missing .signatures.json"))
+	// Output:
+	// true
 }

@@ -41,8 +41,10 @@ func readPathArguments(ctx context.Context, compiler *ast.Compiler, store storag
 }
 
 // resolveCalls returns the calls with every path argument named by the
-// configuration resolved on the host against root. Calls that are not
-// well-formed are left as they are for the policy to refuse.
+// configuration resolved on the host against root: a string, or each
+// string of a list of paths. Calls that are not well-formed, and path
+// arguments of any other type, are left as they are for the policy to
+// refuse.
 func (p pathArguments) resolveCalls(root string, calls ast.Value) ast.Value {
 	arr, ok := calls.(*ast.Array)
 	if !ok || len(p) == 0 {
@@ -79,46 +81,36 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 		if t == nil {
 			continue
 		}
-		if text, ok := t.Value.(ast.String); ok && isPatch(accesses) {
-			resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePatch(root, string(text))))
-			continue
+		switch v := t.Value.(type) {
+		case ast.String:
+			if isPatch(accesses) {
+				resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePatch(root, string(v))))
+				continue
+			}
+			resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePath(root, string(v))))
+		case *ast.Array: // a list of paths: each string element, in place
+			elems := make([]*ast.Term, 0, v.Len())
+			v.Foreach(func(e *ast.Term) {
+				if s, ok := e.Value.(ast.String); ok {
+					e = ast.StringTerm(resolvePath(root, string(s)))
+				}
+				elems = append(elems, e)
+			})
+			resolvedArgs.Insert(ast.StringTerm(arg), ast.ArrayTerm(elems...))
 		}
-		resolvedArgs.Insert(ast.StringTerm(arg), ast.NewTerm(resolveValue(root, t.Value)))
+		// Any other value is left for the policy to refuse.
 	}
 	resolvedCall := obj.Copy()
 	resolvedCall.Insert(ast.StringTerm("args"), ast.NewTerm(resolvedArgs))
 	return resolvedCall
 }
 
-// resolveValue resolves a path argument's value: a string is one path, a
-// list is resolved element by element, and anything else is left for
-// the policy to refuse.
-func resolveValue(root string, v ast.Value) ast.Value {
-	switch v := v.(type) {
-	case ast.String:
-		resolved, err := hostpath.Resolve(root, string(v))
-		if err != nil {
-			return ast.String(unresolvedPrefix + string(v))
-		}
-		return ast.String(resolved)
-	case *ast.Array:
-		out := make([]*ast.Term, 0, v.Len())
-		v.Foreach(func(t *ast.Term) { out = append(out, ast.NewTerm(resolveValue(root, t.Value))) })
-		return ast.NewArray(out...)
-	}
-	return v
-}
-
 // isPatch reports whether a path argument's accesses (from the policy's
-// path arguments: a list of "read", "write", "patch") say it is patch text.
+// path arguments: an object of "read", "write", "patch") say it is patch
+// text.
 func isPatch(accesses any) bool {
-	list, _ := accesses.([]any)
-	for _, a := range list {
-		if a == "patch" {
-			return true
-		}
-	}
-	return false
+	set, _ := accesses.(map[string]any)
+	return set["patch"] == true
 }
 
 // patchHeaders are the lines of an apply_patch text that name a file, as
@@ -139,15 +131,21 @@ func resolvePatch(root, text string) string {
 				continue
 			}
 			p := strings.TrimSpace(line[len(h):])
-			resolved, err := hostpath.Resolve(root, p)
-			if err != nil {
-				resolved = unresolvedPrefix + p
-			}
-			lines[i] = line[:len(h)] + " " + resolved
+			lines[i] = line[:len(h)] + " " + resolvePath(root, p)
 			break
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// resolvePath resolves p on the host, or marks it unresolved: the marked
+// value is relative, so the policy refuses it with rule unresolved.
+func resolvePath(root, p string) string {
+	resolved, err := hostpath.Resolve(root, p)
+	if err != nil {
+		return unresolvedPrefix + p
+	}
+	return resolved
 }
 
 // stringMember returns obj[key] when it is a string.

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"encoding/json"
+	"strconv"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -10,8 +12,18 @@ import (
 // is an attempt, refused or not, and every refusal counts, so a looping
 // model cannot retry a refused call for free. It feeds input.run and
 // reports when a cap is reached. It is safe for concurrent use.
+//
+// Sessions that share a guard (a parent and its sub-agents) take turns:
+// a batch reads the totals, is decided and adds what it spent while it
+// holds the guard, so two batches decided at the same time never spend
+// the same attempt. A session's batches are serialized in the same way,
+// as they were before guards could be shared; sessions without a guard
+// are not affected.
 type RunGuard struct {
-	mu          sync.Mutex
+	// turn is held for a whole batch: input, decision, record.
+	turn sync.Mutex
+
+	mu          sync.Mutex // guards the fields below, for Totals
 	attempts    int64
 	refusals    int64
 	exhausted   bool
@@ -30,14 +42,31 @@ func NewRunGuard(maxAttempts, maxRefusals int64) *RunGuard {
 func (g *RunGuard) Totals() RunTotals {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return RunTotals{Attempts: g.attempts, Refusals: g.refusals, Exhausted: g.exhausted}
+	return RunTotals{Attempts: number(g.attempts), Refusals: number(g.refusals), Exhausted: g.exhausted}
 }
 
-// input is the input.run document for the next batch.
-func (g *RunGuard) input() ast.Object {
+func number(n int64) json.Number { return json.Number(strconv.FormatInt(n, 10)) }
+
+// batch runs decide while the guard is held, with input.run for the
+// batch, and adds what the decision spent. Nothing is recorded for a
+// batch that failed (every call of it was refused without a decision).
+func (g *RunGuard) batch(decide func(run ast.Object) (*Decision, error)) (*Decision, error) {
+	g.turn.Lock()
+	defer g.turn.Unlock()
+	run, attempts, refusals := g.input()
+	d, err := decide(run)
+	if err == nil {
+		g.record(d, attempts, refusals)
+	}
+	return d, err
+}
+
+// input is the input.run document for the next batch, and the totals it
+// holds.
+func (g *RunGuard) input() (run ast.Object, attempts, refusals int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	run := ast.NewObject(
+	run = ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("attempts"), ast.InternedTerm(int(g.attempts))},
 		[2]*ast.Term{ast.StringTerm("refusals"), ast.InternedTerm(int(g.refusals))},
 	)
@@ -47,16 +76,26 @@ func (g *RunGuard) input() ast.Object {
 	if g.maxRefusals > 0 {
 		run.Insert(ast.StringTerm("max_refusals"), ast.InternedTerm(int(g.maxRefusals)))
 	}
-	return run
+	return run, g.attempts, g.refusals
 }
 
-// record takes the new totals from a decision.
-func (g *RunGuard) record(d *Decision) {
-	if d.Run == nil {
-		return
-	}
+// record adds what a decision spent: the difference between its new
+// totals and the totals the batch was decided with. It never overwrites
+// the tally. Totals the guard cannot read mark the run exhausted.
+func (g *RunGuard) record(d *Decision, attempts, refusals int64) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.attempts, g.refusals = d.Run.Attempts, d.Run.Refusals
+	if d.Run == nil {
+		g.exhausted = true
+		return
+	}
+	newAttempts, errA := d.Run.Attempts.Int64()
+	newRefusals, errR := d.Run.Refusals.Int64()
+	if errA != nil || errR != nil || newAttempts < attempts || newRefusals < refusals {
+		g.exhausted = true
+		return
+	}
+	g.attempts += newAttempts - attempts
+	g.refusals += newRefusals - refusals
 	g.exhausted = g.exhausted || d.Run.Exhausted
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -23,16 +22,16 @@ type Session struct {
 	root    string
 	resolve bool
 	state   atomic.Pointer[sessionState]
-
-	mu    sync.Mutex // serializes batches when a run budget is kept
-	guard *RunGuard
+	guard   *RunGuard // may be shared with other sessions of the run
 }
 
-// sessionState is the session's context compiled by one policy.
+// sessionState is the session's context compiled by one policy. It
+// names that policy by its generation and holds no pointer to it, so an
+// idle session does not keep a replaced policy (about 10 MiB) alive.
 type sessionState struct {
-	policy    *policy
-	context   *ast.Term
-	effective *effectiveCache
+	generation uint64
+	context    *ast.Term
+	effective  *effectiveCache
 }
 
 type sessionOptions struct {
@@ -52,6 +51,8 @@ func WithPathResolution(on bool) SessionOption {
 
 // WithRunGuard keeps the run's attempts and refusals across the
 // session's batches in g and sends them to the policy as input.run.
+// Sessions of one run (a parent and its sub-agents) may share g: their
+// batches then take turns on it (see [RunGuard]).
 func WithRunGuard(g *RunGuard) SessionOption {
 	return func(o *sessionOptions) { o.guard = g }
 }
@@ -79,26 +80,29 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 		resolve: o.resolvePaths && hasRoot,
 		guard:   o.guard,
 	}
-	if _, err := s.current(ctx); err != nil {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	if _, _, err := s.current(ctx); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// current returns the session's context compiled by the engine's current
-// policy, compiling it when the bundle has been reloaded since.
-func (s *Session) current(ctx context.Context) (*sessionState, error) {
+// current returns the engine's current policy and the session's context
+// compiled by it, compiling the context when the bundle has been
+// reloaded since.
+func (s *Session) current(ctx context.Context) (*policy, *sessionState, error) {
 	p := s.engine.current.Load()
-	if st := s.state.Load(); st != nil && st.policy == p {
-		return st, nil
+	if st := s.state.Load(); st != nil && st.generation == p.generation {
+		return p, st, nil
 	}
 	compiled, err := p.compileContext(ctx, s.static)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	st := &sessionState{policy: p, context: ast.NewTerm(compiled), effective: newEffectiveCache(compiled)}
+	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), effective: newEffectiveCache(compiled)}
 	s.state.Store(st)
-	return st, nil
+	return p, st, nil
 }
 
 // compileContext evaluates data.tooleval.context.compile for the static
@@ -153,45 +157,53 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 	if err != nil {
 		return failClosed(ast.Null{}, err), err
 	}
-	if s.guard != nil {
-		s.mu.Lock()
-		defer s.mu.Unlock()
+	if s.guard == nil {
+		return s.decideCalls(ctx, value, nil)
 	}
-	st, err := s.current(ctx)
+	return s.guard.batch(func(run ast.Object) (*Decision, error) {
+		return s.decideCalls(ctx, value, run)
+	})
+}
+
+// decideCalls decides a batch of calls, with input.run when run is not
+// nil. The evaluation deadline starts here, once the batch has its turn.
+func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Object) (*Decision, error) {
+	ctx, cancel := s.engine.bounded(ctx)
+	defer cancel()
+	p, st, err := s.current(ctx)
 	if err != nil {
-		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(value)}), err), err
+		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)}), err), err
 	}
 	if s.resolve {
-		value = st.policy.paths.resolveCalls(s.root, value)
+		calls = p.paths.resolveCalls(s.root, calls)
 	}
-	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(value)})
-	if s.guard != nil {
-		request.Insert(ast.StringTerm("run"), ast.NewTerm(s.guard.input()))
+	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)})
+	if run != nil {
+		request.Insert(ast.StringTerm("run"), ast.NewTerm(run))
 	}
-	d, err := s.decide(ctx, st, request)
-	if s.guard != nil && err == nil {
-		s.guard.record(d)
-	}
-	return d, err
+	return s.decide(ctx, p, st, request)
 }
 
 // DecideRequest decides a batch given as a request document {calls,
 // run}, exactly as data.tooleval.decision would for the session's static
 // document merged with it. Paths are not resolved here.
 func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decision, error) {
-	st, err := s.current(ctx)
+	ctx, cancel := s.engine.bounded(ctx)
+	defer cancel()
+	p, st, err := s.current(ctx)
 	if err != nil {
 		return failClosed(request, err), err
 	}
-	return s.decide(ctx, st, request)
+	return s.decide(ctx, p, st, request)
 }
 
-func (s *Session) decide(ctx context.Context, st *sessionState, request ast.Value) (*Decision, error) {
+// decide evaluates a request against the session's context compiled by p.
+func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, request ast.Value) (*Decision, error) {
 	input := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("context"), st.context},
 		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
 	)
-	d, err := st.policy.evalDecision(ctx, st.policy.decide, input, request, st.effective)
-	s.engine.auditDecision(ctx, st.policy, s.agent, d, err)
+	d, err := p.evalDecision(ctx, p.decide, input, request, st.effective)
+	s.engine.auditDecision(ctx, p, s.agent, d, err)
 	return d, err
 }

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine/forkmeta"
@@ -155,18 +157,18 @@ func TestRunGuardCountsAcrossBatches(t *testing.T) {
 	d, err := s.Decide(ctx, []Call{{ID: "1", Name: "read_file"}, {ID: "2", Name: "nope"}})
 	require.NoError(t, err)
 	require.Equal(t, []bool{true, false}, allowed(d))
-	require.Equal(t, RunTotals{Attempts: 2, Refusals: 1}, guard.Totals())
+	require.Equal(t, RunTotals{Attempts: "2", Refusals: "1"}, guard.Totals())
 
 	d, err = s.Decide(ctx, []Call{{ID: "3", Name: "read_file"}, {ID: "4", Name: "read_file"}, {ID: "5", Name: "read_file"}, {ID: "6", Name: "read_file"}})
 	require.NoError(t, err)
 	require.Equal(t, []bool{true, true, true, false}, allowed(d))
 	require.Equal(t, "run_exhausted", d.Decisions[3].Reason)
-	require.Equal(t, RunTotals{Attempts: 6, Refusals: 2, Exhausted: true}, guard.Totals())
+	require.Equal(t, RunTotals{Attempts: "6", Refusals: "2", Exhausted: true}, guard.Totals())
 
 	d, err = s.Decide(ctx, []Call{{ID: "7", Name: "read_file"}})
 	require.NoError(t, err)
 	require.Equal(t, "run_exhausted", d.Decisions[0].Reason)
-	require.Equal(t, RunTotals{Attempts: 7, Refusals: 3, Exhausted: true}, guard.Totals())
+	require.Equal(t, RunTotals{Attempts: "7", Refusals: "3", Exhausted: true}, guard.Totals())
 }
 
 func TestForkLifecycle(t *testing.T) {
@@ -238,7 +240,7 @@ func TestDelegationOnlyNarrows(t *testing.T) {
 // TestConcurrentUse shares one engine and several sessions between many
 // goroutines; run it with -race.
 func TestConcurrentUse(t *testing.T) {
-	e := newEngine(t)
+	e := newEngine(t, WithEvalTimeout(time.Minute)) // 32 goroutines, 2 cores, -race: seconds of waiting for a CPU
 	ctx := context.Background()
 	docs := corpus.New(5).Decisions(40)
 	want := make([]string, len(docs))
@@ -280,5 +282,58 @@ func TestConcurrentUse(t *testing.T) {
 	close(errs)
 	for msg := range errs {
 		t.Error(msg)
+	}
+}
+
+// TestHostResolutionNeverExpandsHome: with resolution on, "~/.bashrc"
+// and "$HOME/.ssh/x" are marked unresolved (refused with rule
+// unresolved), never taken relative to the workspace root.
+func TestHostResolutionNeverExpandsHome(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	e := newEngine(t)
+	ctx := context.Background()
+	s, err := e.NewSession(ctx, SessionConfig{
+		Declared:  []Declaration{{Name: "write_file"}},
+		Workspace: &Workspace{Root: dir},
+	})
+	require.NoError(t, err)
+	d, err := s.Decide(ctx, []Call{
+		{ID: "home", Name: "write_file", Args: map[string]any{"path": "~/.bashrc"}},
+		{ID: "var", Name: "write_file", Args: map[string]any{"path": "$HOME/.ssh/authorized_keys"}},
+		{ID: "plain", Name: "write_file", Args: map[string]any{"path": "notes/~draft"}},
+	})
+	require.NoError(t, err)
+	require.Equal(t, []bool{false, false, true}, allowed(d))
+	require.Equal(t, []string{"unresolved", "unresolved", ""}, rules(d))
+}
+
+// TestHostResolutionResolvesListsOfPaths: a path argument holding a list
+// is resolved element by element (a link in any element is followed).
+func TestHostResolutionResolvesListsOfPaths(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "etc")))
+	e := newEngine(t, WithConfig(Config{"path_arguments": map[string]any{"read_many_files": map[string]any{"paths": "read"}}}))
+	in, err := toValue(map[string]any{
+		"declared":  []any{map[string]any{"name": "read_many_files"}},
+		"workspace": map[string]any{"root": dir},
+		"calls": []any{map[string]any{"id": "a", "name": "read_many_files",
+			"args": map[string]any{"paths": []any{"etc/passwd", "src/a.go", "~/x", 7}}}},
+	})
+	require.NoError(t, err)
+	args := e.ResolvePaths(in).(ast.Object).Get(ast.StringTerm("calls")).Value.(*ast.Array).Elem(0).Value.(ast.Object).Get(ast.StringTerm("args"))
+	require.Equal(t, `{"paths": ["/etc/passwd", "`+dir+`/src/a.go", "unresolved:~/x", 7]}`, args.String())
+}
+
+// TestReviveNullSidecarDenyAll: a sidecar holding null, or a list with a
+// null member, revives the fork deny-all with an error.
+func TestReviveNullSidecarDenyAll(t *testing.T) {
+	sidecar := forkmeta.PathFor(filepath.Join(t.TempDir(), "fork-1.jsonl"))
+	for _, doc := range []string{`null`, `{"version":1,"execution_allowed_tools":["read_file",null]}`} {
+		require.NoError(t, os.WriteFile(sidecar, []byte(doc), 0o644))
+		layer, err := ReviveForkLayer(sidecar)
+		require.ErrorIs(t, err, forkmeta.ErrCorrupt, doc)
+		require.Equal(t, &Layer{Name: "fork", Allow: []string{}}, layer, doc)
 	}
 }

@@ -12,6 +12,17 @@ import (
 	"github.com/tooleval/tooleval/engine"
 )
 
+// newAdversarialEngine is an engine whose evaluation deadline is above
+// the tests' own bounds: these inputs are huge on purpose, and the test
+// is that they decide correctly. (With the default deadline they would
+// fail closed; TestEvalTimeoutFailsClosed in engine/ covers that.)
+func newAdversarialEngine(t *testing.T) *engine.Engine {
+	t.Helper()
+	e, err := engine.New(context.Background(), engine.WithEvalTimeout(3*time.Minute))
+	require.NoError(t, err)
+	return e
+}
+
 // Each adversarial input ends in a defined, fail-closed decision within a
 // bound; the bounds are generous for the 2-core build machine and are
 // logged with the time actually taken.
@@ -28,7 +39,7 @@ func decideWithin(t *testing.T, e *engine.Engine, bound time.Duration, doc any) 
 }
 
 func TestAdversarial100000Calls(t *testing.T) {
-	e := newTestEngine(t)
+	e := newAdversarialEngine(t)
 	calls := make([]any, 100000)
 	for i := range calls {
 		name := "read_file"
@@ -49,7 +60,7 @@ func TestAdversarial100000Calls(t *testing.T) {
 }
 
 func TestAdversarial50000Declared(t *testing.T) {
-	e := newTestEngine(t)
+	e := newAdversarialEngine(t)
 	declared := make([]any, 50000)
 	for i := range declared {
 		declared[i] = map[string]any{"name": fmt.Sprintf("tool_%d", i)}
@@ -65,7 +76,7 @@ func TestAdversarial50000Declared(t *testing.T) {
 }
 
 func TestAdversarialHugeStrings(t *testing.T) {
-	e := newTestEngine(t)
+	e := newAdversarialEngine(t)
 	huge := strings.Repeat("read_file", 10<<20/9)
 	d := decideWithin(t, e, time.Minute, map[string]any{
 		"declared": []any{map[string]any{"name": "read_file"}},
@@ -83,7 +94,7 @@ func TestAdversarialHugeStrings(t *testing.T) {
 }
 
 func TestAdversarialDeepNesting(t *testing.T) {
-	e := newTestEngine(t)
+	e := newAdversarialEngine(t)
 	deep := strings.Repeat(`{"a":`, 1000) + `1` + strings.Repeat(`}`, 1000)
 	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file", "args": {"x": ` + deep + `}}]}`
 	start := time.Now()
@@ -99,7 +110,7 @@ func TestAdversarialDeepNesting(t *testing.T) {
 }
 
 func TestAdversarialControlAndBidiCharacters(t *testing.T) {
-	e := newTestEngine(t)
+	e := newAdversarialEngine(t)
 	d := decideWithin(t, e, time.Minute, map[string]any{
 		"declared":  []any{map[string]any{"name": "read_file"}, map[string]any{"name": "write_file"}},
 		"workspace": map[string]any{"root": "/ws"},

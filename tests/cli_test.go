@@ -2,7 +2,9 @@ package tests
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,20 +13,46 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
 )
 
+// buildCLI builds the command line as `make tooleval` does, with the
+// revision of the checkout linked in (see gitRevision).
 var buildCLI = sync.OnceValues(func() (string, error) {
 	dir, err := os.MkdirTemp("", "tooleval-cli-")
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "tooleval")
-	out, err := exec.Command("go", "build", "-o", bin, "../cmd/tooleval").CombinedOutput()
+	args := []string{"build", "-o", bin}
+	if rev, err := gitRevision(); err == nil {
+		args = append(args, "-ldflags", "-X github.com/tooleval/tooleval/engine.linkedRevision="+rev)
+	}
+	out, err := exec.Command("go", append(args, "../cmd/tooleval")...).CombinedOutput()
 	if err != nil {
 		return "", errors.New(string(out))
 	}
 	return bin, nil
 })
+
+// gitRevision is the revision `make tooleval` links in: the commit, 12
+// hex digits, with "-dirty" when the working tree has changes.
+func gitRevision() (string, error) {
+	head, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
+		return "", err
+	}
+	status, err := exec.Command("git", "status", "--porcelain").Output()
+	if err != nil {
+		return "", err
+	}
+	rev := strings.TrimSpace(string(head))
+	if len(bytes.TrimSpace(status)) > 0 {
+		rev += "-dirty"
+	}
+	return rev, nil
+}
 
 // cli runs the tooleval binary and returns its stdout, stderr and exit code.
 func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
@@ -112,7 +140,7 @@ func TestCLIHelpOnEveryCommand(t *testing.T) {
 }
 
 func TestCLIWireFormatsMatchGolden(t *testing.T) {
-	for _, format := range []string{"gemini", "openai", "anthropic"} {
+	for _, format := range []string{"gemini", "openai", "openai-responses", "anthropic"} {
 		out, _, code := cli(t, "", "eval", "-i", "../inputs/fork_tools.json", "--format", format)
 		require.Equal(t, 1, code)
 		golden, err := os.ReadFile(filepath.Join("..", "engine", "wire", "testdata", format+".json"))
@@ -149,4 +177,153 @@ func TestCLIBundleBuild(t *testing.T) {
 	out, _, code := cli(t, "", "eval", "--bundle", tarball, "-i", input, "--format", "json")
 	require.Equal(t, 1, code)
 	require.JSONEq(t, string(want), out)
+}
+
+// TestCLIWireFormatRefusesCallsWithoutAStringID: a refused call whose id
+// is a number has no valid OpenAI or Anthropic tool result; the command
+// exits 2 naming the call instead of printing an invalid tool_call_id.
+func TestCLIWireFormatRefusesCallsWithoutAStringID(t *testing.T) {
+	in := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "nope"}, {"id": 7, "name": "read_file"}]}`
+	for _, format := range []string{"openai", "anthropic"} {
+		out, stderr, code := cli(t, in, "eval", "--format", format)
+		require.Equal(t, 2, code, "%s: %s%s", format, out, stderr)
+		require.Empty(t, out, format)
+		require.Contains(t, stderr, "call 1:", format)
+		require.Contains(t, stderr, "--format json", format)
+	}
+}
+
+// TestCLITimeoutFailsClosed: an evaluation past --timeout exits 2 and
+// says what to do; without a limit the same input decides.
+func TestCLITimeoutFailsClosed(t *testing.T) {
+	var declared []string
+	for i := range 10000 {
+		declared = append(declared, fmt.Sprintf(`{"name": "tool_%d"}`, i))
+	}
+	in := `{"declared": [` + strings.Join(declared, ",") + `], "calls": [{"id": "a", "name": "tool_1"}]}`
+	out, stderr, code := cli(t, in, "eval", "--timeout", "20ms")
+	require.Equal(t, 2, code, stderr)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "deadline")
+	require.Contains(t, stderr, "--timeout")
+	_, stderr, code = cli(t, in, "eval", "--timeout", "0")
+	require.Equal(t, 0, code, stderr)
+}
+
+// largeRunTotals are decision inputs whose run totals do not fit an
+// int64 (or are not integers at all): OPA answers them, and so must the
+// engine and the command line, with the same document.
+var largeRunTotals = []string{
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}],
+	  "run": {"attempts": 9223372036854775807, "refusals": 18446744073709551615, "max_attempts": 100000000000000000000}}`,
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
+	  "run": {"attempts": 1e30, "refusals": 0, "max_refusals": 1e40}}`,
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
+	  "run": {"attempts": 123456789012345678901234567890, "refusals": 2.5}}`,
+}
+
+// TestLargeRunTotalsAgreeWithOPA: with run totals above 2^63, opa eval,
+// the engine and tooleval eval give the same document (the command line
+// used to exit 2 and the engine to fail closed).
+func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
+	e, err := engine.New(context.Background())
+	require.NoError(t, err)
+	for i, in := range largeRunTotals {
+		path := writeFile(t, "large.json", []byte(in))
+		want := opa(t, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, "data.tooleval.decision")
+		d, err := e.DecideJSON(context.Background(), []byte(in))
+		require.NoError(t, err, "input %d", i)
+		got, err := d.JSON()
+		require.NoError(t, err)
+		require.JSONEq(t, string(want), string(got), "engine, input %d", i)
+		out, stderr, code := cli(t, "", "eval", "-i", path, "--format", "json")
+		require.Contains(t, []int{0, 1}, code, "input %d: %s", i, stderr)
+		require.JSONEq(t, string(want), out, "command line, input %d", i)
+	}
+}
+
+// TestCLIReadsInputLikeOPAEval: a UTF-8 byte order mark before the
+// document is accepted, as opa eval accepts it; data after the document
+// is an error (exit 2), as it is for opa eval, never ignored.
+func TestCLIReadsInputLikeOPAEval(t *testing.T) {
+	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}]}`
+	launch := `{"subagent_type": "fork", "fork_tools": ["read_file"]}`
+	bom := "\xef\xbb\xbf"
+	for _, tc := range []struct {
+		name, input, command, query string
+		ok                          bool
+	}{
+		{"BOM", bom + doc, "eval", "data.tooleval.decision", true},
+		{"BOM launch", bom + launch, "launch", "data.tooleval.launch", true},
+		{"white space after", doc + "\n\t \r\n", "eval", "data.tooleval.decision", true},
+		{"second document", doc + "\n" + `{"calls": []}`, "eval", "data.tooleval.decision", false},
+		{"second launch", launch + launch, "launch", "data.tooleval.launch", false},
+		{"trailing garbage", doc + " x", "eval", "data.tooleval.decision", false},
+		{"trailing bracket", doc + "]", "eval", "data.tooleval.decision", false},
+	} {
+		path := writeFile(t, "input.json", []byte(tc.input))
+		cmd := exec.Command("go", "tool", "opa", "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, tc.query)
+		want, opaErr := cmd.Output()
+		require.Equal(t, tc.ok, opaErr == nil, "%s: opa eval accepted=%v", tc.name, opaErr == nil)
+		out, stderr, code := cli(t, "", tc.command, "-i", path, "--format", "json")
+		if !tc.ok {
+			require.Equal(t, 2, code, "%s: %s", tc.name, out)
+			require.Contains(t, stderr, "input", tc.name)
+			continue
+		}
+		require.Contains(t, []int{0, 1}, code, "%s: %s", tc.name, stderr)
+		require.JSONEq(t, string(want), out, tc.name)
+		_, stderr, code = cli(t, "", "check", path)
+		require.NotEqual(t, 2, code, "%s: check: %s", tc.name, stderr)
+	}
+	// What opa eval reads only because it falls back to YAML is refused:
+	// tooleval inputs are JSON.
+	for name, input := range map[string]string{
+		"two BOMs":          bom + bom + doc,
+		"empty":             "",
+		"YAML document end": doc + "\n---\n" + doc,
+	} {
+		_, stderr, code := cli(t, input, "eval", "--format", "json")
+		require.Equal(t, 2, code, name)
+		require.Contains(t, stderr, "standard input", name)
+	}
+}
+
+// TestCLIStampsTheBuildRevision: a binary built as `make tooleval`
+// builds it reports the commit as the embedded bundle's revision (every
+// binary said "dev"), in `tooleval version`, in its decisions' audit
+// records and in the bundles `bundle build` writes.
+func TestCLIStampsTheBuildRevision(t *testing.T) {
+	want, err := gitRevision()
+	require.NoError(t, err, "the tests run in a git checkout")
+	out, _, code := cli(t, "", "version")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "\nbundle revision "+want+"\n")
+
+	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
+	_, stderr, code := cli(t, "", "bundle", "build", "-o", tarball)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stderr, "(revision "+want+")")
+	e, err := engine.New(context.Background(), engine.WithBundle(tarball))
+	require.NoError(t, err)
+	require.Equal(t, want, e.Revision())
+}
+
+// TestCLIBundleBuildRefusesInvalidConfig: a configuration that check
+// reports errors for is not built into a bundle (every decision of it
+// would be invalid_config); the command exits 2, says why and what to
+// run, and writes nothing.
+func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
+	config := writeFile(t, "config.json", []byte(`{"tools": {"profile": "codign"}}`))
+	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
+	_, stderr, code := cli(t, "", "bundle", "build", "--config", config, "-o", tarball)
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "unknown_profile")
+	require.Contains(t, stderr, "tooleval check --config")
+	_, err := os.Stat(tarball)
+	require.ErrorIs(t, err, os.ErrNotExist)
+
+	valid := writeFile(t, "valid.json", []byte(`{"tools": {"profile": "coding"}}`))
+	_, stderr, code = cli(t, "", "bundle", "build", "--config", valid, "-o", tarball)
+	require.Equal(t, 0, code, stderr)
 }

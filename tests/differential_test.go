@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"reflect"
 	"runtime"
@@ -43,7 +44,12 @@ func engineView(d *engine.Decision) oracle.Result {
 		r.Verdicts = append(r.Verdicts, oracle.Verdict{ID: c.ID, Name: c.Name, Allowed: c.Allowed, Reason: c.Reason, Layer: c.Layer, Rule: c.Rule})
 	}
 	if d.Run != nil {
-		r.Run = &oracle.Run{Attempts: float64(d.Run.Attempts), Refusals: float64(d.Run.Refusals), Exhausted: d.Run.Exhausted}
+		attempts, errA := d.Run.Attempts.Float64()
+		refusals, errR := d.Run.Refusals.Float64()
+		if errA != nil || errR != nil { // not a number: the oracle never agrees
+			attempts, refusals = math.NaN(), math.NaN()
+		}
+		r.Run = &oracle.Run{Attempts: attempts, Refusals: refusals, Exhausted: d.Run.Exhausted}
 	}
 	if r.Effective == nil {
 		r.Effective = []string{}

@@ -300,3 +300,54 @@ func TestDecisionLogsMaskArguments(t *testing.T) {
 	require.NotContains(t, line, "TOP-SECRET-CONTENT")
 	require.NotContains(t, line, `/ws/x`)
 }
+
+// TestDecisionLogsMaskWhatIdentifies: the decision log of a stock OPA
+// server keeps no path, no user and no session: not the argument, not
+// the refused path in the result's message, not caller.user, the
+// requester, the handoff or the workspace. What a decision was (call ids
+// and names, verdicts, reasons, layers, rules) stays.
+func TestDecisionLogsMaskWhatIdentifies(t *testing.T) {
+	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
+	pathRefusal := `{"declared": [{"name": "write_file"}, {"name": "read_file"}],
+		"workspace": {"root": "/home/alice/ws", "read_roots": ["/home/alice/skills"], "excluded": ["alice-private"]},
+		"caller": {"user": "alice@example.com", "scopes": null},
+		"calls": [{"id": "call_w", "name": "write_file", "args": {"path": "/home/alice/.ssh/authorized_keys", "content": "ssh-ed25519 AAAA"}},
+		          {"id": "call_r", "name": "read_file", "args": {"path": "/home/alice/ws/notes.txt"}}]}`
+	continuation := `{"declared": [{"name": "read_file"}],
+		"requester": {"session": "alice-session-1", "batch": "alice-batch-1", "policy_digest": "d"},
+		"handoff": {"session": "alice-session-1", "batch": "alice-batch-1", "children": []},
+		"calls": [{"id": "call_h", "name": "read_file"}]}`
+	result, ok, err := server.query("tooleval/decision", []byte(pathRefusal))
+	require.NoError(t, err)
+	require.True(t, ok)
+	require.Contains(t, string(result), `/home/alice/.ssh/authorized_keys\" is outside the workspace`, "the caller gets the message")
+	_, ok, err = server.query("tooleval/decision", []byte(continuation))
+	require.NoError(t, err)
+	require.True(t, ok)
+
+	logLine := func(id string) string {
+		var line string
+		require.Eventually(t, func() bool {
+			for _, l := range strings.Split(server.output.String(), "\n") {
+				if strings.Contains(l, `"Decision Log"`) && strings.Contains(l, id) {
+					line = l
+					return true
+				}
+			}
+			return false
+		}, 10*time.Second, 100*time.Millisecond, "no decision log line:\n%s", server.output.String())
+		require.NotContains(t, strings.ToLower(line), "alice", "the log identifies a person or a file:\n%s", line)
+		return line
+	}
+	line := logLine("call_w")
+	for _, kept := range []string{`"call_w"`, `"call_r"`, `"write_file"`, `"outside_workspace"`, `"reason":"path"`, `"layer":"workspace"`} {
+		require.Contains(t, line, kept)
+	}
+	for _, erased := range []string{"/input/calls/0/args", "/input/calls/1/args", "/input/caller/user", "/input/workspace", "/result/decisions/0/message"} {
+		require.Contains(t, line, `"`+erased+`"`, "the event should list what was erased")
+	}
+	line = logLine("call_h")
+	for _, erased := range []string{"/input/requester", "/input/handoff"} {
+		require.Contains(t, line, `"`+erased+`"`, "the event should list what was erased")
+	}
+}

@@ -36,7 +36,10 @@ func TestHotReloadUnderConcurrency(t *testing.T) {
 		require.NoError(t, engine.WriteBundle(ctx, f, source, rev, nil))
 		require.NoError(t, f.Close())
 	}
-	e, err := engine.New(ctx, engine.WithBundle(paths["rev-a"]))
+	// 64 goroutines on two cores under the race detector wait seconds for
+	// the CPU: the evaluation deadline (wall-clock time) is raised so that
+	// the test is about reloads, not about contention.
+	e, err := engine.New(ctx, engine.WithBundle(paths["rev-a"]), engine.WithEvalTimeout(time.Minute))
 	require.NoError(t, err)
 
 	static := map[string]any{

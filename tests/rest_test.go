@@ -46,7 +46,7 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		require.NoError(t, err)
 		requests = append(requests, request{"tooleval/launch", data})
 	}
-	for _, odd := range []string{`{}`, `null`, `[]`, `"x"`, `1e400`, `{"calls": "x"}`} {
+	for _, odd := range append([]string{`{}`, `null`, `[]`, `"x"`, `1e400`, `{"calls": "x"}`}, largeRunTotals...) {
 		requests = append(requests, request{"tooleval/decision", []byte(odd)}, request{"tooleval/launch", []byte(odd)})
 	}
 

@@ -4,8 +4,9 @@
 // The file is JSON: {"version": 1, "execution_allowed_tools": [...]}. The
 // field is absent for an unrestricted fork and [] for a deny-all one.
 // Reading fails closed: a sidecar that is missing, unreadable, truncated,
-// of an unknown version, or whose field is not a list of strings revives
-// the fork as deny-all, with an error saying why. Only a well-formed
+// not a JSON object (null included), of an unknown version, or whose
+// field is not a list of strings (a null member included) revives the
+// fork as deny-all, with an error saying why. Only a well-formed
 // sidecar without the field (as written before the field existed)
 // revives it unrestricted.
 package forkmeta
@@ -59,6 +60,16 @@ type sidecar struct {
 // directory is written, synced and renamed over path, and the directory
 // is synced, so a crash leaves the old sidecar or the new one, never a
 // torn file.
+//
+// The temporary is named after the sidecar (".fork-1.agent-meta.json.*.tmp"
+// for "fork-1.agent-meta.json"). On Unix, writers in one directory take
+// turns: each holds an exclusive flock(2) on the directory from before it
+// creates its temporary until after the rename. A writer killed mid-write
+// leaves its temporary behind, and the kernel drops its lock; the next
+// Write of the same sidecar, holding the lock, knows that every temporary
+// of that sidecar is stale and removes it. The temporaries of other
+// sidecars are left to their own next write. (Elsewhere, without flock,
+// only temporaries older than ten minutes are removed.)
 func Write(path string, r Restriction) error {
 	doc := sidecar{Version: Version}
 	if r.Restricted {
@@ -70,7 +81,13 @@ func Write(path string, r Restriction) error {
 		return fmt.Errorf("encode fork sidecar: %w", err)
 	}
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".agent-meta-*.tmp")
+	unlock, err := lockDirectory(dir)
+	if err != nil {
+		return fmt.Errorf("write fork sidecar: lock %s: %w", dir, err)
+	}
+	defer unlock()
+	removeStaleTemporaries(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write fork sidecar: %w", err)
 	}
@@ -98,6 +115,25 @@ func Write(path string, r Restriction) error {
 	return nil
 }
 
+// removeStaleTemporaries removes the temporaries of path's sidecar that
+// no live writer can own (see [Write]). It is best effort: what it cannot
+// remove stays for the next write.
+func removeStaleTemporaries(path string) {
+	dir := filepath.Dir(path)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := "." + filepath.Base(path) + "."
+	for _, entry := range entries {
+		name := entry.Name()
+		if !entry.Type().IsRegular() || !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".tmp") {
+			continue
+		}
+		removeIfStale(filepath.Join(dir, name))
+	}
+}
+
 // Read returns the restriction persisted at path. On any error it returns
 // [DenyAll] with an error wrapping [ErrCorrupt].
 func Read(path string) (Restriction, error) {
@@ -115,6 +151,9 @@ func Parse(data []byte) (Restriction, error) {
 	if err := dec.Decode(&members); err != nil {
 		return DenyAll(), fmt.Errorf("%w: not a JSON object: %w", ErrCorrupt, err)
 	}
+	if members == nil { // the document was null
+		return DenyAll(), fmt.Errorf("%w: not a JSON object: null", ErrCorrupt)
+	}
 	if rest := bytes.Trim(data[dec.InputOffset():], " \t\r\n"); len(rest) > 0 { // JSON white space only
 		return DenyAll(), fmt.Errorf("%w: trailing data after the JSON object", ErrCorrupt)
 	}
@@ -128,12 +167,29 @@ func Parse(data []byte) (Restriction, error) {
 	if !ok {
 		return Unrestricted, nil
 	}
-	var allow []string
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &allow) != nil {
-		return DenyAll(), fmt.Errorf("%w: %s must be a list of strings, got %s", ErrCorrupt, fieldName, raw)
-	}
-	if allow == nil {
-		allow = []string{}
+	allow, err := stringList(raw)
+	if err != nil {
+		return DenyAll(), fmt.Errorf("%w: %s must be a list of strings: %w", ErrCorrupt, fieldName, err)
 	}
 	return Restriction{Restricted: true, Allow: allow}, nil
+}
+
+// stringList decodes a JSON list whose every member is a string. Unlike
+// json.Unmarshal into []string, it refuses null, for the list and for a
+// member (which json.Unmarshal would turn into "" without an error).
+func stringList(raw json.RawMessage) ([]string, error) {
+	var members []json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil || members == nil {
+		return nil, fmt.Errorf("got %s", raw)
+	}
+	allow := make([]string, len(members))
+	for i, m := range members {
+		if bytes.TrimSpace(m)[0] != '"' {
+			return nil, fmt.Errorf("member %d is %s", i, m)
+		}
+		if err := json.Unmarshal(m, &allow[i]); err != nil {
+			return nil, fmt.Errorf("member %d: %w", i, err)
+		}
+	}
+	return allow, nil
 }

@@ -62,6 +62,17 @@ func TestUntrustworthySidecarsReviveDenyAll(t *testing.T) {
 		"object field":  `{"version":1,"execution_allowed_tools":{"read_file":true}}`,
 		"two documents": `{"version":1}{"version":1}`,
 		"stray bracket": `{"version":1}]`,
+		// Anything that is not a JSON object, null included.
+		"null document":   `null`,
+		"padded null":     " null\n",
+		"string document": `"read_file"`,
+		"number document": `1`,
+		"true document":   `true`,
+		// A member that is not a string.
+		"null member":   `{"version":1,"execution_allowed_tools":["read_file",null]}`,
+		"only null":     `{"version":1,"execution_allowed_tools":[null]}`,
+		"object member": `{"version":1,"execution_allowed_tools":[{}]}`,
+		"null version":  `{"version":null,"execution_allowed_tools":["read_file"]}`,
 	}
 	for name, doc := range cases {
 		path := filepath.Join(dir, filepath.Base(name)+".json")

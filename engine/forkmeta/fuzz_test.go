@@ -13,6 +13,7 @@ func FuzzParse(f *testing.F) {
 		`{"version":1,"execution_allowed_tools":["read_file"]}`, `{"version":1,"execution_allowed_tools":[]}`,
 		`{"version":1}`, `{}`, `{"version":2}`, `{"execution_allowed_tools":null}`, `[]`, ``, `{"version":1}{}`,
 		`{"version":1,"execution_allowed_tools":"x"}`, `{"version":1.0,"execution_allowed_tools":[1]}`,
+		`null`, `{"version":1,"execution_allowed_tools":["a",null]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -25,7 +26,7 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		var doc map[string]json.RawMessage
-		if json.Unmarshal(data, &doc) != nil {
+		if json.Unmarshal(data, &doc) != nil || doc == nil {
 			t.Fatalf("accepted a sidecar that is not a JSON object: %q", data)
 		}
 		_, hasField := doc["execution_allowed_tools"]
@@ -33,9 +34,14 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("revived unrestricted despite the field: %q", data)
 		}
 		if r.Restricted {
-			var allow []string
-			if !hasField || json.Unmarshal(doc["execution_allowed_tools"], &allow) != nil {
-				t.Fatalf("restricted without a list of strings: %q", data)
+			var allow []any
+			if !hasField || json.Unmarshal(doc["execution_allowed_tools"], &allow) != nil || allow == nil {
+				t.Fatalf("restricted without a list: %q", data)
+			}
+			for _, m := range allow {
+				if _, ok := m.(string); !ok {
+					t.Fatalf("restricted with a member that is not a string (%v): %q", m, data)
+				}
 			}
 		}
 	})

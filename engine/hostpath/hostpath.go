@@ -2,6 +2,26 @@
 // filesystem will: relative to the workspace root, cleaned, and with
 // every symbolic link followed, so that the policy judges the file a
 // tool would really touch.
+//
+// # What resolution cannot promise
+//
+// Resolution reads the file system at decision time. Nothing stops a
+// process from changing a link between the decision and the moment the
+// tool opens the file (a time-of-check to time-of-use race): a link that
+// pointed inside the workspace when the call was allowed can point at
+// ~/.ssh when the tool writes. The decision is only as good as the
+// executor's open. An executor that writes must therefore not follow
+// links the policy did not see:
+//
+//   - open the file through an [os.Root] opened on the workspace root
+//     (Go 1.24 and later), which refuses any path, link target included,
+//     that leaves the root; or
+//   - open the resolved path the decision was made on with O_NOFOLLOW
+//     (and each directory on the way with O_NOFOLLOW|O_DIRECTORY, or
+//     openat2 with RESOLVE_NO_SYMLINKS on Linux), so that a link swapped
+//     in after the decision makes the open fail instead of redirecting it.
+//
+// Reads that must stay inside the read roots need the same care.
 package hostpath
 
 import (
@@ -19,19 +39,32 @@ const MaxHops = 8
 // Errors of [Resolve]; every one means the path cannot be trusted and the
 // call must be refused.
 var (
+	// ErrLoop: following the links comes back to a state it was in (the
+	// same link with the same rest of the path), so it would never end.
 	ErrLoop        = errors.New("symbolic link loop")
 	ErrTooManyHops = fmt.Errorf("more than %d symbolic links", MaxHops)
 	ErrInvalid     = errors.New("invalid path")
 )
 
 // Resolve returns the absolute, clean path that p names on the host, with
-// symbolic links followed (at most [MaxHops]). A relative p is taken
-// relative to root, which must be absolute. Components that do not exist
-// yet (a file about to be written) are kept as they are; a component that
-// cannot be read is an error.
+// symbolic links followed (at most [MaxHops]) and ".." taken from where
+// the links lead, as the kernel does. A relative p is taken relative to
+// root, which must be absolute. Components that do not exist yet (a file
+// about to be written) are kept as they are; a component that cannot be
+// read is an error. A path starting with "~" or "$" is refused with
+// [ErrInvalid]: only a shell expands them, and taking "~/.bashrc"
+// relative to the root would judge a file the tool may never touch.
+//
+// A path may pass through the same link more than once
+// ("inside/../inside/x"); only a true cycle is [ErrLoop], and the hop cap
+// ends every other chain. See the package documentation for what the
+// result cannot promise once the decision is made.
 func Resolve(root, p string) (string, error) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return "", fmt.Errorf("%w: %q", ErrInvalid, p)
+	}
+	if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
+		return "", fmt.Errorf("%w: %q starts with %q, which is never expanded", ErrInvalid, p, p[:1])
 	}
 	if !path.IsAbs(p) {
 		if !path.IsAbs(root) {
@@ -42,6 +75,9 @@ func Resolve(root, p string) (string, error) {
 	pending := components(p)
 	resolved := "/"
 	hops := 0
+	// A state is a link about to be followed with the rest of the path
+	// after it; resolution is deterministic, so meeting a state again
+	// means it would cycle for ever.
 	seen := map[string]bool{}
 	for len(pending) > 0 {
 		c := pending[0]
@@ -62,13 +98,14 @@ func Resolve(root, p string) (string, error) {
 			resolved = next
 			continue
 		}
-		if seen[next] {
+		state := next + "\x00" + strings.Join(pending, "/")
+		if seen[state] {
 			return "", fmt.Errorf("resolve %q: %w at %s", p, ErrLoop, next)
 		}
 		if hops++; hops > MaxHops {
 			return "", fmt.Errorf("resolve %q: %w", p, ErrTooManyHops)
 		}
-		seen[next] = true
+		seen[state] = true
 		target, err := os.Readlink(next)
 		if err != nil {
 			return "", fmt.Errorf("resolve %q: %w", p, err)

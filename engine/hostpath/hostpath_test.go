@@ -126,3 +126,46 @@ func TestResolveRejectsInvalidInput(t *testing.T) {
 		require.ErrorIs(t, err, ErrInvalid, "%q %q", tc.root, tc.p)
 	}
 }
+
+// TestResolveRevisitsALinkThatIsNoLoop: a path may pass through the same
+// link twice without looping; filepath.EvalSymlinks resolves it, and so
+// must Resolve.
+func TestResolveRevisitsALinkThatIsNoLoop(t *testing.T) {
+	ws := tree(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "src", "pkg"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "src", "pkg", "x.go"), nil, 0o644))
+	require.NoError(t, os.Symlink("src", filepath.Join(ws, "inside")))
+	require.NoError(t, os.Symlink("inside", filepath.Join(ws, "again")))
+	require.NoError(t, os.Symlink("src/pkg", filepath.Join(ws, "deep")))
+	for _, p := range []string{
+		"inside/../inside/main.go",
+		"inside/../inside/../inside/main.go",
+		"again/../again/../inside/main.go",
+		"inside/../again/main.go",
+		"deep/../../deep/x.go", // ".." after a link climbs from its target
+		"deep/../pkg/../../deep/../main.go",
+	} {
+		got, err := Resolve(ws, p)
+		require.NoError(t, err, p)
+		// Not filepath.Join: it would clean "link/.." away lexically.
+		want, err := filepath.EvalSymlinks(ws + "/" + p)
+		require.NoError(t, err, p)
+		require.Equal(t, want, got, p)
+	}
+}
+
+// TestResolveNeverExpandsHomeOrVariables: "~" and "$VAR" mean something
+// only to a shell; a path starting with them is refused, not taken
+// relative to the workspace root.
+func TestResolveNeverExpandsHomeOrVariables(t *testing.T) {
+	ws := tree(t)
+	require.NoError(t, os.Mkdir(filepath.Join(ws, "~"), 0o755)) // even when such a directory exists
+	for _, p := range []string{"~", "~/.bashrc", "~root/.ssh/authorized_keys", "$HOME/.bashrc", "${HOME}/.ssh", "$PWD"} {
+		_, err := Resolve(ws, p)
+		require.ErrorIs(t, err, ErrInvalid, p)
+	}
+	// Elsewhere in a path they are ordinary characters.
+	got, err := Resolve(ws, "src/~backup")
+	require.NoError(t, err)
+	require.Equal(t, ws+"/src/~backup", got)
+}

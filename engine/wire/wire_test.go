@@ -51,15 +51,18 @@ func TestResponsesCarryIDNameAndNoAppeal(t *testing.T) {
 		Message: `tool "Refund" is not permitted: refused by layer "tenant"`}
 	g, err := Response(Gemini, c)
 	require.NoError(t, err)
-	fr := g["functionResponse"].(map[string]any)
-	require.Equal(t, "toolu_9", fr["id"])
-	require.Equal(t, "Refund", fr["name"])
+	fr := g.(*GeminiResult).FunctionResponse
+	require.Equal(t, "toolu_9", fr.ID)
+	require.Equal(t, "Refund", fr.Name)
 	o, err := Response(OpenAI, c)
 	require.NoError(t, err)
-	require.Equal(t, "toolu_9", o["tool_call_id"])
+	require.Equal(t, "toolu_9", o.(*OpenAIToolMessage).ToolCallID)
+	r, err := Response(OpenAIResponses, c)
+	require.NoError(t, err)
+	require.Equal(t, "toolu_9", r.(*OpenAIFunctionCallOutput).CallID)
 	a, err := Response(Anthropic, c)
 	require.NoError(t, err)
-	require.Equal(t, true, a["is_error"])
+	require.True(t, a.(*AnthropicToolResult).IsError)
 	text := Text(c)
 	require.Contains(t, text, `layer "tenant"`)
 	for _, appeal := range []string{"retry", "ask", "approve", "permission"} {
@@ -67,4 +70,51 @@ func TestResponsesCarryIDNameAndNoAppeal(t *testing.T) {
 	}
 	_, err = Response("xml", c)
 	require.Error(t, err)
+}
+
+// TestCallsWithoutAStringIDHaveNoResult: a refused call whose id is not a
+// string (or is empty) gets a CallError in every shape that addresses
+// results by id, and the other refusals of the batch still get theirs.
+func TestCallsWithoutAStringIDHaveNoResult(t *testing.T) {
+	e, err := engine.New(context.Background())
+	require.NoError(t, err)
+	d, err := e.DecideJSON(context.Background(), []byte(`{"declared": [{"name": "read_file"}],
+		"calls": [{"id": 7, "name": "read_file"}, {"id": "ok_1", "name": "nope"}, {"id": null, "name": "nope"},
+		          {"id": "", "name": "nope"}, {"id": {"x": 1}, "name": 3}, {"id": "ok_2", "name": "read_file"}]}`))
+	require.NoError(t, err)
+	for _, f := range []Format{OpenAI, OpenAIResponses, Anthropic} {
+		allowed, refused, err := Split(f, d)
+		require.Len(t, allowed, 1, f)
+		require.Len(t, refused, 1, f)
+		data, jsonErr := json.Marshal(refused[0])
+		require.NoError(t, jsonErr)
+		require.Contains(t, string(data), `"ok_1"`, f)
+		require.ErrorIs(t, err, ErrInvalidID, f)
+		var indexes []int
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			var ce *CallError
+			require.ErrorAs(t, e, &ce)
+			indexes = append(indexes, ce.Index)
+		}
+		require.Equal(t, []int{0, 2, 3, 4}, indexes, f)
+	}
+	// Gemini matches by name: a missing id is fine, a non-string id or name is not.
+	_, refused, err := Split(Gemini, d)
+	require.Len(t, refused, 2)
+	require.Empty(t, refused[1].(*GeminiResult).FunctionResponse.ID)
+	require.ErrorIs(t, err, ErrInvalidID)
+	require.ErrorIs(t, err, ErrInvalidName)
+	require.Contains(t, err.Error(), "call 0:")
+	require.Contains(t, err.Error(), "call 4:")
+}
+
+// TestOpenAIResponsesShape: the Responses API item has exactly the
+// fields the API takes.
+func TestOpenAIResponsesShape(t *testing.T) {
+	r, err := Response(OpenAIResponses, engine.CallDecision{ID: "call_abc", Name: "x", Reason: "not_declared", Layer: "declaration", Message: "m"})
+	require.NoError(t, err)
+	data, err := json.Marshal(r)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"type": "function_call_output", "call_id": "call_abc",
+		"output": "Tool call refused before execution: m (reason: not_declared, layer: declaration). It was not run."}`, string(data))
 }

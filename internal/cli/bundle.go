@@ -14,7 +14,8 @@ const bundleExamples = `  # Build the bundle from the policies embedded in this 
   # Build it from a policy directory
   tooleval bundle build --source policies -o bundle/tooleval.tar.gz
 
-  # Build it with a deployment's configuration (tenants, agents, ...)
+  # Build it with a deployment's configuration (tenants, agents, ...);
+  # a configuration that tooleval check reports errors for is refused
   tooleval bundle build --config deploy/config.json -o tooleval.tar.gz
 `
 
@@ -22,7 +23,7 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "bundle", "bundle build [-o FILE] [--source DIR] [--revision REV] [--config FILE]", bundleExamples)
 	output := fs.StringP("output", "o", "bundle.tar.gz", "tarball to write")
 	source := fs.String("source", "", "bundle directory to build from (default: the embedded policies)")
-	revision := fs.String("revision", "dev", "manifest revision")
+	revision := fs.String("revision", "", "manifest revision (default: this build's revision for the embedded policies, \"dev\" with --source)")
 	configPath := fs.String("config", "", "configuration overlay (JSON object of data.tooleval.config members)")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
@@ -38,7 +39,14 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, usagef("create %s: %w", *output, err)
 	}
-	if err := engine.WriteBundle(ctx, f, *source, *revision, config); err != nil {
+	rev := *revision
+	if rev == "" {
+		rev = "dev"
+		if *source == "" {
+			rev = engine.BuildRevision()
+		}
+	}
+	if err := engine.WriteBundle(ctx, f, *source, rev, config); err != nil {
 		f.Close()
 		os.Remove(*output)
 		return ExitUsage, err
@@ -46,6 +54,6 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 	if err := f.Close(); err != nil {
 		return ExitUsage, err
 	}
-	fmt.Fprintf(s.Err, "wrote %s (revision %s)\n", *output, *revision)
+	fmt.Fprintf(s.Err, "wrote %s (revision %s)\n", *output, rev)
 	return ExitOK, nil
 }

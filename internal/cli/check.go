@@ -44,7 +44,7 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 	// The configuration alone: an empty request reports only its problems.
 	base, err := e.Check(ctx, nil)
 	if err != nil {
-		return ExitUsage, err
+		return ExitUsage, policy.explain(err)
 	}
 	r.report("configuration", "error", base.Errors, nil)
 	r.report("configuration", "warning", base.Warnings, nil)
@@ -55,7 +55,7 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 			return ExitUsage, err
 		}
 		if err := r.checkDocument(ctx, e, base, path, value); err != nil {
-			return ExitUsage, err
+			return ExitUsage, policy.explain(err)
 		}
 	}
 	if r.errors > 0 || (*strict && r.warnings > 0) {

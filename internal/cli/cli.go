@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
+	"github.com/open-policy-agent/opa/v1/keys"
 	"github.com/spf13/pflag"
 
 	"github.com/tooleval/tooleval/engine"
@@ -148,14 +150,22 @@ func readInput(s Streams, path string) ([]byte, error) {
 
 // policyFlags are the flags that choose the policy an engine loads.
 type policyFlags struct {
-	bundle *string
-	config *string
+	bundle  *string
+	config  *string
+	timeout *time.Duration
+	key     *string
+	keyID   *string
+	alg     *string
 }
 
 func addPolicyFlags(fs *pflag.FlagSet) policyFlags {
 	return policyFlags{
-		bundle: fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)"),
-		config: fs.String("config", "", "configuration overlay: a JSON object of data.tooleval.config members (tenants, agents, preset, ...)"),
+		bundle:  fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)"),
+		config:  fs.String("config", "", "configuration overlay: a JSON object of data.tooleval.config members (tenants, agents, preset, ...)"),
+		timeout: fs.Duration("timeout", engine.DefaultEvalTimeout, "how long one evaluation may run before it fails closed (0: no limit)"),
+		key:     fs.String("verification-key", "", "verify --bundle's signature: the PEM file of the public key (RSA, ECDSA) or the HMAC secret, as for opa"),
+		keyID:   fs.String("verification-key-id", "default", "the id of the --verification-key"),
+		alg:     fs.String("signing-alg", "RS256", "the algorithm the bundle is signed with"),
 	}
 }
 
@@ -165,7 +175,28 @@ func (f policyFlags) engine(ctx context.Context) (*engine.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return engine.New(ctx, engine.WithBundle(*f.bundle), engine.WithConfig(config))
+	opts := []engine.Option{engine.WithBundle(*f.bundle), engine.WithConfig(config), engine.WithEvalTimeout(*f.timeout)}
+	if *f.key != "" {
+		if *f.bundle == "" {
+			return nil, usagef("--verification-key verifies the bundle given with --bundle; the embedded bundle is part of this binary and is not signed")
+		}
+		// Like opa: a path to a PEM file, or else the HMAC secret itself.
+		k, err := keys.NewKeyConfig(*f.key, *f.alg, "")
+		if err != nil {
+			return nil, usagef("--verification-key: %w", err)
+		}
+		opts = append(opts, engine.WithVerificationKey(engine.VerificationKey{ID: *f.keyID, Key: k.Key, Algorithm: *f.alg}))
+	}
+	e, err := engine.New(ctx, opts...)
+	switch {
+	case err == nil:
+		return e, nil
+	case errors.Is(err, engine.ErrIncompleteBundle):
+		return nil, fmt.Errorf("%w\n(rebuild the bundle from a complete policy directory: make bundle, or tooleval bundle build)", err)
+	case *f.key != "":
+		return nil, fmt.Errorf("%w\n(the bundle must be signed with the key given by --verification-key: opa build --signing-key ...)", err)
+	}
+	return nil, err
 }
 
 // readConfig reads the configuration overlay at path; none when path is empty.
@@ -174,4 +205,12 @@ func readConfig(path string) (engine.Config, error) {
 		return nil, nil
 	}
 	return engine.ReadConfig(path)
+}
+
+// explain adds what to do next to an evaluation error.
+func (f policyFlags) explain(err error) error {
+	if errors.Is(err, engine.ErrEvalTimeout) {
+		return fmt.Errorf("%w\n(the input is too large to decide within --timeout %s: raise it, or --timeout 0 for no limit)", err, *f.timeout)
+	}
+	return err
 }

@@ -21,6 +21,9 @@ const evalExamples = `  # Decide an example batch and print a table
   # Synthetic tool results for the refused calls, Anthropic style
   cat request.json | tooleval eval --format anthropic
 
+  # The same as OpenAI Responses API input items (function_call_output)
+  tooleval eval -i request.json --format openai-responses
+
   # Resolve path arguments on this host (symlinks followed) first
   tooleval eval -i request.json --resolve-paths
 
@@ -28,17 +31,19 @@ const evalExamples = `  # Decide an example batch and print a table
   tooleval eval -i inputs/configured/tenant_plan.json --config inputs/configured/config.json
 
 Exit status: 0 every call allowed, 1 a call refused or the request has
-errors, 2 bad usage, unreadable input or an evaluation failure.
+errors, 2 bad usage, unreadable input or an evaluation failure. With a
+wire format, a refused call whose id is not a string has no valid tool
+result: the command exits 2 and says which call.
 `
 
-var evalFormats = []string{"table", "json", string(wire.Gemini), string(wire.OpenAI), string(wire.Anthropic)}
+var evalFormats = []string{"table", "json", string(wire.Gemini), string(wire.OpenAI), string(wire.OpenAIResponses), string(wire.Anthropic)}
 
 func runEval(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--config FILE] [--resolve-paths] [--format table|json|gemini|openai|anthropic]", evalExamples)
+	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--config FILE] [--resolve-paths] [--format table|json|gemini|openai|openai-responses|anthropic]", evalExamples)
 	input := fs.StringP("input", "i", "-", "input document, or - for standard input")
 	policy := addPolicyFlags(fs)
 	resolve := fs.Bool("resolve-paths", false, "resolve path arguments on this host first, following symbolic links")
-	format := fs.StringP("format", "f", "", "output format: table, json, gemini, openai or anthropic (default: table on a terminal, json otherwise)")
+	format := fs.StringP("format", "f", "", "output format: table, json, gemini, openai (Chat Completions), openai-responses or anthropic (default: table on a terminal, json otherwise)")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
@@ -51,7 +56,7 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	d, err := e.DecideValue(ctx, value)
 	if err != nil {
-		return ExitUsage, err
+		return ExitUsage, policy.explain(err)
 	}
 	if err := writeDecision(s, out, d); err != nil {
 		return ExitUsage, err
@@ -100,16 +105,20 @@ func outputFormat(format string, terminal bool, allowed []string) (string, error
 	return "", usagef("unknown format %q (want one of %v)", format, allowed)
 }
 
-// readValue reads a JSON document, decoded the way OPA's server decodes
-// a request body.
+// readValue reads a JSON document the way opa eval reads --input (see
+// engine.DecodeInput).
 func readValue(s Streams, path string) (ast.Value, error) {
 	data, err := readInput(s, path)
 	if err != nil {
 		return nil, err
 	}
-	value, err := ast.ValueFromReader(bytes.NewReader(data))
+	value, err := engine.DecodeInput(data)
 	if err != nil {
-		return nil, usagef("input is not a JSON document: %w", err)
+		name := path
+		if path == "-" {
+			name = "standard input"
+		}
+		return nil, usagef("%s: %w (give one JSON document)", name, err)
 	}
 	return value, nil
 }
@@ -123,10 +132,10 @@ func writeDecision(s Streams, format string, d *engine.Decision) error {
 	}
 	_, refused, err := wire.Split(wire.Format(format), d)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w\n(the decision itself: --format json)", err)
 	}
 	if refused == nil {
-		refused = []map[string]any{}
+		refused = []wire.Result{}
 	}
 	return writeJSON(s, refused)
 }

@@ -28,7 +28,7 @@ func runLaunch(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	l, err := e.LaunchValue(ctx, value)
 	if err != nil {
-		return ExitUsage, err
+		return ExitUsage, policy.explain(err)
 	}
 	if out == "json" {
 		if err := writeDocument(s, l); err != nil {

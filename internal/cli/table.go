@@ -29,7 +29,7 @@ func writeDecisionTable(w io.Writer, d *engine.Decision) error {
 	writeProblems(w, "errors", d.Errors)
 	fmt.Fprintf(w, "effective: %s\n", strings.Join(d.Effective, ", "))
 	if d.Run != nil {
-		fmt.Fprintf(w, "run: attempts %d, refusals %d, exhausted %t\n", d.Run.Attempts, d.Run.Refusals, d.Run.Exhausted)
+		fmt.Fprintf(w, "run: attempts %s, refusals %s, exhausted %t\n", d.Run.Attempts, d.Run.Refusals, d.Run.Exhausted)
 	}
 	return nil
 }

@@ -136,3 +136,20 @@ test_path_arguments_join_the_configuration_and_the_preset if {
 		"edit": {"path": {"read", "write"}},
 	}
 }
+
+test_a_bundle_without_its_unicode_tables_refuses_every_call if {
+	doc := {
+		"agent": {"role": "subagent", "depth": 1},
+		"declared": [{"name": "message"}],
+		"calls": [{"id": "x", "name": "\uff4d\uff45\uff53\uff53\uff41\uff47\uff45"}],
+	}
+	full := tooleval.decision with input as doc
+	full.decisions[0].reason == "excluded"
+	every table in ["map", "ccc", "trail_ccc", "lead_ccc", "composable", "compositions", "skeleton"] {
+		d := tooleval.decision with input as doc with data.tooleval.unicode as object.remove(data.tooleval.unicode, [table])
+		d.decisions[0].reason == "invalid_config"
+		[e.code | some e in d.errors] == ["missing_unicode_tables"]
+	}
+	d := tooleval.decision with input as doc with data.tooleval.unicode as null
+	d.decisions[0].reason == "invalid_config"
+}

@@ -275,3 +275,25 @@ floor_entry(name, entry) if {
 floor_list("sensitive_paths") := array_at(shipped_floor, "sensitive_paths")
 
 floor_list(name) := array_at(object.get(shipped_floor, "exclusions", {}), name) if name != "sensitive_paths"
+
+# METADATA
+# scope: document
+# description: |
+#   An error when the bundle lacks its Unicode tables (data.tooleval.unicode
+#   and its skeleton table): without them a full-width or otherwise folded
+#   spelling of an excluded tool would be another name. Each table is
+#   probed for one entry it always holds, which costs a look-up, not a
+#   read of the table.
+unicode_errors := [] if {
+	data.tooleval.unicode.map.A == "a"
+	data.tooleval.unicode.ccc["́"] == 230
+	data.tooleval.unicode.trail_ccc["é"] == 230
+	data.tooleval.unicode.lead_ccc["ཱི"] == 129
+	data.tooleval.unicode.composable["́"] == true
+	data.tooleval.unicode.compositions["é"] == "\u00e9"
+	data.tooleval.unicode.skeleton["а"] == "a"
+} else := [shape.problem(
+	"missing_unicode_tables",
+	"the bundle has no complete Unicode tables (data.tooleval.unicode): every call is refused",
+	{"field": "unicode"},
+)]

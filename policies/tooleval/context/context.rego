@@ -62,6 +62,7 @@ compile(input_doc) := {
 		layers.errors(doc, raw_layers, groups),
 		paths.workspace_errors(doc),
 		configuration.errors(configuration.raw),
+		configuration.unicode_errors,
 		stages.request_config_errors(doc, subject, config),
 	])
 	workspace := paths.workspace(doc, configuration.sensitive_paths(config))

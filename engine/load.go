@@ -1,0 +1,241 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing/fstest" // an in-memory fs.FS for a directory snapshot
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/open-policy-agent/opa/v1/loader"
+	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+
+	"github.com/tooleval/tooleval/policies"
+)
+
+// ErrBundleChanged is wrapped by the error of a load that found the
+// bundle directory changing while it read it, three times in a row. A
+// bundle directory must be replaced atomically: build the new one beside
+// it and rename a symbolic link to point at it.
+var ErrBundleChanged = errors.New("the bundle directory changed while it was read (replace it atomically: rename a symbolic link)")
+
+// loadPolicy loads a bundle, checks that it holds everything the policy
+// needs, overlays the deployment's configuration and prepares the
+// engine's queries on it.
+func loadPolicy(ctx context.Context, path string, config Config, vc *bundle.VerificationConfig) (*policy, error) {
+	b, err := loadBundle(path, vc)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyConfig(ctx, b, config); err != nil {
+		return nil, err
+	}
+	return preparePolicy(ctx, b)
+}
+
+// preparePolicy compiles a loaded bundle and prepares the engine's
+// queries on it.
+func preparePolicy(ctx context.Context, b *bundle.Bundle) (*policy, error) {
+	compiler, store, err := compileBundle(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkReferences(compiler, b.Data); err != nil {
+		return nil, err
+	}
+	p := &policy{revision: b.Manifest.Revision}
+	for query, target := range map[string]*rego.PreparedEvalQuery{
+		decisionQuery: &p.decision,
+		launchQuery:   &p.launch,
+		compileQuery:  &p.compile,
+		decideQuery:   &p.decide,
+		checkQuery:    &p.check,
+	} {
+		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("prepare %s: %w", query, err)
+		}
+	}
+	if p.paths, err = readPathArguments(ctx, compiler, store); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// loadBundle reads the bundle at path, or the embedded one when path is
+// empty, and checks that its data holds what the policy reads. Rego test
+// files are left out. A bundle from a path is read from one snapshot of
+// its files and, with a verification config, must carry a valid
+// signature for exactly those files. The embedded bundle is part of the
+// binary and is not verified; its revision, "dev" in the repository, is
+// the build's ([BuildRevision]).
+func loadBundle(path string, vc *bundle.VerificationConfig) (*bundle.Bundle, error) {
+	l := loader.NewFileLoader().WithFilter(skipTests)
+	var (
+		b   *bundle.Bundle
+		err error
+	)
+	switch {
+	case path == "":
+		b, err = l.WithFS(policies.Bundle()).WithSkipBundleVerification(true).AsBundle(".")
+		path = "embedded bundle"
+		if err == nil && b.Manifest.Revision == "dev" {
+			b.Manifest.Revision = BuildRevision()
+		}
+	default:
+		b, err = readBundle(l.WithBundleVerificationConfig(vc).WithSkipBundleVerification(vc == nil), path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	if len(b.Modules) == 0 {
+		return nil, fmt.Errorf("load %s: the bundle has no policy", path)
+	}
+	if err := checkData(b.Data); err != nil {
+		return nil, fmt.Errorf("load %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// readBundle reads the bundle directory or tarball at path into memory
+// first and loads it from there, so that a file replaced during the load
+// cannot mix two bundles.
+func readBundle(l loader.FileLoader, path string) (*bundle.Bundle, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return l.WithReader(bytes.NewReader(data)).AsBundle(path)
+	}
+	snapshot, err := snapshotDirectory(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(snapshot) == 0 {
+		return &bundle.Bundle{}, nil // "the bundle has no policy"
+	}
+	// Rooted below ".": OPA's loader, at root ".", reads
+	// ".signatures.json" as "signatures.json" and misses the signature.
+	rooted := make(fstest.MapFS, len(snapshot))
+	for name, f := range snapshot {
+		rooted[snapshotRoot+"/"+name] = f
+	}
+	return l.WithFS(rooted).AsBundle(snapshotRoot)
+}
+
+// snapshotRoot is the directory a snapshot is loaded from.
+const snapshotRoot = "snapshot"
+
+// snapshotDirectory reads every file of a bundle directory into memory.
+// A symbolic link given as path is resolved once, so a link renamed to
+// another directory meanwhile does not matter. The files are read twice;
+// if the two readings differ, the directory was being changed in place,
+// and the snapshot is taken again (three times at most).
+func snapshotDirectory(path string) (fstest.MapFS, error) {
+	root, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, err
+	}
+	for range 3 {
+		first, err := readTree(root)
+		if errors.Is(err, errVanished) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		second, err := readTree(root)
+		if errors.Is(err, errVanished) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if sameTree(first, second) {
+			return first, nil
+		}
+	}
+	return nil, ErrBundleChanged
+}
+
+// errVanished: a file disappeared between listing and reading.
+var errVanished = errors.New("a file of the bundle vanished while it was read")
+
+// readTree reads the regular files under root, except Rego tests.
+func readTree(root string) (fstest.MapFS, error) {
+	files := fstest.MapFS{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(d.Name(), "_test.rego") {
+			return nil
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return fmt.Errorf("%s is not a regular file (bundle directories are read without following links)", rel)
+		}
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return errVanished // replaced or removed since it was listed
+		}
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(rel)] = &fstest.MapFile{Data: data, Mode: 0o444}
+		return nil
+	})
+	return files, err
+}
+
+func sameTree(a, b fstest.MapFS) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, f := range a {
+		g, ok := b[name]
+		if !ok || !bytes.Equal(f.Data, g.Data) {
+			return false
+		}
+	}
+	return true
+}
+
+func skipTests(_ string, info fs.FileInfo, _ int) bool {
+	return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
+}
+
+// compileBundle compiles the bundle's modules once and puts its data in
+// an in-memory store that returns AST values, so that a policy look-up
+// into a large data object reads one entry instead of converting it.
+func compileBundle(ctx context.Context, b *bundle.Bundle) (*ast.Compiler, storage.Store, error) {
+	modules := make(map[string]*ast.Module, len(b.Modules))
+	for _, m := range b.Modules {
+		modules[m.Path] = m.Parsed
+	}
+	compiler := ast.NewCompiler()
+	if compiler.Compile(modules); compiler.Failed() {
+		return nil, nil, fmt.Errorf("compile policy: %w", compiler.Errors)
+	}
+	store := inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return compiler, store, nil
+}
