@@ -36,7 +36,7 @@ func (e *Engine) auditDecision(ctx context.Context, p *policy, request ast.Value
 	rec := AuditRecord{
 		DecisionID: newDecisionID(),
 		Revision:   p.revision,
-		Agent:      member(request, "agent"),
+		Agent:      fieldOrNull(request, "agent"),
 		Calls:      make([]AuditCall, len(d.Decisions)),
 		Errors:     len(d.Errors),
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -37,8 +38,17 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 		return writeConfiguredBundle(ctx, w, source, revision, config)
 	}
 	// The same checks as a load: never write a bundle the engine would refuse.
-	if _, err := loadPolicy(ctx, source, nil, nil); err != nil {
+	b, err := loadBundle(source, nil)
+	if err != nil {
 		return fmt.Errorf("build bundle: %w", err)
+	}
+	carried := b.Data["tooleval"].(map[string]any)["prepared"] // loadBundle checked data.tooleval
+	if _, err := preparePolicy(ctx, b); err != nil {
+		return fmt.Errorf("build bundle: %w", err)
+	}
+	if !reflect.DeepEqual(carried, b.Data["tooleval"].(map[string]any)["prepared"]) {
+		// The source's prepared configuration is stale: write the fresh one.
+		return writeLoadedBundle(w, b, revision)
 	}
 	c := compile.New().
 		WithAsBundle(true).
@@ -73,6 +83,11 @@ func writeConfiguredBundle(ctx context.Context, w io.Writer, source, revision st
 	if err := checkConfiguration(ctx, b); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
+	return writeLoadedBundle(w, b, revision)
+}
+
+// writeLoadedBundle writes a loaded bundle with the given revision.
+func writeLoadedBundle(w io.Writer, b *bundle.Bundle, revision string) error {
 	b.Manifest.Revision = revision
 	if err := bundle.NewWriter(w).Write(*b); err != nil {
 		return fmt.Errorf("build bundle: %w", err)

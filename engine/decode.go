@@ -13,10 +13,8 @@ import (
 var errShape = errors.New("the policy result does not have the contract's shape")
 
 // decodeDecision builds a Decision from the policy's result, read
-// straight from its AST. effective, when the result's effective list is
-// that very value, supplies its strings without converting it again: a
-// session's effective list can be long and is the same on every batch.
-func decodeDecision(v ast.Value, effective *effectiveCache) (*Decision, error) {
+// straight from its AST.
+func decodeDecision(v ast.Value) (*Decision, error) {
 	obj, ok := v.(ast.Object)
 	if !ok {
 		return nil, errShape
@@ -41,13 +39,6 @@ func decodeDecision(v ast.Value, effective *effectiveCache) (*Decision, error) {
 		return nil, err
 	}
 	if d.Errors, err = decodeProblems(obj); err != nil {
-		return nil, err
-	}
-	list, ok := typedMember[*ast.Array](obj, "effective")
-	if !ok {
-		return nil, fmt.Errorf("%w: effective", errShape)
-	}
-	if d.Effective, err = effective.strings(list); err != nil {
 		return nil, err
 	}
 	if run, ok := typedMember[ast.Object](obj, "run"); ok {
@@ -134,47 +125,4 @@ func decodeInto(v ast.Value, out any) error {
 		return fmt.Errorf("decode policy result: %w", err)
 	}
 	return json.Unmarshal(raw, out)
-}
-
-// effectiveCache remembers the strings of one effective list.
-type effectiveCache struct {
-	value   *ast.Array
-	decoded []string
-}
-
-func newEffectiveCache(context ast.Value) *effectiveCache {
-	obj, ok := context.(ast.Object)
-	if !ok {
-		return nil
-	}
-	list, ok := typedMember[*ast.Array](obj, "effective")
-	if !ok {
-		return nil
-	}
-	c := &effectiveCache{value: list}
-	decoded, err := (*effectiveCache)(nil).strings(list)
-	if err != nil {
-		return nil
-	}
-	c.decoded = decoded
-	return c
-}
-
-// strings returns the list's strings, from the cache when it is the
-// cached list itself. The returned slice must not be modified.
-func (c *effectiveCache) strings(list *ast.Array) ([]string, error) {
-	if c != nil && c.value == list {
-		return c.decoded, nil
-	}
-	out := make([]string, 0, list.Len())
-	var err error
-	list.Foreach(func(t *ast.Term) {
-		s, ok := t.Value.(ast.String)
-		if !ok {
-			err = fmt.Errorf("%w: effective holds a non-string", errShape)
-			return
-		}
-		out = append(out, string(s))
-	})
-	return out, err
 }

@@ -16,10 +16,6 @@ type Decision struct {
 	// Errors lists configuration and input-shape errors; when it is not
 	// empty every call is refused with reason invalid_config.
 	Errors []Problem `json:"errors"`
-	// Effective is the sorted list of declared names that exclusions and
-	// layers would let execute. A session may share it between decisions:
-	// do not modify it.
-	Effective []string `json:"effective"`
 	// Run holds the new run totals; nil when the input had no run.
 	Run *RunTotals `json:"run,omitempty"`
 	// Revision is the manifest revision of the bundle that decided; it
@@ -28,6 +24,10 @@ type Decision struct {
 
 	value    ast.Value // the document as the policy returned it
 	document any       // or, for a decision the engine made, as Go values
+	// fromEntries counts the calls a session answered from its context's
+	// entries (see lookupBatch), for the tests that hold that path to the
+	// policy.
+	fromEntries int
 }
 
 // CallDecision is the decision for one call.
@@ -121,4 +121,39 @@ type Launch struct {
 // JSON is the launch document exactly as the policy produced it.
 func (l *Launch) JSON() ([]byte, error) {
 	return json.Marshal(l.document)
+}
+
+// Catalog is the tools document of the contract, decoded: what the
+// name-level rules make of every declared tool.
+type Catalog struct {
+	// Errors lists configuration and input-shape errors; when it is not
+	// empty every tool is refused with reason invalid_config.
+	Errors []Problem `json:"errors"`
+	// Effective is the sorted list of declared names (as declared) that
+	// the exclusions, configured stages and layers let execute.
+	Effective []string `json:"effective"`
+	// Tools has one entry per declared tool, in declaration order.
+	Tools []ToolVerdict `json:"tools"`
+	// Revision is the manifest revision of the bundle that decided.
+	Revision string `json:"-"`
+
+	document any
+}
+
+// ToolVerdict is the catalog entry of one declared tool.
+type ToolVerdict struct {
+	// Name is the declared name, exactly as declared (a string unless the
+	// declaration was malformed).
+	Name any `json:"name"`
+	// Allowed is true when the name-level rules let the tool execute; its
+	// calls may still be refused for their arguments or the run budget.
+	Allowed bool `json:"allowed"`
+	// Reason and Layer explain a refusal.
+	Reason string `json:"reason,omitempty"`
+	Layer  string `json:"layer,omitempty"`
+}
+
+// JSON is the tools document exactly as the policy produced it.
+func (c *Catalog) JSON() ([]byte, error) {
+	return json.Marshal(c.document)
 }

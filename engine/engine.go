@@ -21,12 +21,15 @@ import (
 )
 
 // The queries the engine prepares. Each names a rule or function of the
-// policy; sessions use compile and decide, which decision is made of.
+// policy; sessions use session, decide and catalog: decision is decide
+// of a compiled context, tools is catalog of one.
 const (
 	decisionQuery = "data.tooleval.decision"
+	toolsQuery    = "data.tooleval.tools"
 	launchQuery   = "data.tooleval.launch"
-	compileQuery  = "data.tooleval.context.compile(input)"
+	sessionQuery  = "data.tooleval.context.session(input)"
 	decideQuery   = "data.tooleval.decide(input.context, input.request)"
+	catalogQuery  = "data.tooleval.catalog.catalog(input.context, input.request)"
 	pathsQuery    = "data.tooleval.configuration.path_arguments_in_force"
 	checkQuery    = "data.tooleval.check"
 )
@@ -51,11 +54,16 @@ type policy struct {
 	generation uint64
 	revision   string
 	decision   rego.PreparedEvalQuery
+	tools      rego.PreparedEvalQuery
 	launch     rego.PreparedEvalQuery
-	compile    rego.PreparedEvalQuery
+	session    rego.PreparedEvalQuery
 	decide     rego.PreparedEvalQuery
+	catalog    rego.PreparedEvalQuery
 	check      rego.PreparedEvalQuery
 	paths      pathArguments
+	// maxCalls is the policy's largest batch (data.tooleval.shape.max_calls);
+	// a session answers from its context's entries only up to it.
+	maxCalls int
 }
 
 type options struct {

@@ -45,7 +45,6 @@ func TestDecideSpecExample(t *testing.T) {
 			Message: `tool "Refund" is not permitted: refused by layer "tenant"`},
 	}, d.Decisions)
 	require.Empty(t, d.Errors)
-	require.Equal(t, []string{"read_file"}, d.Effective)
 	require.Equal(t, &RunTotals{Attempts: "2", Refusals: "1"}, d.Run)
 	require.False(t, d.AllAllowed())
 }
@@ -80,9 +79,11 @@ func brokenBundle(t *testing.T, policy string) string {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".manifest"), []byte(`{"roots": ["tooleval"], "rego_version": 1}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "broken.rego"), []byte(policy), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "context.rego"),
-		[]byte("package tooleval.context\n\ncompile(x) := x\n"), 0o644))
+		[]byte("package tooleval.context\n\nsession(x) := x\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "catalog.rego"),
+		[]byte("package tooleval.catalog\n\ncatalog(x, _) := x\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "configuration.rego"),
-		[]byte("package tooleval.configuration\n\npath_arguments_in_force := {}\n"), 0o644))
+		[]byte("package tooleval.configuration\n\npath_arguments_in_force := {}\n\nprepared_document := {}\n"), 0o644))
 	for _, data := range []string{"config", "config/presets", "floor", "unicode", "unicode/skeleton"} {
 		src := filepath.Join("..", "policies", "tooleval", data, "data.json")
 		dst := filepath.Join(dir, "tooleval", data, "data.json")
@@ -99,14 +100,18 @@ func TestEvaluationErrorsFailClosed(t *testing.T) {
 	want := []CallDecision{{ID: "a", Name: "read_file", Reason: "invalid_config", Layer: "config",
 		Message: "the call is refused: the policy could not decide it"}}
 	for name, policy := range map[string]string{
-		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
-		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
+		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\ntools := 1 if input.x\n\ntools := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
+		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.missing\n\ntools := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
 	} {
 		e := newEngine(t, WithBundle(brokenBundle(t, policy)))
 		d, err := e.DecideValue(context.Background(), in)
 		require.Error(t, err, name)
 		require.Equal(t, want, d.Decisions, name)
 		require.Contains(t, documentJSON(t, d), `"internal_error"`, name)
+		c, err := e.ToolsValue(context.Background(), in)
+		require.Error(t, err, name)
+		require.Equal(t, []ToolVerdict{{Name: "read_file", Reason: "invalid_config", Layer: "config"}}, c.Tools, name)
+		require.Empty(t, c.Effective, name)
 		l, err := e.LaunchValue(context.Background(), in)
 		require.Error(t, err, name)
 		require.False(t, l.Valid, name)

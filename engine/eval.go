@@ -22,7 +22,7 @@ var errUndefined = errors.New("the policy returned no result")
 func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 	value, err := toValue(input)
 	if err != nil {
-		return failClosed(ast.Null{}, err), err
+		return failClosed(ast.Null{}), err
 	}
 	return e.DecideValue(ctx, value)
 }
@@ -34,7 +34,7 @@ func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error) {
 	value, err := DecodeInput(data)
 	if err != nil {
-		return failClosed(ast.Null{}, err), err
+		return failClosed(ast.Null{}), err
 	}
 	return e.DecideValue(ctx, value)
 }
@@ -44,7 +44,7 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
-	d, err := p.evalDecision(ctx, p.decision, input, input, nil)
+	d, err := p.evalDecision(ctx, p.decision, input, input)
 	e.auditDecision(ctx, p, input, d, err)
 	return d, err
 }
@@ -55,7 +55,7 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 func (e *Engine) Launch(ctx context.Context, input any) (*Launch, error) {
 	value, err := toValue(input)
 	if err != nil {
-		return failedLaunch(err), err
+		return failedLaunch(), err
 	}
 	return e.LaunchValue(ctx, value)
 }
@@ -64,7 +64,7 @@ func (e *Engine) Launch(ctx context.Context, input any) (*Launch, error) {
 func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
 	value, err := DecodeInput(data)
 	if err != nil {
-		return failedLaunch(err), err
+		return failedLaunch(), err
 	}
 	return e.LaunchValue(ctx, value)
 }
@@ -76,29 +76,79 @@ func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, err
 	p := e.current.Load()
 	value, err := evalAST(ctx, p.launch, input)
 	if err != nil {
-		return failedLaunch(err), err
+		return failedLaunch(), err
 	}
 	document, err := ast.JSON(value)
 	if err != nil {
-		return failedLaunch(err), err
+		return failedLaunch(), err
 	}
 	l := &Launch{document: document, Revision: p.revision}
 	if err := decodeInto(value, l); err != nil {
-		return failedLaunch(err), err
+		return failedLaunch(), err
 	}
 	return l, nil
 }
 
-// evalDecision evaluates a decision query; request is the document whose
-// calls a fail-closed decision refuses.
-func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value, effective *effectiveCache) (*Decision, error) {
+// Tools evaluates data.tooleval.tools for one input document (any
+// JSON-compatible Go value): the declared catalog as the agent sees it.
+// Calls and run are ignored. On an evaluation error it returns the error
+// together with a catalog that refuses every tool.
+func (e *Engine) Tools(ctx context.Context, input any) (*Catalog, error) {
+	value, err := toValue(input)
+	if err != nil {
+		return failedCatalog(ast.Null{}), err
+	}
+	return e.ToolsValue(ctx, value)
+}
+
+// ToolsJSON is [Engine.Tools] for a JSON document (see [DecodeInput]).
+func (e *Engine) ToolsJSON(ctx context.Context, data []byte) (*Catalog, error) {
+	value, err := DecodeInput(data)
+	if err != nil {
+		return failedCatalog(ast.Null{}), err
+	}
+	return e.ToolsValue(ctx, value)
+}
+
+// ToolsValue is [Engine.Tools] for an input already converted to AST.
+func (e *Engine) ToolsValue(ctx context.Context, input ast.Value) (*Catalog, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	p := e.current.Load()
+	return p.evalCatalog(ctx, p.tools, input, input)
+}
+
+// evalCatalog evaluates a catalog query; request is the document whose
+// declared tools a failed catalog refuses.
+func (p *policy) evalCatalog(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value) (*Catalog, error) {
 	value, err := evalAST(ctx, q, input)
 	if err != nil {
-		return failClosed(request, err), err
+		return failedCatalog(request), err
 	}
-	d, err := decodeDecision(value, effective)
+	document, err := ast.JSON(value)
 	if err != nil {
-		return failClosed(request, err), err
+		return failedCatalog(request), err
+	}
+	c := &Catalog{document: document, Revision: p.revision}
+	if err := decodeInto(value, c); err != nil {
+		return failedCatalog(request), fmt.Errorf("%w: %w", errShape, err)
+	}
+	if c.Errors == nil || c.Effective == nil || c.Tools == nil {
+		return failedCatalog(request), errShape
+	}
+	return c, nil
+}
+
+// evalDecision evaluates a decision query; request is the document whose
+// calls a fail-closed decision refuses.
+func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value) (*Decision, error) {
+	value, err := evalAST(ctx, q, input)
+	if err != nil {
+		return failClosed(request), err
+	}
+	d, err := decodeDecision(value)
+	if err != nil {
+		return failClosed(request), err
 	}
 	d.Revision = p.revision
 	return d, nil

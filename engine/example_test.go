@@ -78,7 +78,11 @@ func ExampleSession_Decide() {
 			fmt.Println(c.ID, "refused:", c.Reason, "by", c.Layer)
 		}
 	}
-	fmt.Println(d.Effective)
+	catalog, err := s.Tools(ctx)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(catalog.Effective)
 	// Output:
 	// c1 allowed
 	// c2 refused: excluded by subagent_hard_deny

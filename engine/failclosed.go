@@ -1,25 +1,38 @@
 package engine
 
 import (
+	"encoding/json"
+	"strconv"
+
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/topdown"
+)
+
+// The messages of the policy's own safety nets (data.tooleval.batch.fail_closed
+// and the else branches of data.tooleval.tools and launch). The engine's
+// fail-closed documents are the policy's, member for member; the cause
+// of an engine failure is in the error returned with them.
+const (
+	failedDecisionMessage = "the policy could not decide this request; every call is refused"
+	failedCallMessage     = "the call is refused: the policy could not decide it"
+	failedCatalogMessage  = "the policy could not list this catalog; every tool is refused"
+	failedLaunchMessage   = "the policy could not validate this launch"
 )
 
 // failClosed is the decision the engine returns when the policy could not
-// be evaluated: every call of the request refused, with the cause as an
-// internal_error. It mirrors the policy's own safety net.
-func failClosed(request ast.Value, cause error) *Decision {
-	calls := callsOf(request)
+// be evaluated: the document data.tooleval.batch.fail_closed makes for
+// the request, every call refused (a test holds the two equal).
+func failClosed(request ast.Value) *Decision {
+	calls := listMember(request, "calls")
 	d := &Decision{
 		Decisions: make([]CallDecision, 0, len(calls)),
-		Errors:    []Problem{{"code": "internal_error", "field": "", "message": "the engine could not evaluate the policy: " + cause.Error()}},
-		Effective: []string{},
+		Errors:    []Problem{internalError(failedDecisionMessage)},
 	}
 	decisions := make([]any, 0, len(calls))
 	for _, call := range calls {
 		c := CallDecision{
-			ID: member(call, "id"), Name: member(call, "name"),
-			Reason: "invalid_config", Layer: "config",
-			Message: "the call is refused: the policy could not decide it",
+			ID: fieldOrNull(call, "id"), Name: fieldOrNull(call, "name"),
+			Reason: "invalid_config", Layer: "config", Message: failedCallMessage,
 		}
 		d.Decisions = append(d.Decisions, c)
 		decisions = append(decisions, map[string]any{
@@ -27,18 +40,93 @@ func failClosed(request ast.Value, cause error) *Decision {
 			"reason": c.Reason, "layer": c.Layer, "message": c.Message,
 		})
 	}
-	errs := make([]any, len(d.Errors))
-	for i, p := range d.Errors {
-		errs[i] = map[string]any(p)
+	document := map[string]any{"decisions": decisions, "errors": []any{map[string]any(d.Errors[0])}}
+	if run, ok := failedRun(request, len(calls)); ok {
+		document["run"] = run
+		d.Run = &RunTotals{Attempts: jsonNumber(run["attempts"]), Refusals: jsonNumber(run["refusals"]), Exhausted: true}
 	}
-	d.document = map[string]any{"decisions": decisions, "errors": errs, "effective": []any{}}
+	d.document = document
 	return d
 }
 
+// failedRun is the run member of a fail-closed decision: when the
+// request has a run (a non-null member), its totals plus every call as an
+// attempt and a refusal, exhausted. Totals that are not counts count as
+// zero, and the sums are OPA's own arithmetic.
+func failedRun(request ast.Value, calls int) (map[string]any, bool) {
+	obj, ok := request.(ast.Object)
+	if !ok {
+		return nil, false
+	}
+	run := obj.Get(ast.StringTerm("run"))
+	if run == nil {
+		return nil, false
+	}
+	if _, null := run.Value.(ast.Null); null {
+		return nil, false
+	}
+	total := func(key string) any {
+		x, _ := ast.JSON(plus(countOrZero(fieldValue(run.Value, key)), ast.Number(strconv.Itoa(calls))))
+		return x
+	}
+	return map[string]any{"attempts": total("attempts"), "refusals": total("refusals"), "exhausted": true}, true
+}
+
+// countOrZero is the policy's budget.count_or_zero: x when it is a
+// non-negative integral number, else 0.
+func countOrZero(v ast.Value) ast.Number {
+	n, ok := v.(ast.Number)
+	if !ok || ast.Compare(n, ast.Number("0")) < 0 {
+		return ast.Number("0")
+	}
+	floored := call1("floor", n)
+	if floored == nil || ast.Compare(floored, n) != 0 {
+		return ast.Number("0")
+	}
+	return n
+}
+
+// plus adds two numbers as OPA's plus does; call1 applies a one-argument
+// arithmetic builtin. Neither can fail on numbers.
+func plus(a, b ast.Number) ast.Value {
+	var out ast.Value = ast.Number("0")
+	_ = topdown.GetBuiltin(ast.Plus.Name)(topdown.BuiltinContext{}, []*ast.Term{ast.NewTerm(a), ast.NewTerm(b)}, func(t *ast.Term) error {
+		out = t.Value
+		return nil
+	})
+	return out
+}
+
+func call1(name string, a ast.Number) ast.Value {
+	var out ast.Value
+	_ = topdown.GetBuiltin(name)(topdown.BuiltinContext{}, []*ast.Term{ast.NewTerm(a)}, func(t *ast.Term) error {
+		out = t.Value
+		return nil
+	})
+	return out
+}
+
+// failedCatalog is the tools document the engine returns when the policy
+// could not be evaluated: the else branch of data.tooleval.tools, every
+// declared tool refused.
+func failedCatalog(request ast.Value) *Catalog {
+	declared := listMember(request, "declared")
+	c := &Catalog{Errors: []Problem{internalError(failedCatalogMessage)}, Effective: []string{}, Tools: make([]ToolVerdict, 0, len(declared))}
+	tools := make([]any, 0, len(declared))
+	for _, d := range declared {
+		v := ToolVerdict{Name: fieldOrNull(d, "name"), Reason: "invalid_config", Layer: "config"}
+		c.Tools = append(c.Tools, v)
+		tools = append(tools, map[string]any{"name": v.Name, "allowed": false, "reason": v.Reason, "layer": v.Layer})
+	}
+	c.document = map[string]any{"errors": []any{map[string]any(c.Errors[0])}, "effective": []any{}, "tools": tools}
+	return c
+}
+
 // failedLaunch is the launch the engine returns when the policy could not
-// be evaluated: invalid and deny-all.
-func failedLaunch(cause error) *Launch {
-	p := Problem{"code": "internal_error", "field": "", "message": "the engine could not evaluate the policy: " + cause.Error()}
+// be evaluated: the else branch of data.tooleval.launch, invalid and
+// deny-all.
+func failedLaunch() *Launch {
+	p := internalError(failedLaunchMessage)
 	return &Launch{
 		Valid:                 false,
 		Errors:                []Problem{p},
@@ -50,38 +138,51 @@ func failedLaunch(cause error) *Launch {
 	}
 }
 
-// callsOf returns the calls of a request document, or none.
-func callsOf(request ast.Value) []ast.Value {
-	obj, ok := request.(ast.Object)
-	if !ok {
-		return nil
-	}
-	term := obj.Get(ast.StringTerm("calls"))
-	if term == nil {
-		return nil
-	}
-	arr, ok := term.Value.(*ast.Array)
-	if !ok {
-		return nil
-	}
-	calls := make([]ast.Value, 0, arr.Len())
-	arr.Foreach(func(t *ast.Term) { calls = append(calls, t.Value) })
-	return calls
+func internalError(message string) Problem {
+	return Problem{"code": "internal_error", "field": "", "message": message}
 }
 
-// member returns the JSON value of obj[key], or nil.
-func member(v ast.Value, key string) any {
-	obj, ok := v.(ast.Object)
+// listMember returns the elements of doc[key] when doc is an object and
+// that member an array (the policy's shape.list_field), or none.
+func listMember(doc ast.Value, key string) []ast.Value {
+	arr, ok := fieldValue(doc, key).(*ast.Array)
 	if !ok {
 		return nil
 	}
-	term := obj.Get(ast.StringTerm(key))
-	if term == nil {
-		return nil
+	out := make([]ast.Value, 0, arr.Len())
+	arr.Foreach(func(t *ast.Term) { out = append(out, t.Value) })
+	return out
+}
+
+// fieldValue returns obj[key], or null when v is not an object or has no
+// such member.
+func fieldValue(v ast.Value, key string) ast.Value {
+	obj, ok := v.(ast.Object)
+	if !ok {
+		return ast.Null{}
 	}
-	x, err := ast.JSON(term.Value)
+	t := obj.Get(ast.StringTerm(key))
+	if t == nil {
+		return ast.Null{}
+	}
+	return t.Value
+}
+
+// fieldOrNull is the policy's shape.field(v, key, null) as a JSON value.
+func fieldOrNull(v ast.Value, key string) any {
+	x, err := ast.JSON(fieldValue(v, key))
 	if err != nil {
 		return nil
 	}
 	return x
+}
+
+func jsonNumber(x any) json.Number {
+	switch n := x.(type) {
+	case json.Number:
+		return n
+	default:
+		b, _ := json.Marshal(n)
+		return json.Number(b)
+	}
 }

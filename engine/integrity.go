@@ -200,8 +200,9 @@ func dedupe(sorted []string) []string {
 
 // entryPoints are the rules the engine evaluates.
 var entryPoints = []string{
-	"data.tooleval.decision", "data.tooleval.launch", "data.tooleval.check",
-	"data.tooleval.decide", "data.tooleval.context.compile", "data.tooleval.configuration.path_arguments_in_force",
+	"data.tooleval.decision", "data.tooleval.tools", "data.tooleval.launch", "data.tooleval.check",
+	"data.tooleval.decide", "data.tooleval.context.session", "data.tooleval.catalog.catalog",
+	"data.tooleval.configuration.path_arguments_in_force", "data.tooleval.configuration.prepared_document",
 }
 
 // checkReferences reports every reference into data that neither a rule

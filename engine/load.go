@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -51,12 +52,17 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle) (*policy, error) {
 	if err := checkReferences(compiler, b.Data); err != nil {
 		return nil, err
 	}
+	if store, err = refreshPrepared(ctx, compiler, store, b); err != nil {
+		return nil, err
+	}
 	p := &policy{revision: b.Manifest.Revision}
 	for query, target := range map[string]*rego.PreparedEvalQuery{
 		decisionQuery: &p.decision,
+		toolsQuery:    &p.tools,
 		launchQuery:   &p.launch,
-		compileQuery:  &p.compile,
+		sessionQuery:  &p.session,
 		decideQuery:   &p.decide,
+		catalogQuery:  &p.catalog,
 		checkQuery:    &p.check,
 	} {
 		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
@@ -67,7 +73,57 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle) (*policy, error) {
 	if p.paths, err = readPathArguments(ctx, compiler, store); err != nil {
 		return nil, err
 	}
+	p.maxCalls = readMaxCalls(ctx, compiler, store)
 	return p, nil
+}
+
+// readMaxCalls returns data.tooleval.shape.max_calls, or 0 (no batch is
+// answered from a session's entries) when the policy does not define it
+// as an integer.
+func readMaxCalls(ctx context.Context, compiler *ast.Compiler, store storage.Store) int {
+	rs, err := rego.New(rego.Query("data.tooleval.shape.max_calls"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
+	if err != nil || len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		return 0
+	}
+	n, ok := rs[0].Expressions[0].Value.(json.Number)
+	if !ok {
+		return 0
+	}
+	i, err := n.Int64()
+	if err != nil || i < 0 {
+		return 0
+	}
+	return int(i)
+}
+
+// preparedQuery is what the policy derives from its configuration alone.
+const preparedQuery = "data.tooleval.configuration.prepared_document"
+
+// refreshPrepared evaluates the prepared configuration of a compiled
+// bundle and puts it in the bundle's data as data.tooleval.prepared
+// (replacing whatever the bundle carried), returning a store that holds
+// it. The policy reads prepared data only when it was prepared from the
+// configuration in force, so this step saves every decision from
+// preparing the configuration again; it never changes one.
+func refreshPrepared(ctx context.Context, compiler *ast.Compiler, store storage.Store, b *bundle.Bundle) (storage.Store, error) {
+	q, err := rego.New(rego.Query(preparedQuery), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("prepare the configuration: %w", err)
+	}
+	value, err := evalAST(ctx, q, ast.NewObject())
+	if err != nil {
+		return nil, fmt.Errorf("prepare the configuration: %w", err)
+	}
+	prepared, err := ast.JSON(value)
+	if err != nil {
+		return nil, fmt.Errorf("prepare the configuration: %w", err)
+	}
+	tooleval, ok := b.Data["tooleval"].(map[string]any)
+	if !ok {
+		return nil, errors.New("prepare the configuration: the bundle has no data.tooleval")
+	}
+	tooleval["prepared"] = prepared
+	return newStore(b.Data), nil
 }
 
 // loadBundle reads the bundle at path, or the embedded one when path is
@@ -233,9 +289,13 @@ func compileBundle(ctx context.Context, b *bundle.Bundle) (*ast.Compiler, storag
 	if compiler.Compile(modules); compiler.Failed() {
 		return nil, nil, fmt.Errorf("compile policy: %w", compiler.Errors)
 	}
-	store := inmem.NewFromObjectWithOpts(b.Data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	return compiler, store, nil
+	return compiler, newStore(b.Data), nil
+}
+
+// newStore is an in-memory store of data that returns AST values.
+func newStore(data map[string]any) storage.Store {
+	return inmem.NewFromObjectWithOpts(data, inmem.OptRoundTripOnWrite(false), inmem.OptReturnASTValuesOnRead(true))
 }

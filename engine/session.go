@@ -30,8 +30,8 @@ type Session struct {
 // idle session does not keep a replaced policy (about 10 MiB) alive.
 type sessionState struct {
 	generation uint64
-	context    *ast.Term
-	effective  *effectiveCache
+	context    *ast.Term // opaque: the policy's, passed back as it is
+	entries    map[string]entryVerdict
 }
 
 type sessionOptions struct {
@@ -100,15 +100,15 @@ func (s *Session) current(ctx context.Context) (*policy, *sessionState, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), effective: newEffectiveCache(compiled)}
+	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), entries: readEntries(compiled)}
 	s.state.Store(st)
 	return p, st, nil
 }
 
-// compileContext evaluates data.tooleval.context.compile for the static
+// compileContext evaluates data.tooleval.context.session for the static
 // document and keeps the result as AST, ready to be passed back in.
 func (p *policy) compileContext(ctx context.Context, static ast.Value) (ast.Value, error) {
-	value, err := evalAST(ctx, p.compile, static)
+	value, err := evalAST(ctx, p.session, static)
 	if err != nil {
 		return nil, fmt.Errorf("compile session context: %w", err)
 	}
@@ -155,7 +155,7 @@ func withoutBatch(v ast.Value) ast.Value {
 func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 	value, err := toValue(calls)
 	if err != nil {
-		return failClosed(ast.Null{}, err), err
+		return failClosed(ast.Null{}), err
 	}
 	if s.guard == nil {
 		return s.decideCalls(ctx, value, nil)
@@ -170,18 +170,24 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Object) (*Decision, error) {
 	ctx, cancel := s.engine.bounded(ctx)
 	defer cancel()
+	request := batchRequest(calls, run)
 	p, st, err := s.current(ctx)
 	if err != nil {
-		return failClosed(ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)}), err), err
+		return failClosed(request), err
 	}
 	if s.resolve {
-		calls = p.paths.resolveCalls(s.root, calls)
+		request = batchRequest(p.paths.resolveCalls(s.root, calls), run)
 	}
+	return s.decide(ctx, p, st, request)
+}
+
+// batchRequest is the request document {calls, run?} of a batch.
+func batchRequest(calls ast.Value, run ast.Object) ast.Object {
 	request := ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.NewTerm(calls)})
 	if run != nil {
 		request.Insert(ast.StringTerm("run"), ast.NewTerm(run))
 	}
-	return s.decide(ctx, p, st, request)
+	return request
 }
 
 // DecideRequest decides a batch given as a request document {calls,
@@ -192,18 +198,52 @@ func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decisi
 	defer cancel()
 	p, st, err := s.current(ctx)
 	if err != nil {
-		return failClosed(request, err), err
+		return failClosed(request), err
 	}
 	return s.decide(ctx, p, st, request)
 }
 
 // decide evaluates a request against the session's context compiled by p.
+// A batch whose calls the context holds finished verdicts for is
+// answered from them (see lookupBatch); the policy decides the rest.
 func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, request ast.Value) (*Decision, error) {
-	input := ast.NewObject(
-		[2]*ast.Term{ast.StringTerm("context"), st.context},
-		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
+	evaluate := func(ctx context.Context, request ast.Value) (*Decision, error) {
+		input := ast.NewObject(
+			[2]*ast.Term{ast.StringTerm("context"), st.context},
+			[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(request)},
+		)
+		return p.evalDecision(ctx, p.decide, input, request)
+	}
+	var (
+		d   *Decision
+		err error
 	)
-	d, err := p.evalDecision(ctx, p.decide, input, request, st.effective)
+	if err = contextEnded(ctx); err != nil {
+		d = failClosed(request)
+	} else if looked, ok := lookupBatch(ctx, st.entries, p.maxCalls, request, evaluate); ok {
+		d = looked
+		d.Revision = p.revision
+	} else {
+		d, err = evaluate(ctx, request)
+	}
 	s.engine.auditDecision(ctx, p, s.agent, d, err)
 	return d, err
+}
+
+// Tools returns the session's declared catalog, as [Engine.Tools] would
+// for its static document, from the context the session compiled. On an
+// evaluation error it returns the error together with a catalog that
+// refuses every tool.
+func (s *Session) Tools(ctx context.Context) (*Catalog, error) {
+	ctx, cancel := s.engine.bounded(ctx)
+	defer cancel()
+	p, st, err := s.current(ctx)
+	if err != nil {
+		return failedCatalog(s.static), err
+	}
+	input := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("context"), st.context},
+		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(s.static)},
+	)
+	return p.evalCatalog(ctx, p.catalog, input, s.static)
 }

@@ -30,29 +30,76 @@ func batchOf(doc map[string]any) map[string]any {
 // TestSessionEqualsOneShot decides a generated corpus both ways: the
 // one-shot decision of the full document, and a session opened on its
 // static part deciding its batch. The documents must be identical.
+//
+// Each document is decided twice: as generated (malformed calls, runs,
+// duplicate ids: mostly the policy's path), and with a well-formed batch
+// of its declared names as declared, with unique ids and no run, mixed
+// with its own calls (the batches a session answers from its context's
+// entries, in whole or in part).
 func TestSessionEqualsOneShot(t *testing.T) {
 	e := newEngine(t)
 	ctx := context.Background()
 	docs := corpus.New(11).Decisions(1500)
-	refused := 0
+	refused, fromEntries, calls := 0, 0, 0
 	for i, doc := range docs {
-		oneShot, err := e.Decide(ctx, doc)
-		require.NoError(t, err)
-		session, err := e.NewSession(ctx, doc, WithPathResolution(false))
-		require.NoError(t, err)
-		request, err := toValue(batchOf(doc))
-		require.NoError(t, err)
-		viaSession, err := session.DecideRequest(ctx, request)
-		require.NoError(t, err)
-		require.Equal(t, documentJSON(t, oneShot), documentJSON(t, viaSession), "document %d", i)
-		for _, c := range oneShot.Decisions {
-			if !c.Allowed {
-				refused++
+		for variant, doc := range []map[string]any{doc, wellFormedBatch(doc)} {
+			oneShot, err := e.Decide(ctx, doc)
+			require.NoError(t, err)
+			session, err := e.NewSession(ctx, doc, WithPathResolution(false))
+			require.NoError(t, err)
+			request, err := toValue(batchOf(doc))
+			require.NoError(t, err)
+			viaSession, err := session.DecideRequest(ctx, request)
+			require.NoError(t, err)
+			require.Equal(t, documentJSON(t, oneShot), documentJSON(t, viaSession), "document %d, variant %d", i, variant)
+			require.Equal(t, oneShot.Decisions, viaSession.Decisions, "document %d, variant %d", i, variant)
+			fromEntries += viaSession.fromEntries
+			calls += len(oneShot.Decisions)
+			for _, c := range oneShot.Decisions {
+				if !c.Allowed {
+					refused++
+				}
 			}
 		}
 	}
-	t.Logf("%d documents decided both ways, identical; %d refused calls among them", len(docs), refused)
+	t.Logf("%d documents decided both ways, identical; %d calls, %d refused, %d answered from a session's entries",
+		2*len(docs), calls, refused, fromEntries)
 	require.Greater(t, refused, 100, "the corpus exercises too few refusals")
+	require.Greater(t, fromEntries, 1000, "too few calls take the session's look-up path")
+}
+
+// wellFormedBatch is doc with a batch a session may answer from its
+// entries: every declared name as declared, then the document's own calls
+// that are objects, all with unique string ids, and no run.
+func wellFormedBatch(doc map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range doc {
+		if k != "calls" && k != "run" {
+			out[k] = v
+		}
+	}
+	var calls []any
+	declared, _ := doc["declared"].([]any)
+	for _, d := range declared {
+		if m, ok := d.(map[string]any); ok {
+			if name, ok := m["name"].(string); ok {
+				calls = append(calls, map[string]any{"id": fmt.Sprintf("w%d", len(calls)), "name": name})
+			}
+		}
+	}
+	own, _ := doc["calls"].([]any)
+	for _, c := range own {
+		if m, ok := c.(map[string]any); ok {
+			call := map[string]any{}
+			for k, v := range m {
+				call[k] = v
+			}
+			call["id"] = fmt.Sprintf("w%d", len(calls))
+			calls = append(calls, call)
+		}
+	}
+	out["calls"] = calls
+	return out
 }
 
 func TestSessionReusesItsContextAcrossBatches(t *testing.T) {
@@ -69,8 +116,15 @@ func TestSessionReusesItsContextAcrossBatches(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []bool{true, false, true}, allowed(d))
 		require.Equal(t, "subagent_hard_deny", d.Decisions[1].Layer)
-		require.Equal(t, []string{"mcp__gh__read", "read_file"}, d.Effective)
 	}
+	c, err := s.Tools(ctx)
+	require.NoError(t, err)
+	require.Equal(t, []string{"mcp__gh__read", "read_file"}, c.Effective)
+	require.Equal(t, []ToolVerdict{
+		{Name: "read_file", Allowed: true},
+		{Name: "gateway", Reason: "excluded", Layer: "subagent_hard_deny"},
+		{Name: "mcp__gh__read", Allowed: true},
+	}, c.Tools)
 }
 
 func allowed(d *Decision) []bool {

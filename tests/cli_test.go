@@ -75,15 +75,12 @@ func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
 }
 
 // TestCLIEqualsOPAEval: for every example, `tooleval eval --format json`
-// (and `tooleval launch`) prints the document `go tool opa eval` computes
+// (and `tooleval tools`, `tooleval launch`) prints the document `go tool opa eval` computes
 // on the built bundle.
 func TestCLIEqualsOPAEval(t *testing.T) {
 	bundle := bundlePath(t)
 	for _, ex := range examples(t) {
-		command := "eval"
-		if ex.query == "data.tooleval.launch" {
-			command = "launch"
-		}
+		command := map[string]string{"data.tooleval.decision": "eval", "data.tooleval.tools": "tools", "data.tooleval.launch": "launch"}[ex.query]
 		out, stderr, code := cli(t, "", command, "-i", ex.input, "--format", "json")
 		require.Contains(t, []int{0, 1}, code, "%s: %s", ex.input, stderr)
 		raw := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", ex.input, ex.query)

@@ -282,16 +282,16 @@ func TestPropertyIdentifyingFieldsOnlyNarrow(t *testing.T) {
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(31, uint64(len(d.name))))
 		for _, doc := range corpus.New(uint64(len(d.name))).Decisions(propertyCases / 3) {
-			plain := decideDoc(t, e, doc)
+			plain, plainTools := decideDoc(t, e, doc), toolsDoc(t, e, doc)
 			if agent, ok := doc["agent"].(map[string]any); ok {
 				// The name and modes are identifying fields; role and depth are not.
 				doc["agent"] = map[string]any{"role": agent["role"], "depth": agent["depth"]}
-				plain = decideDoc(t, e, doc)
+				plain, plainTools = decideDoc(t, e, doc), toolsDoc(t, e, doc)
 				doc["agent"] = agent
 			}
 			identify(t, rng, doc, config)
 			who := decideDoc(t, e, doc)
-			subset(t, who.Effective, plain.Effective, "%s: effective widened", d.name)
+			subset(t, toolsDoc(t, e, doc).Effective, plainTools.Effective, "%s: effective widened", d.name)
 			require.Len(t, who.Decisions, len(plain.Decisions))
 			for i, c := range who.Decisions {
 				if c.Allowed {

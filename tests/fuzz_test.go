@@ -77,14 +77,26 @@ func FuzzDecideJSON(f *testing.F) {
 					t.Fatalf("call %d allowed only with identifying fields: %s", i, input)
 				}
 			}
-			for _, name := range d.Effective {
-				if !slices.Contains(p.Effective, name) {
+			withFields, err := e.ToolsJSON(context.Background(), input)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plainTools, err := e.Tools(context.Background(), plain)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range withFields.Effective {
+				if !slices.Contains(plainTools.Effective, name) {
 					t.Fatalf("effective %q only with identifying fields: %s", name, input)
 				}
 			}
 			d, generic = p, plain
 		}
-		got, want := engineView(d), oracle.Decide(cfg, generic)
+		c, err := e.Tools(context.Background(), generic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := engineView(d, c), oracle.Decide(cfg, generic)
 		if normalize(got) != normalize(want) {
 			t.Fatalf("engine and oracle differ\ninput:  %s\nengine: %s\noracle: %s", input, normalize(got), normalize(want))
 		}

@@ -17,13 +17,15 @@ type example struct {
 	input, expected, query string
 }
 
-// examples lists inputs/*.json (decisions) and inputs/launch/*.json
-// (launches) with their expected documents under inputs/expected/.
+// examples lists inputs/*.json (decisions, and their catalogs under
+// tools/) and inputs/launch/*.json (launches) with their expected
+// documents under inputs/expected/.
 func examples(t *testing.T) []example {
 	t.Helper()
 	var out []example
 	for _, set := range []struct{ dir, expected, query string }{
 		{"../inputs", "../inputs/expected", "data.tooleval.decision"},
+		{"../inputs", "../inputs/expected/tools", "data.tooleval.tools"},
 		{"../inputs/launch", "../inputs/expected/launch", "data.tooleval.launch"},
 	} {
 		files, err := filepath.Glob(filepath.Join(set.dir, "*.json"))

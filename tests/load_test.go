@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/tooleval/tooleval/internal/benchload"
 	"github.com/tooleval/tooleval/internal/corpus"
 )
 
@@ -121,4 +122,57 @@ func TestLoad(t *testing.T) {
 
 func fmtDuration(d time.Duration) string {
 	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
+}
+
+// trivialPolicy is the floor of a REST decision: one rule that allows
+// every call, answering the same request bodies with a document of the
+// same shape.
+const trivialPolicy = `package trivial
+
+decision := {"decisions": [{"id": c.id, "name": c.name, "allowed": true} | some c in input.calls], "errors": []}
+`
+
+// TestLoadAgainstTrivialPolicy puts tooleval's decision next to a trivial
+// policy on the same OPA server, in the same process, with the same
+// request bodies (the benchmark workload at 100 and 1,000 declared tools),
+// sending one request at a time and alternating the two, and reports the
+// ratio of their median latencies.
+func TestLoadAgainstTrivialPolicy(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".manifest"), []byte(`{"roots": ["trivial"]}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "trivial.rego"), []byte(trivialPolicy), 0o644))
+	server := startOPA(t, "--log-level", "error", "--optimize-store-for-read-speed", "--bundle", bundlePath(t), "--bundle", dir)
+	client := &http.Client{Timeout: 30 * time.Second}
+	post := func(path string, body []byte) time.Duration {
+		t0 := time.Now()
+		resp, err := client.Post(server.url+"/v1/data/"+path, "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		var doc struct {
+			Result json.RawMessage `json:"result"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&doc))
+		resp.Body.Close()
+		require.NotNil(t, doc.Result, "%s is undefined", path)
+		return time.Since(t0)
+	}
+	fmt.Printf("\n| declared | requests | tooleval p50 | trivial p50 | ratio |\n|---|---|---|---|---|\n")
+	for _, n := range []int{100, 1000} {
+		input, err := json.Marshal(benchload.Full(n))
+		require.NoError(t, err)
+		body := append(append([]byte(`{"input":`), input...), '}')
+		const warmup, rounds = 50, 400
+		var tooleval, trivial []time.Duration
+		for i := range warmup + rounds {
+			a, b := post("tooleval/decision", body), post("trivial/decision", body)
+			if i >= warmup {
+				tooleval, trivial = append(tooleval, a), append(trivial, b)
+			}
+		}
+		p50 := func(ds []time.Duration) time.Duration {
+			sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+			return ds[len(ds)/2]
+		}
+		a, b := p50(tooleval), p50(trivial)
+		fmt.Printf("| %d | %d | %s | %s | %.2f× |\n", n, rounds, fmtDuration(a), fmtDuration(b), float64(a)/float64(b))
+	}
 }

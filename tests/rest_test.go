@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,7 +13,8 @@ import (
 	"github.com/tooleval/tooleval/internal/corpus"
 )
 
-// TestRESTEqualsEmbedded posts every example and a generated corpus (1,500 decisions, 500 launches) to a
+// TestRESTEqualsEmbedded posts every example and a generated corpus
+// (1,500 decisions, each also as a catalog request, and 500 launches) to a
 // stock OPA server loaded with the built bundle, and requires each result
 // to be identical to the embedded engine's document for the same input.
 func TestRESTEqualsEmbedded(t *testing.T) {
@@ -29,17 +31,14 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 	for _, ex := range examples(t) {
 		data, err := os.ReadFile(ex.input)
 		require.NoError(t, err)
-		path := "tooleval/decision"
-		if ex.query == "data.tooleval.launch" {
-			path = "tooleval/launch"
-		}
+		path := strings.ReplaceAll(strings.TrimPrefix(ex.query, "data."), ".", "/")
 		requests = append(requests, request{path, data})
 	}
 	gen := corpus.New(2026)
 	for _, doc := range gen.Decisions(1500) {
 		data, err := json.Marshal(doc)
 		require.NoError(t, err)
-		requests = append(requests, request{"tooleval/decision", data})
+		requests = append(requests, request{"tooleval/decision", data}, request{"tooleval/tools", data})
 	}
 	for _, doc := range gen.Launches(500) {
 		data, err := json.Marshal(doc)
@@ -47,7 +46,7 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		requests = append(requests, request{"tooleval/launch", data})
 	}
 	for _, odd := range append([]string{`{}`, `null`, `[]`, `"x"`, `1e400`, `{"calls": "x"}`}, largeRunTotals...) {
-		requests = append(requests, request{"tooleval/decision", []byte(odd)}, request{"tooleval/launch", []byte(odd)})
+		requests = append(requests, request{"tooleval/decision", []byte(odd)}, request{"tooleval/tools", []byte(odd)}, request{"tooleval/launch", []byte(odd)})
 	}
 
 	differences := 0
@@ -55,18 +54,18 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		got, ok, err := server.query(r.path, r.input)
 		require.NoError(t, err)
 		require.True(t, ok, "request %d: %s is undefined on the server", i, r.path)
-		var want []byte
-		if r.path == "tooleval/decision" {
-			d, err := e.DecideJSON(ctx, r.input)
-			require.NoError(t, err)
-			want, err = d.JSON()
-			require.NoError(t, err)
-		} else {
-			l, err := e.LaunchJSON(ctx, r.input)
-			require.NoError(t, err)
-			want, err = l.JSON()
-			require.NoError(t, err)
+		var doc interface{ JSON() ([]byte, error) }
+		switch r.path {
+		case "tooleval/decision":
+			doc, err = e.DecideJSON(ctx, r.input)
+		case "tooleval/tools":
+			doc, err = e.ToolsJSON(ctx, r.input)
+		default:
+			doc, err = e.LaunchJSON(ctx, r.input)
 		}
+		require.NoError(t, err)
+		want, err := doc.JSON()
+		require.NoError(t, err)
 		if !jsonEqual(t, want, got) {
 			differences++
 			if differences <= 5 {

@@ -1,4 +1,4 @@
-// Package cli implements the tooleval command line: eval, launch, check,
+// Package cli implements the tooleval command line: eval, tools, launch, check,
 // bundle build and version. cmd/tooleval only wires it to the process.
 package cli
 
@@ -56,6 +56,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"eval", "decide a dispatch batch (data.tooleval.decision)", runEval},
+		{"tools", "list what each declared tool may do (data.tooleval.tools)", runTools},
 		{"launch", "validate a sub-agent or fork launch (data.tooleval.launch)", runLaunch},
 		{"check", "validate the configuration and input documents", runCheck},
 		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},

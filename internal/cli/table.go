@@ -27,10 +27,27 @@ func writeDecisionTable(w io.Writer, d *engine.Decision) error {
 		return err
 	}
 	writeProblems(w, "errors", d.Errors)
-	fmt.Fprintf(w, "effective: %s\n", strings.Join(d.Effective, ", "))
 	if d.Run != nil {
 		fmt.Fprintf(w, "run: attempts %s, refusals %s, exhausted %t\n", d.Run.Attempts, d.Run.Refusals, d.Run.Exhausted)
 	}
+	return nil
+}
+
+func writeCatalogTable(w io.Writer, c *engine.Catalog) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERDICT\tREASON\tLAYER")
+	for _, t := range c.Tools {
+		verdict, reason := "allowed", "-"
+		if !t.Allowed {
+			verdict, reason = "refused", t.Reason
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", display(t.Name), verdict, reason, dash(t.Layer))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	writeProblems(w, "errors", c.Errors)
+	fmt.Fprintf(w, "effective: %s\n", strings.Join(c.Effective, ", "))
 	return nil
 }
 

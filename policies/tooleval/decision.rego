@@ -1,39 +1,39 @@
 # METADATA
 # title: tooleval
 # description: |
-#   The entry points of the tool-call policy. ../shared/SPEC.md is the
+#   The entry points of the tool-call policy. docs/contract.md is the
 #   contract; every package under tooleval implements one concept of it.
 package tooleval
 
 import data.tooleval.batch
+import data.tooleval.catalog
 import data.tooleval.configuration
 import data.tooleval.context
 import data.tooleval.forks
 import data.tooleval.shape
 import data.tooleval.stages
+import data.tooleval.stages.agents
 import data.tooleval.warnings
 
 # METADATA
-# title: request
 # scope: document
 # description: The input document, or null when there is none.
-default request := null
+default _request := null
 
-request := input
+_request := input
 
 # METADATA
-# title: decision
 # description: |
-#   One decision for one dispatch batch: {decisions, errors, effective,
-#   run?}. Defined for every input; a decision that could not be made
+#   One decision for one dispatch batch: {decisions, errors, run?}. Its
+#   cost follows its calls, not the number of declared tools times the
+#   layers. Defined for every input; a decision that could not be made
 #   refuses every call.
 # entrypoint: true
 decision := d if {
-	d := decide(context.compile(request), request)
-} else := batch.fail_closed(request)
+	d := decide(context.compile(_request), _request)
+} else := batch.fail_closed(_request)
 
 # METADATA
-# title: decide
 # description: |
 #   The decision for the calls and run of request, given a compiled
 #   context (data.tooleval.context.compile). decision is
@@ -46,23 +46,27 @@ decide(ctx, req) := d if {
 } else := batch.fail_closed(req)
 
 # METADATA
-# title: launch
+# description: |
+#   The declared catalog as this agent sees it: {errors, effective,
+#   tools}, every declared tool's name-level verdict in declaration order
+#   (calls and run are ignored). Defined for every input; a catalog that
+#   could not be made refuses every tool.
+# entrypoint: true
+tools := t if {
+	t := catalog.catalog(context.compile(_request), _request)
+} else := catalog.fail_closed(_request)
+
+# METADATA
 # description: |
 #   Validation of a sub-agent or fork launch: {valid, errors,
 #   execution_allowed_tools, notice}. Defined for every input; a launch
 #   that could not be validated is invalid and deny-all.
 # entrypoint: true
 launch := l if {
-	l := forks.launch(context.compile(request), request)
-} else := {
-	"valid": false,
-	"errors": [shape.problem("internal_error", "the policy could not validate this launch", {"field": ""})],
-	"execution_allowed_tools": [],
-	"notice": "",
-}
+	l := forks.launch(context.compile(_request), _request)
+} else := forks.failed_launch
 
 # METADATA
-# title: check
 # description: |
 #   The configuration report of tooleval check, for the configuration in
 #   force and a decision input (possibly empty): {errors, warnings,
@@ -76,10 +80,10 @@ launch := l if {
 check := {
 	"errors": array.concat(ctx.errors, [e | some e in stages.config_errors(configuration.config); not e in ctx.errors]),
 	"warnings": warnings.warnings(configuration.config, doc, ctx.tools),
-	"agent_tools": stages.agent_tools(stages.subject(doc, configuration.config), ctx.tools),
+	"agent_tools": agents.agent_tools(stages.subject(doc, configuration.config), ctx.tools),
 } if {
-	doc := shape.document(request)
-	ctx := context.compile(request)
+	doc := shape.document(_request)
+	ctx := context.compile(_request)
 } else := {
 	"errors": [shape.problem("internal_error", "the policy could not check this configuration", {"field": ""})],
 	"warnings": [],

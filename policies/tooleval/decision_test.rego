@@ -140,19 +140,87 @@ test_allowed_decision_has_only_id_name_allowed if {
 	d == {"id": "x", "name": "read_file", "allowed": true}
 }
 
-test_effective_is_sorted_declared_names if {
+test_tools_gives_every_declared_verdict_and_the_effective_names if {
 	doc := {
 		"agent": fork(1),
 		"declared": declared,
 		"layers": [{"name": "agent", "allow": ["Refund", "agent", "gateway", "read_file", "mcp__github__*"]}],
+		"calls": [{"id": "ignored", "name": "read_file"}],
 	}
-	tooleval.decision.effective == ["Refund", "mcp__github__create_issue", "mcp__github__read_issue", "read_file"] with input as doc
+	t := tooleval.tools with input as doc
+	t.errors == []
+	t.effective == ["Refund", "mcp__github__create_issue", "mcp__github__read_issue", "read_file"]
+	t.tools == [
+		{"name": "read_file", "allowed": true},
+		{"name": "write_file", "allowed": false, "reason": "not_allowed", "layer": "agent"},
+		{"name": "read_issue", "allowed": false, "reason": "not_allowed", "layer": "agent"},
+		{"name": "gateway", "allowed": false, "reason": "excluded", "layer": "subagent_hard_deny"},
+		{"name": "sessions_spawn", "allowed": false, "reason": "excluded", "layer": "fork_no_spawn"},
+		{"name": "agent", "allowed": false, "reason": "excluded", "layer": "fork_no_spawn"},
+		{"name": "conversations_list", "allowed": false, "reason": "excluded", "layer": "subagent_hard_deny"},
+		{"name": "Refund", "allowed": true},
+		{"name": "mcp__github__read_issue", "allowed": true},
+		{"name": "mcp__github__create_issue", "allowed": true},
+		{"name": "researcher", "allowed": false, "reason": "not_allowed", "layer": "agent"},
+	]
 }
 
-test_effective_is_empty_under_errors if {
-	doc := {"declared": declared, "layers": [{"name": "a", "allow": "read_file"}]}
-	tooleval.decision.effective == [] with input as doc
+test_tools_under_errors_refuses_every_tool if {
+	t := tooleval.tools with input as {"declared": [{"name": "read_file"}, {"name": 5}], "layers": [{"name": "a", "allow": "read_file"}]}
+	t.effective == []
+	t.tools == [
+		{"name": "read_file", "allowed": false, "reason": "invalid_config", "layer": "config"},
+		{"name": 5, "allowed": false, "reason": "invalid_config", "layer": "config"},
+	]
+	count(t.errors) == 2
 }
+
+test_tools_is_defined_for_any_input if {
+	every doc in odd_inputs {
+		t := tooleval.tools with input as doc
+		is_array(t.errors)
+		is_array(t.effective)
+		is_array(t.tools)
+	}
+}
+
+# A session's context (finished verdicts for plain calls) and the one-shot
+# context decide alike.
+test_session_context_decides_like_the_one_shot if {
+	every doc in array.concat(odd_inputs, session_inputs) {
+		one_shot := tooleval.decision with input as doc
+		session := tooleval.decide(tooleval.context.session(doc), doc)
+		one_shot == session
+	}
+}
+
+session_inputs := [
+	{
+		"agent": subagent(1),
+		"declared": declared,
+		"layers": [{"name": "tenant", "allow": ["read_file", "gateway", "mcp__github__*"], "deny": ["write_file"]}],
+		"calls": [
+			{"id": "1", "name": "read_file"},
+			{"id": "2", "name": "gateway"},
+			{"id": "3", "name": "write_file"},
+			{"id": "4", "name": "READ_FILE"},
+			{"id": "5", "name": "nope"},
+			{"id": "6", "name": "mcp__github__read_issue"},
+			{"id": "1", "name": "read_file"},
+		],
+	},
+	{
+		"declared": declared,
+		"workspace": {"root": "/ws"},
+		"calls": [{"id": "1", "name": "read_file", "args": {"path": "/etc/x"}}, {"id": "2", "name": "Refund"}],
+		"run": {"attempts": 1, "max_attempts": 2},
+	},
+	{
+		"declared": declared,
+		"calls": [{"id": "1", "name": "read_file"}],
+		"run": {"refusals": 3, "max_refusals": 3},
+	},
+]
 
 test_duplicate_call_ids_are_refused if {
 	calls := [{"id": "x", "name": "read_file"}, {"id": "y", "name": "read_file"}, {"id": "x", "name": "write_file"}]
@@ -192,7 +260,7 @@ test_decision_is_defined_for_any_input if {
 		d := tooleval.decision with input as doc
 		count(d.decisions) == count(calls_of(doc))
 		is_array(d.errors)
-		is_array(d.effective)
+		not d.effective
 	}
 }
 
@@ -248,7 +316,7 @@ test_huge_declared_name_is_an_error if {
 }
 
 # A defect that dropped a decision would be caught by the safety net.
-short_decide(_, _) := {"decisions": [], "errors": [], "effective": []}
+short_decide(_, _) := {"decisions": [], "errors": []}
 
 test_fail_closed_safety_net if {
 	doc := {"declared": declared, "calls": [{"id": "x", "name": "read_file"}], "run": {"attempts": 1}}

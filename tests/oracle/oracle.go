@@ -1,5 +1,5 @@
 // Package oracle is an independent model of the decision contract
-// (../shared/SPEC.md and the decisions recorded in the README), written
+// (docs/contract.md and the decisions recorded in the README), written
 // from the contract in plain Go, not from the Rego. Tests compare the
 // engine with it: any difference is a bug in one of them.
 //
@@ -79,7 +79,8 @@ type Verdict struct {
 	Reason, Layer, Rule string
 }
 
-// Result is the oracle's decision for one input document.
+// Result is the oracle's decision for one input document, with the
+// effective list of its catalog (data.tooleval.tools).
 type Result struct {
 	Verdicts  []Verdict
 	Effective []string
@@ -286,6 +287,7 @@ func Decide(cfg Config, doc any) Result {
 
 	ws, wsOK := workspace(cfg, get(obj, "workspace"))
 	errs = errs || !wsOK
+	catalogErrs := errs // the catalog ignores calls and run
 
 	calls, callsOK := get(obj, "calls").([]any)
 	if get(obj, "calls") == nil {
@@ -305,7 +307,7 @@ func Decide(cfg Config, doc any) Result {
 	}
 
 	res := Result{HasErrors: errs, Effective: []string{}}
-	if !errs {
+	if !catalogErrs {
 		for c, t := range tools {
 			if _, refused := refusals[c]; !refused {
 				res.Effective = append(res.Effective, t.name)
@@ -553,20 +555,8 @@ type ws struct {
 // as: its canonical form after upper-casing, without trailing dots and
 // spaces; ok is false when it has no canonical form.
 func segmentKey(seg string) (string, bool) {
-	if isASCII(seg) {
-		return strings.TrimRight(strings.ToLower(strings.TrimSpace(seg)), ". "), true // any length
-	}
 	c, ok := Canonical(strings.ToUpper(seg))
 	return strings.TrimRight(c, ". "), ok
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // keysOf returns the keys of the non-empty segments of p.

@@ -16,83 +16,67 @@
 #   |       |                | mode: layer read_only)      |
 #   | 7     | path           | workspace (with rule)       |
 #   | 8     | run_exhausted  | run                         |
+#
+#   A call costs what its own checks cost: its tool's name-level checks
+#   (tooleval.checks), its arguments, the budget; with a session's
+#   context, a call of a declared name whose arguments need no check is
+#   one look-up.
 package tooleval.batch
 
+import data.tooleval.arguments
 import data.tooleval.budget
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.canonical.plain_name
-import data.tooleval.paths
+import data.tooleval.checks
 import data.tooleval.shape
-import data.tooleval.stages
 
 # METADATA
-# title: decide
 # description: The decision document for a batch, given the compiled context of its request.
 decide(ctx, batch_doc) := object.union(
 	{
 		"decisions": decisions,
 		"errors": errors,
-		"effective": effective(ctx, errors),
 	},
-	run_member(run, count(calls), count([d | some d in decisions; d.allowed == false])),
+	_run_member(run, count(calls), count([d | some d in decisions; d.allowed == false])),
 ) if {
 	doc := shape.document(batch_doc)
 	calls := shape.list_field(doc, "calls")
 	run := budget.run(doc)
 	errors := array.flatten([ctx.errors, shape.list_errors(doc, "calls"), shape.length_errors(doc, "calls", shape.max_calls), budget.errors(doc)])
-	duplicates := duplicate_ids(calls)
+	duplicates := _duplicate_ids(calls)
 	batch := {
 		"clean": count(errors) == 0,
 		"allowed_attempts": budget.allowed_attempts(run, count(calls)),
+		"entries": object.get(ctx, "entries", {}),
 	}
-	decisions := [call_decision(ctx, batch, errors, run, duplicates, i, call) | some i, call in calls]
+	decisions := [_call_decision(ctx, batch, errors, run, duplicates, i, call) | some i, call in calls]
 }
 
-# The effective names of the context, or none when the batch adds errors.
-effective(ctx, errors) := ctx.effective if count(errors) == 0
+_run_member(null, _, _) := {}
 
-else := []
-
-run_member(null, _, _) := {}
-
-run_member(run, calls, refused) := {"run": budget.totals(run, calls, refused)} if run != null
+_run_member(run, calls, _refused) := {"run": budget.totals(run, calls, _refused)} if run != null
 
 # METADATA
-# title: duplicate_ids
 # description: The call ids that more than one call of the batch uses.
-duplicate_ids(calls) := {id |
+_duplicate_ids(calls) := {id |
 	ids := sort([c.id | some c in calls; is_string(c.id)])
 	some i, id in ids
 	i > 0
 	id == ids[i - 1]
 }
 
-# METADATA
-# title: call_decision
-# description: |
-#   The decision for call i of the batch. Most calls take the first
-#   clause: a well-formed call, under no error, of a declared tool that no
-#   exclusion or layer refuses, with no path argument to check, within the
-#   budget. Every other call gets the full verdict. Both give the same
-#   document for the calls the first one accepts.
-call_decision(ctx, batch, errors, run, duplicates, i, call) := {"id": call.id, "name": call.name, "allowed": true} if {
+# Most calls take the first clause: a well-formed call, under no error,
+# within the budget, of a name the session's context has a finished
+# verdict for. Every other call gets the full verdict. Both give the same
+# document for the calls the first one accepts.
+_call_decision(ctx, batch, errors, run, duplicates, i, call) := _entry(call, verdict) if {
 	batch.clean == true
 	i < batch.allowed_attempts
-	plain_name(call.name)
 	is_string(call.id)
 	not duplicates[call.id]
-	tool := ctx.tools[lower(call.name)]
-	not tool.refusal
-	tool.checks_args == false
-} else := entry(call, call_verdict(facts)) if {
-	facts := call_facts(ctx, errors, run, duplicates, i, call)
-}
+	verdict := batch.entries[call.name]
+} else := _entry(call, _call_verdict(_facts(ctx, errors, run, duplicates, i, call)))
 
-entry(call, verdict) := {
-	"id": call.id,
-	"name": call.name,
-	"allowed": true,
-} if {
+_entry(call, verdict) := {"id": call.id, "name": call.name, "allowed": true} if {
 	verdict.allowed == true
 } else := object.union(
 	{
@@ -103,98 +87,110 @@ entry(call, verdict) := {
 	verdict,
 )
 
-# call_facts gathers, once each, the facts the verdict is made of.
-call_facts(ctx, errors, run, duplicates, i, call) := {
-	"problem": malformed_or_null(duplicates, i, call),
+# _facts gathers, once each, the facts the verdict is made of.
+_facts(ctx, errors, run, duplicates, i, call) := {
+	"problem": _malformed_or_null(duplicates, i, call),
 	"errors": count(errors),
 	"name": name,
 	"canonical": canonical_name,
 	"tool": tool,
-	"action": action_refusal_or_null(ctx, tool, canonical_name, call),
-	"path": path_refusal_or_null(ctx, tool, canonical_name, call),
-	"exhausted": exhausted(run, i),
+	"refusal": _name_refusal_or_null(ctx, canonical_name, tool),
+	"action": _action_refusal_or_null(ctx, tool, canonical_name, call),
+	"path": _path_refusal_or_null(ctx, tool, canonical_name, call),
+	"exhausted": _exhausted(run, i),
 	"run": run,
 } if {
 	name := shape.field(call, "name", null)
 	canonical_name := canonical_or_null(name)
-	tool := declared_tool(ctx, canonical_name)
+	tool := _declared_tool(ctx, canonical_name)
 }
 
 # METADATA
-# title: declared_tool
 # description: |
 #   The declared tool a call of canonical name c reaches, or null: the
 #   tool declared under that name, else the one declared under another
 #   name of the same tool (a preset's aliases: a call of bash reaches a
 #   declared exec, and is judged as exec).
-declared_tool(ctx, c) := tool if {
+_declared_tool(ctx, c) := tool if {
 	tool := ctx.tools[c]
 } else := tool if {
-	some name in object.get(ctx.names, c, set())
+	some name, _ in ctx.names[c].names
 	tool := ctx.tools[name]
 } else := null
 
-# call_verdict is the first failing check, in the order of the table above.
-# A call is allowed only on positive evidence that every check passed; a
-# call that is neither refused nor shown to pass is refused all the same.
-call_verdict(f) := refused("invalid_input", "input", f.problem) if {
+# METADATA
+# description: |
+#   The first failing check of a call, as {allowed: true} or the refusal
+#   {allowed: false, reason, layer, message, rule?}, in the order of the
+#   table above. A call is allowed only on positive evidence that every
+#   check passed; a call that is neither refused nor shown to pass is
+#   refused all the same.
+_call_verdict(f) := _refused("invalid_input", "input", f.problem) if {
 	f.problem != null
-} else := refused(
+} else := _refused(
 	"invalid_config",
 	"config",
 	sprintf("tool %q is refused: the request or policy configuration has %d error(s), listed under errors", [f.name, f.errors]),
 ) if {
 	f.errors > 0
-} else := refused("not_declared", "declaration", not_declared_message(f.name, f.canonical)) if {
+} else := _refused("not_declared", "declaration", _not_declared_message(f.name, f.canonical)) if {
 	f.tool == null
-} else := refused(f.tool.refusal.reason, f.tool.refusal.layer, name_refusal_message(f.name, f.tool.refusal)) if {
-	f.tool.refusal
-} else := refused("not_allowed", f.action.layer, action_message(f.name, f.action)) if {
+} else := name_refusal(f.name, f.refusal) if {
+	f.refusal != null
+} else := _refused("not_allowed", f.action.layer, _action_message(f.name, f.action)) if {
 	f.action != null
 } else := object.union(
-	refused("path", "workspace", path_message(f.name, f.path)),
+	_refused("path", "workspace", _path_message(f.name, f.path)),
 	{"rule": f.path.rule},
 ) if {
 	f.path != null
-} else := refused("run_exhausted", "run", run_exhausted_message(f.name, f.run)) if {
+} else := _refused("run_exhausted", "run", _run_exhausted_message(f.name, f.run)) if {
 	f.exhausted == true
 } else := {"allowed": true} if {
 	f.problem == null
 	f.errors == 0
 	f.tool != null
-	not f.tool.refusal
+	f.refusal == null
 	f.action == null
 	f.path == null
 	f.exhausted == false
-} else := refused("invalid_config", "config", "the call is refused: the policy could not decide it")
+} else := _refused("invalid_config", "config", "the call is refused: the policy could not decide it")
 
-# The refusal of a declared, not name-refused shell call whose action
-# changes state in read-only mode (tooleval.stages.action_refusal), or
-# null.
-action_refusal_or_null(ctx, tool, canonical_name, call) := refusal if {
+# METADATA
+# description: The refusal of a call of name that a name-level check refused ({reason, layer}).
+name_refusal(name, refusal) := _refused(refusal.reason, refusal.layer, _name_refusal_message(name, refusal))
+
+_name_refusal_or_null(ctx, canonical_name, tool) := refusal if {
 	tool != null
-	not tool.refusal
-	refusal := stages.action_refusal(object.get(ctx, "actions", null), canonical_name, call)
+	refusal := checks.refusal(ctx.checks, canonical_name, tool)
 } else := null
 
-# The first path refusal of a declared, not name-refused tool's call, or
-# null (no workspace, or every path argument passes).
-path_refusal_or_null(ctx, tool, canonical_name, call) := refusal if {
+# The refusal of a declared shell call whose action changes state in
+# read-only mode (tooleval.arguments.action_refusal), or null.
+_action_refusal_or_null(ctx, tool, canonical_name, call) := refusal if {
+	tool != null
+	refusal := arguments.action_refusal(object.get(ctx, "actions", null), canonical_name, call)
+} else := null
+
+# The first path refusal of a declared tool's call, or null (no
+# workspace, or every path argument passes).
+_path_refusal_or_null(ctx, tool, canonical_name, call) := refusal if {
 	ctx.workspace != null
 	tool != null
-	not tool.refusal
-	refusal := paths.refusal(ctx.workspace, object.get(ctx.path_arguments, canonical_name, {}), shape.field(call, "args", {}))
+	refusal := arguments.refusal(ctx.workspace, object.get(ctx.path_arguments, canonical_name, {}), shape.field(call, "args", {}))
 } else := null
 
-exhausted(run, i) if {
+_exhausted(run, i) if {
 	budget.exhausted_at(run, i)
 } else := false
 
-refused(reason, layer, message) := {"allowed": false, "reason": reason, "layer": layer, "message": message}
+# METADATA
+# description: A refusal as a decision entry without id and name.
+_refused(reason, layer, message) := {"allowed": false, "reason": reason, "layer": layer, "message": message}
 
-# malformed_or_null is the problem of a call that is not
-# {id: string, name: string, ...} or whose id another call uses, or null.
-malformed_or_null(duplicates, i, call) := sprintf("call %d is malformed: a call must be an object with a string id and name", [i]) if {
+# The problem of a call that is not {id: string, name: string, ...} or
+# whose id another call uses, or null.
+_malformed_or_null(duplicates, i, call) := sprintf("call %d is malformed: a call must be an object with a string id and name", [i]) if {
 	not is_object(call)
 } else := sprintf("call %d is malformed: id must be a string", [i]) if {
 	not is_string(shape.field(call, "id", null))

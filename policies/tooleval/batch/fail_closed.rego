@@ -6,7 +6,6 @@ import data.tooleval.budget
 import data.tooleval.shape
 
 # METADATA
-# title: fail_closed
 # description: A decision document that refuses every call of the request, with an internal_error.
 fail_closed(request) := object.union(
 	{
@@ -16,22 +15,21 @@ fail_closed(request) := object.union(
 				"name": shape.field(call, "name", null),
 				"allowed": false,
 			},
-			refused("invalid_config", "config", "the call is refused: the policy could not decide it"),
+			_refused("invalid_config", "config", "the call is refused: the policy could not decide it"),
 		) |
 			some call in calls
 		],
 		"errors": [shape.problem("internal_error", "the policy could not decide this request; every call is refused", {"field": ""})],
-		"effective": [],
 	},
-	fail_closed_run(doc, count(calls)),
+	_fail_closed_run(doc, count(calls)),
 ) if {
 	doc := shape.document(request)
 	calls := shape.list_field(doc, "calls")
 }
 
-fail_closed_run(doc, _) := {} if not shape.present(doc, "run")
+_fail_closed_run(doc, _) := {} if not shape.present(doc, "run")
 
-fail_closed_run(doc, calls) := {"run": {
+_fail_closed_run(doc, calls) := {"run": {
 	"attempts": budget.count_or_zero(shape.field(doc.run, "attempts", 0)) + calls,
 	"refusals": budget.count_or_zero(shape.field(doc.run, "refusals", 0)) + calls,
 	"exhausted": true,

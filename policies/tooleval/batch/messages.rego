@@ -4,11 +4,11 @@ package tooleval.batch
 
 import data.tooleval.budget
 
-not_declared_message(name, null) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
+_not_declared_message(name, null) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
 
-not_declared_message(name, canonical_name) := sprintf("tool %q is not declared for this request", [name]) if canonical_name != null
+_not_declared_message(name, canonical_name) := sprintf("tool %q is not declared for this request", [name]) if canonical_name != null
 
-name_refusal_message(name, refusal) := sprintf(
+_name_refusal_message(name, refusal) := sprintf(
 	"tool %q is not permitted: removed by runtime exclusion %q",
 	[name, refusal.layer],
 ) if {
@@ -17,9 +17,9 @@ name_refusal_message(name, refusal) := sprintf(
 	refusal.reason == "denied"
 } else := sprintf("tool %q is not permitted: refused by layer %q", [name, refusal.layer])
 
-path_message(name, refusal) := sprintf("tool %q is not permitted: %s", [name, path_reason(refusal)])
+_path_message(name, refusal) := sprintf("tool %q is not permitted: %s", [name, _path_reason(refusal)])
 
-path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument]) if {
+_path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument]) if {
 	refusal.rule == "unresolved"
 } else := sprintf("path %q is outside the workspace", [refusal.path]) if {
 	refusal.rule == "outside_workspace"
@@ -29,7 +29,7 @@ path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved
 	refusal.rule == "excluded"
 } else := sprintf("path %q is outside the workspace and its read roots", [refusal.path])
 
-action_message(name, refusal) := sprintf(
+_action_message(name, refusal) := sprintf(
 	"tool %q is not permitted: argument %q has no use in action %s, and layer %q allows only calls that observe",
 	[name, refusal.argument, json.marshal(refusal.action), refusal.layer],
 ) if {
@@ -41,7 +41,7 @@ action_message(name, refusal) := sprintf(
 
 # Numbers in messages are written as JSON writes them (2, not
 # %!d(float64=2); 2.0 stays 2.0).
-run_exhausted_message(name, run) := sprintf(
+_run_exhausted_message(name, run) := sprintf(
 	"tool %q is not permitted: the run has reached its limit of %s refusals",
 	[name, json.marshal(run.max_refusals)],
 ) if {

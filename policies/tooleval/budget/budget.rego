@@ -13,7 +13,6 @@ package tooleval.budget
 import data.tooleval.shape
 
 # METADATA
-# title: run
 # description: |
 #   input.run as {attempts, refusals, max_attempts, max_refusals}, or null
 #   when it is absent. A malformed member is reported by errors; a
@@ -23,25 +22,26 @@ run(doc) := null if {
 } else := {
 	"attempts": count_or_zero(shape.field(r, "attempts", 0)),
 	"refusals": count_or_zero(shape.field(r, "refusals", 0)),
-	"max_attempts": cap(r, "max_attempts"),
-	"max_refusals": cap(r, "max_refusals"),
+	"max_attempts": _cap(r, "max_attempts"),
+	"max_refusals": _cap(r, "max_refusals"),
 	"valid": count(errors(doc)) == 0,
 } if {
 	r := shape.field(doc, "run", {})
 }
 
+# METADATA
+# description: x when it is a whole number at least 0, else 0.
 count_or_zero(x) := x if shape.is_count(x)
 
 else := 0
 
-cap(r, name) := null if {
+_cap(r, name) := null if {
 	not shape.present(r, name)
 } else := r[name] if {
 	shape.is_count(r[name])
 } else := 0
 
 # METADATA
-# title: errors
 # description: What is wrong with input.run.
 errors(doc) := [] if {
 	not shape.present(doc, "run")
@@ -53,7 +53,6 @@ errors(doc) := [] if {
 ]
 
 # METADATA
-# title: exhausted_at
 # scope: document
 # description: |
 #   Call i of the batch is refused run_exhausted: it exceeds the attempt
@@ -66,10 +65,11 @@ exhausted_at(run, i) if {
 
 exhausted_at(run, _) if refusals_spent(run)
 
-refusals_spent(run) if reached(run.refusals, run.max_refusals)
+# METADATA
+# description: The run's refusals have reached its refusal cap.
+refusals_spent(run) if _reached(run.refusals, run.max_refusals)
 
 # METADATA
-# title: allowed_attempts
 # description: |
 #   How many calls of a batch of n the budget lets go on: call i is
 #   exhausted exactly when i >= allowed_attempts(run, n).
@@ -82,27 +82,26 @@ allowed_attempts(run, n) := 0 if {
 } else := n
 
 # METADATA
-# title: totals
 # description: The run member of the decision, after a batch of calls of which refused were refused.
 totals(run, calls, refused) := {
 	"attempts": attempts,
 	"refusals": refusals,
-	"exhausted": exhausted(run, attempts, refusals),
+	"exhausted": _exhausted(run, attempts, refusals),
 } if {
 	attempts := run.attempts + calls
 	refusals := run.refusals + refused
 }
 
-default exhausted(_, _, _) := false
+default _exhausted(_, _, _) := false
 
-exhausted(run, attempts, _) if reached(attempts, run.max_attempts)
+_exhausted(run, attempts, _) if _reached(attempts, run.max_attempts)
 
-exhausted(run, _, refusals) if reached(refusals, run.max_refusals)
+_exhausted(run, _, refusals) if _reached(refusals, run.max_refusals)
 
 # A malformed run is treated as spent.
-exhausted(run, _, _) if not run.valid
+_exhausted(run, _, _) if not run.valid
 
-reached(n, limit) if {
+_reached(n, limit) if {
 	limit != null
 	n >= limit
 }

@@ -23,30 +23,27 @@ package tooleval.canonical
 import data.tooleval.unicode
 
 # METADATA
-# title: max_name_length
 # description: Names longer than this many characters are not canonicalized.
-max_name_length := 256
+_max_name_length := 256
 
 # METADATA
-# title: canonical
 # description: |
 #   The canonical form of s, or undefined when s is not a string or has no
 #   exact canonical form in Rego (see the package description).
-canonical(s) := lower(s) if {
+canonical(s) := plain_canonical(s) if {
 	plain_name(s)
 } else := lower(trim_space(s)) if {
-	measurable(s)
-	is_ascii(s)
+	_measurable(s)
+	_is_ascii(s)
 } else := trim_space(mapped) if {
-	measurable(s)
+	_measurable(s)
 	chars := split(s, "")
-	in_order(chars)
-	mapped := concat("", [mapped_char(c) | some c in chars])
-	is_nfc(split(mapped, ""))
+	_in_order(chars)
+	mapped := concat("", [_mapped_char(c) | some c in chars])
+	_is_nfc(split(mapped, ""))
 }
 
 # METADATA
-# title: plain_name
 # description: |
 #   s is a name of 1 to 256 ASCII letters, digits, _, . and - only. Its
 #   canonical form is its lower case, and as a pattern entry it is a valid
@@ -55,26 +52,32 @@ canonical(s) := lower(s) if {
 plain_name(s) if regex.match(`^[A-Za-z0-9_.-]{1,256}$`, s)
 
 # METADATA
-# title: canonical_or_null
+# description: |
+#   The canonical form of a plain name (see plain_name): its lower case.
+#   Undefined for any other value. A caller that also needs to know that
+#   a name is plain reads this instead of canonical.
+plain_canonical(s) := lower(s) if plain_name(s)
+
+# METADATA
 # description: canonical(s), or null where it is undefined.
 canonical_or_null(s) := c if {
 	c := canonical(s)
 } else := null
 
-measurable(s) if {
+_measurable(s) if {
 	is_string(s)
-	count(s) <= max_name_length
+	count(s) <= _max_name_length
 }
 
-is_ascii(s) if regex.match(`^[\x00-\x7f]*$`, s)
+_is_ascii(s) if regex.match(`^[\x00-\x7f]*$`, s)
 
 # in_order holds when no combining mark follows a mark of a higher class
 # (counting the marks inside a precomposed letter): the name's canonical
 # decomposition needs no reordering, so mapping its characters one by one
 # is mapping its NFD, as the standard definition does.
-in_order(chars) if {
+_in_order(chars) if {
 	every i, c in chars {
-		in_canonical_order(chars, i, c)
+		_in_canonical_order(chars, i, c)
 	}
 }
 
@@ -82,67 +85,67 @@ in_order(chars) if {
 # combining mark follows a mark of a higher class (counting the marks
 # inside a precomposed letter), and no composable character would compose
 # with the starter before it.
-is_nfc(chars) if {
+_is_nfc(chars) if {
 	every i, c in chars {
-		in_canonical_order(chars, i, c)
-		not composes_with_starter(chars, i, c)
+		_in_canonical_order(chars, i, c)
+		not _composes_with_starter(chars, i, c)
 	}
 }
 
 # Every table look-up is a ground reference, so that a store read fetches
 # one entry instead of converting the whole table.
-mapped_char(c) := mapped if {
+_mapped_char(c) := mapped if {
 	mapped := unicode.map[c]
 } else := c
 
-combining_class(c) := class if {
+_combining_class(c) := class if {
 	class := unicode.ccc[c]
 } else := 0
 
 # The class of the last mark in c's canonical decomposition: a precomposed
 # letter followed by a mark of a lower class would be reordered by NFC.
-trailing_class(c) := class if {
+_trailing_class(c) := class if {
 	class := unicode.trail_ccc[c]
-} else := combining_class(c)
+} else := _combining_class(c)
 
 # The class of the first mark in c's canonical decomposition: a starter
 # such as U+0F73 decomposes into marks that NFD would reorder.
-leading_class(c) := class if {
+_leading_class(c) := class if {
 	class := unicode.lead_ccc[c]
-} else := combining_class(c)
+} else := _combining_class(c)
 
-in_canonical_order(_, 0, _) := true
+_in_canonical_order(_, 0, _) := true
 
-in_canonical_order(_, i, c) if {
+_in_canonical_order(_, i, c) if {
 	i > 0
-	leading_class(c) == 0
+	_leading_class(c) == 0
 }
 
-in_canonical_order(chars, i, c) if {
+_in_canonical_order(chars, i, c) if {
 	i > 0
-	trailing_class(chars[i - 1]) <= leading_class(c)
+	_trailing_class(chars[i - 1]) <= _leading_class(c)
 }
 
 # The character right before c is a starter.
-composes_with_starter(chars, i, c) if {
+_composes_with_starter(chars, i, c) if {
 	unicode.composable[c]
 	i > 0
 	previous := chars[i - 1]
-	combining_class(previous) == 0
+	_combining_class(previous) == 0
 	unicode.compositions[concat("", [previous, c])]
 }
 
 # Combining marks of a lower class stand between c and the last starter;
 # they do not block it (the order check guarantees the mark right before c
 # has the highest class among them).
-composes_with_starter(chars, i, c) if {
+_composes_with_starter(chars, i, c) if {
 	unicode.composable[c]
 	i > 0
-	class := combining_class(c)
-	blocker := combining_class(chars[i - 1])
+	class := _combining_class(c)
+	blocker := _combining_class(chars[i - 1])
 	blocker > 0
 	blocker < class
-	starters := [j | some j in numbers.range(0, i - 1); combining_class(chars[j]) == 0]
+	starters := [j | some j in numbers.range(0, i - 1); _combining_class(chars[j]) == 0]
 	count(starters) > 0
 	unicode.compositions[concat("", [chars[max(starters)], c])]
 }

@@ -132,8 +132,8 @@ test_path_arguments_join_the_configuration_and_the_preset if {
 		"presets": {"p": {"path_arguments": {"read_file": {"file_path": "read"}, "edit": {"path": "read"}}}},
 	}
 	configuration.path_arguments(conf) == {
-		"read_file": {"path": {"read"}, "file_path": {"read"}},
-		"edit": {"path": {"read", "write"}},
+		"read_file": {"path": {"read": true}, "file_path": {"read": true}},
+		"edit": {"path": {"read": true, "write": true}},
 	}
 }
 

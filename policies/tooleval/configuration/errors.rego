@@ -10,30 +10,29 @@ import data.tooleval.pattern
 import data.tooleval.shape
 
 # METADATA
-# title: errors
 # description: Every error in the parts of the configuration every request reads, with its location.
 errors(conf) := array.flatten([
-	missing_config_errors,
-	floor_errors,
-	unknown_key_errors(conf),
-	preset_errors(conf),
-	depth_errors(conf),
-	exclusion_errors(object.get(conf, "exclusions", {}), "config.exclusions", conf),
-	exclusion_errors(object.get(preset(conf), "exclusions", {}), preset_location(conf, "exclusions"), conf),
+	_missing_config_errors,
+	_floor_errors,
+	_unknown_key_errors(conf),
+	_preset_errors(conf),
+	_depth_errors(conf),
+	_exclusion_errors(object.get(conf, "exclusions", {}), "config.exclusions", conf),
+	_exclusion_errors(object.get(_preset(conf), "exclusions", {}), _preset_location(conf, "exclusions"), conf),
 	pattern.group_errors(conf),
-	path_argument_errors(object.get(conf, "path_arguments", {}), "config.path_arguments"),
-	path_argument_errors(object.get(preset(conf), "path_arguments", {}), preset_location(conf, "path_arguments")),
-	sensitive_path_errors(object.get(conf, "sensitive_paths", []), "config.sensitive_paths"),
-	sensitive_path_errors(object.get(preset(conf), "sensitive_paths", []), preset_location(conf, "sensitive_paths")),
-	floor_exception_errors(object.get(conf, "floor_exceptions", {})),
-	mcp_server_list_errors(object.get(conf, "mcp_servers", null)),
-	alias_errors(object.get(preset(conf), "aliases", {}), preset_location(conf, "aliases")),
-	preset_depth_errors(preset(conf), preset_location(conf, "max_depth")),
+	_path_argument_errors(object.get(conf, "path_arguments", {}), "config.path_arguments"),
+	_path_argument_errors(object.get(_preset(conf), "path_arguments", {}), _preset_location(conf, "path_arguments")),
+	_sensitive_path_errors(object.get(conf, "sensitive_paths", []), "config.sensitive_paths"),
+	_sensitive_path_errors(object.get(_preset(conf), "sensitive_paths", []), _preset_location(conf, "sensitive_paths")),
+	_floor_exception_errors(object.get(conf, "floor_exceptions", {})),
+	_mcp_server_list_errors(object.get(conf, "mcp_servers", null)),
+	_alias_errors(object.get(_preset(conf), "aliases", {}), _preset_location(conf, "aliases")),
+	_preset_depth_errors(_preset(conf), _preset_location(conf, "max_depth")),
 ])
 
 # A preset's aliases: an object of built-in tool names to the built-in
 # tool each names, with no chains (an alias of an alias).
-alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
+_alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
 	not is_object(value)
 } else := [shape.problem(
 	"invalid_alias",
@@ -41,35 +40,35 @@ alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf(
 	{"field": location, "alias": alias, "tool": tool},
 ) |
 	some alias, tool in value
-	not alias_pair(value, alias, tool)
+	not _alias_pair(value, alias, tool)
 ]
 
-alias_pair(table, alias, tool) if {
-	valid_alias(canonical_or_null(alias), canonical_or_null(tool))
+_alias_pair(table, alias, tool) if {
+	_valid_alias(canonical_or_null(alias), canonical_or_null(tool))
 	every other, _ in table {
 		canonical_or_null(other) != canonical_or_null(tool)
 	}
 }
 
-preset_depth_errors(p, location) := [shape.problem(
+_preset_depth_errors(p, location) := [shape.problem(
 	"invalid_config_value",
 	sprintf("%s must be a whole number at least 1", [location]),
 	{"field": location},
 )] if {
 	shape.present(p, "max_depth")
-	not valid_depth(p.max_depth)
+	not _valid_depth(p.max_depth)
 } else := []
 
-valid_depth(d) if {
+_valid_depth(d) if {
 	shape.is_count(d)
 	d >= 1
 }
 
 # config.mcp_servers lists the MCP servers the deployment runs (raw
 # server names), so that tooleval check can tell a misspelt one.
-mcp_server_list_errors(null) := []
+_mcp_server_list_errors(null) := []
 
-mcp_server_list_errors(value) := [] if {
+_mcp_server_list_errors(value) := [] if {
 	is_array(value)
 	every s in value {
 		not canonical_or_null(s) in {null, ""}
@@ -82,26 +81,25 @@ mcp_server_list_errors(value) := [] if {
 	value != null
 }
 
-preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(conf, "preset", null), member])
+_preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(conf, "preset", null), member])
 
 # METADATA
-# title: known_keys
 # description: The members of data.tooleval.config; any other is a mistake (a misspelt key configures nothing).
-known_keys := {
+_known_keys := {
 	"max_depth", "exclusions", "floor_exceptions", "sensitive_paths", "groups", "path_arguments", "preset", "presets",
 	"profiles", "tools", "subagents", "agents", "agent_filters", "tenants",
 	"scopes", "mcp_servers", "mcp_user_services", "read_only", "shell", "continuation",
 }
 
-unknown_key_errors(conf) := [shape.problem(
+_unknown_key_errors(conf) := [shape.problem(
 	"unknown_config_key",
 	sprintf("config.%s is not a configuration key", [key]),
 	{"field": sprintf("config.%s", [key])},
 ) |
-	some key in sort(object.keys(conf) - known_keys)
+	some key in sort(object.keys(conf) - _known_keys)
 ]
 
-missing_config_errors := [] if {
+_missing_config_errors := [] if {
 	is_object(data.tooleval.config)
 } else := [shape.problem(
 	"missing_config",
@@ -110,7 +108,7 @@ missing_config_errors := [] if {
 )]
 
 # The floor is part of the bundle; without it every call is refused.
-floor_errors := [] if {
+_floor_errors := [] if {
 	every name in exclusion_names {
 		is_array(object.get(data.tooleval.floor, ["exclusions", name], null))
 	}
@@ -121,14 +119,14 @@ floor_errors := [] if {
 	{"field": "floor"},
 )]
 
-preset_errors(conf) := [] if {
+_preset_errors(conf) := [] if {
 	shape.field(conf, "preset", null) == null
 } else := [shape.problem(
 	"unknown_config_key",
-	sprintf("config.presets.%s.%s is not a member a preset sets (%v)", [conf.preset, key, sort(preset_members)]),
+	sprintf("config.presets.%s.%s is not a member a preset sets (%v)", [conf.preset, key, sort(_preset_members)]),
 	{"field": sprintf("config.presets.%s.%s", [conf.preset, key])},
 ) |
-	some key in sort(object.keys(conf.presets[conf.preset]) - preset_members)
+	some key in sort(object.keys(conf.presets[conf.preset]) - _preset_members)
 ] if {
 	is_object(conf.presets[conf.preset])
 } else := [shape.problem(
@@ -137,16 +135,16 @@ preset_errors(conf) := [] if {
 	{"field": "config.preset", "preset": conf.preset},
 )]
 
-depth_errors(conf) := [] if {
+_depth_errors(conf) := [] if {
 	shape.is_count(conf.max_depth)
 	conf.max_depth >= 1
 } else := [shape.problem("invalid_config_value", "max_depth must be a whole number at least 1", {"field": "config.max_depth"})]
 
 # The additions to the runtime exclusions at location: absent or null
 # adds nothing; else an object of exclusion names and deny lists.
-exclusion_errors(null, _, _) := []
+_exclusion_errors(null, _, _) := []
 
-exclusion_errors(value, location, _) := [shape.problem(
+_exclusion_errors(value, location, _) := [shape.problem(
 	"invalid_config_value",
 	sprintf("%s must be an object of exclusion lists", [location]),
 	{"field": location},
@@ -155,7 +153,7 @@ exclusion_errors(value, location, _) := [shape.problem(
 	not is_object(value)
 }
 
-exclusion_errors(value, location, conf) := array.concat(
+_exclusion_errors(value, location, conf) := array.concat(
 	[shape.problem(
 		"unknown_config_key",
 		sprintf("%s.%s is not a runtime exclusion (%v)", [location, name, exclusion_names]),
@@ -165,13 +163,13 @@ exclusion_errors(value, location, conf) := array.concat(
 	],
 	[e |
 		some name in exclusion_names
-		some e in entry_list_errors(value, name, sprintf("%s.%s", [location, name]), conf)
+		some e in _entry_list_errors(value, name, sprintf("%s.%s", [location, name]), conf)
 	],
 ) if {
 	is_object(value)
 }
 
-entry_list_errors(obj, key, location, conf) := [] if {
+_entry_list_errors(obj, key, location, conf) := [] if {
 	object.get(obj, key, null) == null
 } else := [shape.problem("invalid_list", sprintf("%s must be an array", [location]), {"field": location})] if {
 	not is_array(obj[key])
@@ -183,29 +181,29 @@ entry_list_errors(obj, key, location, conf) := [] if {
 	some p in pattern.list_problems(obj[key], "deny", groups(conf))
 ]
 
-path_argument_errors(value, location) := [] if {
+_path_argument_errors(value, location) := [] if {
 	value == null
 } else := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
 	not is_object(value)
 } else := [shape.problem("invalid_config_value", message, {"field": location, "tool": name}) |
 	some name, spec in value
-	some message in tool_problems(name, spec)
+	some message in _tool_problems(name, spec)
 ]
 
-tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
+_tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
 	canonical_or_null(name) != name
 } else := ["a tool's path arguments must be an object of \"read\", \"write\" or \"patch\""] if {
-	not valid_spec(spec)
+	not _valid_spec(spec)
 } else := []
 
-valid_spec(spec) if {
+_valid_spec(spec) if {
 	is_object(spec)
 	every access in spec {
-		access in accesses
+		access in _accesses
 	}
 }
 
-sensitive_path_errors(value, location) := [] if {
+_sensitive_path_errors(value, location) := [] if {
 	value == null
 } else := [shape.problem("invalid_list", sprintf("%s must be an array of relative paths", [location]), {"field": location})] if {
 	not is_array(value)
@@ -215,10 +213,10 @@ sensitive_path_errors(value, location) := [] if {
 	{"field": location, "index": i, "entry": p},
 ) |
 	some i, p in value
-	not valid_sensitive_path(p)
+	not _valid_sensitive_path(p)
 ]
 
-valid_sensitive_path(p) if {
+_valid_sensitive_path(p) if {
 	is_string(p)
 	not startswith(p, "/")
 	every segment in split(p, "/") {
@@ -227,9 +225,9 @@ valid_sensitive_path(p) if {
 	}
 }
 
-floor_exception_errors(null) := []
+_floor_exception_errors(null) := []
 
-floor_exception_errors(value) := [shape.problem(
+_floor_exception_errors(value) := [shape.problem(
 	"invalid_config_value",
 	"config.floor_exceptions must be an object of floor lists and the entries dropped from them",
 	{"field": "config.floor_exceptions"},
@@ -238,7 +236,7 @@ floor_exception_errors(value) := [shape.problem(
 	not is_object(value)
 }
 
-floor_exception_errors(value) := array.concat(
+_floor_exception_errors(value) := array.concat(
 	[shape.problem(
 		"unknown_config_key",
 		sprintf("config.floor_exceptions.%s is not a floor list (%v)", [name, sort(floor_lists)]),
@@ -252,29 +250,31 @@ floor_exception_errors(value) := array.concat(
 		{"field": sprintf("config.floor_exceptions.%s", [name]), "index": i, "entry": entry},
 	) |
 		some name in floor_lists
-		some i, entry in exception_list(value, name)
+		some i, entry in _exception_list(value, name)
 		not floor_entry(name, entry)
 	],
 ) if {
 	is_object(value)
 }
 
-exception_list(value, name) := value[name] if {
+_exception_list(value, name) := value[name] if {
 	is_array(value[name])
 } else := [value[name]] if {
 	value[name] != null
 } else := []
 
+# METADATA
+# description: entry is, canonically, an entry of the floor list name.
 floor_entry(name, entry) if {
 	c := canonical_or_null(entry)
 	c != null
-	some e in floor_list(name)
+	some e in _floor_list(name)
 	canonical_or_null(e) == c
 }
 
-floor_list("sensitive_paths") := array_at(shipped_floor, "sensitive_paths")
+_floor_list("sensitive_paths") := array_at(_shipped_floor, "sensitive_paths")
 
-floor_list(name) := array_at(object.get(shipped_floor, "exclusions", {}), name) if name != "sensitive_paths"
+_floor_list(name) := array_at(object.get(_shipped_floor, "exclusions", {}), name) if name != "sensitive_paths"
 
 # METADATA
 # scope: document

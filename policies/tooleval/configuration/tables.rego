@@ -10,31 +10,27 @@ import data.tooleval.canonical.canonical_or_null
 import data.tooleval.shape
 
 # METADATA
-# title: table_keys
 # description: |
 #   The keys of table whose canonical form is name's, sorted: one when
 #   name selects an entry, more on a collision, none otherwise.
-table_keys(table, name) := sort([k | some k, _ in table; canonical_or_null(k) == c]) if {
+_table_keys(table, name) := sort([k | some k, _ in table; canonical_or_null(k) == c]) if {
 	is_object(table)
 	c := canonical_or_null(name)
 	c != null
 } else := []
 
 # METADATA
-# title: table_key
 # description: The key of table that name selects; undefined when none does or on a collision.
 table_key(table, name) := keys[0] if {
-	keys := table_keys(table, name)
+	keys := _table_keys(table, name)
 	count(keys) == 1
 }
 
 # METADATA
-# title: table_entry
 # description: The entry of table that name selects; undefined when none does or on a collision.
 table_entry(table, name) := table[table_key(table, name)]
 
 # METADATA
-# title: collision_errors
 # description: |
 #   A colliding_names error when more than one key of the table at
 #   location has name's canonical form (for the request that names it).
@@ -43,6 +39,6 @@ collision_errors(table, location, name) := [shape.problem(
 	sprintf("%s has keys %v that are one name in canonical form: which one a request selects would depend on spelling", [location, keys]),
 	{"field": location, "names": keys},
 )] if {
-	keys := table_keys(table, name)
+	keys := _table_keys(table, name)
 	count(keys) > 1
 } else := []

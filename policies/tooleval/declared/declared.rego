@@ -14,94 +14,92 @@
 package tooleval.declared
 
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.canonical.plain_name
+import data.tooleval.canonical.plain_canonical
 import data.tooleval.shape
 
 # METADATA
-# title: records
 # description: |
 #   One record per declaration, in order:
 #   {index, name, canonical, kind, server, tool}. canonical, server and
 #   tool are canonical forms, or null where there is none.
-records(declared) := [record(i, d) | some i, d in declared]
+records(declared) := [_record(i, d) | some i, d in declared]
 
-record(i, d) := {
+_record(i, d) := {
 	"index": i,
 	"name": d.name,
-	"canonical": lower(d.name),
-	"kind": kind(d),
+	"canonical": c,
+	"kind": kind,
 	"server": null,
 	"tool": null,
 	"plain": true,
 } if {
-	plain_builtin(d)
+	c := plain_canonical(d.name)
+	kind := _plain_kind(d, c)
 } else := {
 	"index": i,
 	"name": d.name,
-	"canonical": lower(d.name),
+	"canonical": c,
 	"kind": "mcp",
-	"server": lower(d.mcp.server),
-	"tool": lower(d.mcp.tool),
+	"server": server,
+	"tool": tool,
 	"plain": true,
 } if {
-	plain_mcp(d)
+	c := plain_canonical(d.name)
+	server := plain_canonical(d.mcp.server)
+	tool := plain_canonical(d.mcp.tool)
+	shape.field(d, "agent", false) == false
 } else := {
 	"index": i,
 	"name": shape.field(d, "name", null),
 	"canonical": canonical_or_null(shape.field(d, "name", null)),
-	"kind": kind(d),
+	"kind": _kind(d),
 	"server": canonical_or_null(shape.field(shape.field(d, "mcp", {}), "server", null)),
 	"tool": canonical_or_null(shape.field(shape.field(d, "mcp", {}), "tool", null)),
 	"plain": false,
 }
 
-# A plain built-in or peer agent: plain name not starting with mcp__, no
-# mcp member, agent absent or a boolean. It has no problem to report.
-plain_builtin(d) if {
-	is_object(d)
-	plain_name(d.name)
-	not startswith(lower(d.name), "mcp__")
+# The kind of a plain built-in or peer agent with canonical name c: no
+# mcp member, a name not starting with mcp__, agent absent or a boolean.
+# It has no problem to report. Undefined for anything else.
+_plain_kind(d, c) := kind if {
+	not startswith(c, "mcp__")
 	not shape.present(d, "mcp")
-	is_boolean(shape.field(d, "agent", false))
+	kind := _agent_kind[shape.field(d, "agent", false)]
 }
 
-# A plain MCP tool: plain name, server and tool, and not also an agent.
-plain_mcp(d) if {
-	is_object(d)
-	plain_name(d.name)
-	plain_name(d.mcp.server)
-	plain_name(d.mcp.tool)
-	shape.field(d, "agent", false) == false
-}
+_agent_kind := {true: "agent", false: "builtin"}
 
-kind(d) := "mcp" if {
+_kind(d) := "mcp" if {
 	shape.present(d, "mcp")
 } else := "agent" if {
 	shape.field(d, "agent", false) == true
 } else := "builtin"
 
 # METADATA
-# title: errors
 # description: Every configuration error among the declarations.
-errors(declared, records) := array.concat(
+errors(declared) := [] if {
+	clean(declared)
+} else := _errors(declared, records(declared))
+
+_errors(declared, records) := array.concat(
 	[e |
 		some r in records
-		some e in record_errors(declared[r.index], r)
+		some e in _record_errors(declared[r.index], r)
 	],
-	[duplicate_error(r) |
-		duplicates := duplicate_names(records)
+	[_duplicate_error(r) |
+		duplicates := _duplicate_names(records)
 		some r in records
 		duplicates[r.canonical]
 	],
 )
 
-record_errors(d, r) := [] if {
+_record_errors(d, r) := [] if {
 	r.plain
 } else := [shape.problem(code, message, {"field": "declared", "index": r.index, "name": r.name})] if {
-	[code, message] := record_problem(d, r)
+	[code, message] := _record_problem(d, r)
 } else := []
 
-record_problem(d, r) := ["invalid_declaration", "a declaration must be an object"] if {
+_record_problem(d, r) := ["invalid_declaration", "a declaration must be an object"] if {
 	not is_object(d)
 } else := ["invalid_declaration", "name must be a string"] if {
 	not is_string(r.name)
@@ -116,7 +114,7 @@ record_problem(d, r) := ["invalid_declaration", "a declaration must be an object
 	shape.field(d, "agent", false) == true
 } else := ["invalid_declaration", "mcp must be an object with string server and tool"] if {
 	r.kind == "mcp"
-	not valid_mcp(shape.field(d, "mcp", {}))
+	not _valid_mcp(shape.field(d, "mcp", {}))
 } else := ["uncanonicalizable_name", "the MCP server or tool name has no exact canonical form"] if {
 	r.kind == "mcp"
 	null in {r.server, r.tool}
@@ -128,22 +126,21 @@ record_problem(d, r) := ["invalid_declaration", "a declaration must be an object
 	startswith(r.canonical, "mcp__")
 }
 
-valid_mcp(m) if {
+_valid_mcp(m) if {
 	is_object(m)
 	is_string(m.server)
 	is_string(m.tool)
 }
 
-duplicate_error(r) := shape.problem(
+_duplicate_error(r) := shape.problem(
 	"duplicate_declaration",
 	sprintf("another declaration has the same canonical name %q", [r.canonical]),
 	{"field": "declared", "index": r.index, "name": r.name, "canonical": r.canonical},
 )
 
 # METADATA
-# title: duplicate_names
 # description: The canonical names that more than one declaration has.
-duplicate_names(records) := {name |
+_duplicate_names(records) := {name |
 	names := sort([r.canonical | some r in records; is_string(r.canonical)])
 	some i, name in names
 	i > 0
@@ -151,19 +148,62 @@ duplicate_names(records) := {name |
 }
 
 # METADATA
-# title: index
 # description: |
-#   The valid, unambiguous declarations keyed by canonical name. A
+#   The valid, unambiguous declarations keyed by canonical name, as
+#   {name, kind, server, tool}, and for a built-in whose name has aliases
+#   (names, a table from tooleval.configuration.alias_names_table) also
+#   key (the name its aliases resolve to) and names (all of its names). A
 #   declaration with an error is left out (the error refuses every call).
-index(declared, records) := {r.canonical: r |
-	duplicates := duplicate_names(records)
-	some r in records
-	valid(declared[r.index], r)
+index(declared, names) := {c: _with_names(c, record, names) | some [c, record] in pairs} if {
+	pairs := _plain_pairs(declared)
+	count(pairs) == count(declared)
+	count({c | some [c, _] in pairs}) == count(pairs)
+} else := {r.canonical: _with_names(r.canonical, _slim(r), names) |
+	every_record := records(declared)
+	duplicates := _duplicate_names(every_record)
+	some r in every_record
+	_valid(declared[r.index], r)
 	not duplicates[r.canonical]
 }
 
-valid(d, r) if {
+# METADATA
+# description: |
+#   The declarations have no error: every one is plain (see _plain_pair)
+#   and no two share a canonical name. Most requests are like this; it is
+#   checked without building a record per declaration.
+clean(declared) if {
+	pairs := _plain_pairs(declared)
+	count(pairs) == count(declared)
+	count({c | some [c, _] in pairs}) == count(pairs)
+}
+
+_plain_pairs(declared) := [p | some d in declared; p := _plain_pair(d)]
+
+# [canonical name, record] of a declaration that has nothing to report:
+# a built-in or peer agent with a plain name not starting with mcp__ and
+# agent absent or a boolean, or an MCP tool whose name, server and tool
+# are plain and that is not also an agent. Undefined for anything else.
+_plain_pair(d) := [c, {"name": d.name, "kind": kind, "server": null, "tool": null}] if {
+	c := plain_canonical(d.name)
+	not startswith(c, "mcp__")
+	object.get(d, "mcp", null) == null
+	kind := _agent_kind[object.get(d, "agent", false)]
+} else := [c, {"name": d.name, "kind": "mcp", "server": server, "tool": tool}] if {
+	c := plain_canonical(d.name)
+	server := plain_canonical(d.mcp.server)
+	tool := plain_canonical(d.mcp.tool)
+	object.get(d, "agent", false) == false
+}
+
+_slim(r) := {"name": r.name, "kind": r.kind, "server": r.server, "tool": r.tool}
+
+_with_names(c, record, names) := object.union(record, names[c]) if {
+	record.kind != "mcp"
+	names[c]
+} else := record
+
+_valid(d, r) if {
 	r.plain
 } else if {
-	not record_problem(d, r)
+	not _record_problem(d, r)
 }

@@ -2,7 +2,7 @@ package tooleval.declared_test
 
 import data.tooleval.declared
 
-errors_of(list) := [[e.code, e.index] | some e in declared.errors(list, declared.records(list))]
+errors_of(list) := [[e.code, e.index] | some e in declared.errors(list)]
 
 # [declarations, expected [code, index] errors]
 error_cases := [
@@ -33,10 +33,32 @@ test_declaration_errors if {
 
 test_index_keeps_valid_unambiguous_declarations if {
 	list := [{"name": "Search"}, {"name": "SEARCH"}, {"name": 1}, {"name": "Read_File"}, {"name": "mcp__S__T", "mcp": {"server": "Git.Hub", "tool": "Read"}}]
-	index := declared.index(list, declared.records(list))
+	index := declared.index(list, {})
 	object.keys(index) == {"read_file", "mcp__s__t"}
 	index.read_file.name == "Read_File"
 	index.mcp__s__t.server == "git.hub"
 	index.mcp__s__t.tool == "read"
 	index.mcp__s__t.kind == "mcp"
+}
+
+test_clean_declarations_take_the_fast_path if {
+	list := [{"name": "Read_File"}, {"name": "r", "agent": true}, {"name": "mcp__s__t", "mcp": {"server": "S", "tool": "T"}}]
+	declared.clean(list)
+	declared.errors(list) == []
+	declared.index(list, {}) == {
+		"read_file": {"name": "Read_File", "kind": "builtin", "server": null, "tool": null},
+		"r": {"name": "r", "kind": "agent", "server": null, "tool": null},
+		"mcp__s__t": {"name": "mcp__s__t", "kind": "mcp", "server": "s", "tool": "t"},
+	}
+	not declared.clean([{"name": "a"}, {"name": "A"}])
+	not declared.clean([{"name": "a", "agent": "yes"}])
+	not declared.clean([{"name": "mcp__a"}])
+}
+
+test_built_ins_with_aliases_carry_their_names if {
+	names := {"bash": {"key": "exec", "names": {"exec": true, "bash": true}}}
+	declared.index([{"name": "Bash"}], names) == {"bash": {
+		"name": "Bash", "kind": "builtin", "server": null, "tool": null,
+		"key": "exec", "names": {"exec": true, "bash": true},
+	}}
 }

@@ -14,35 +14,35 @@
 package tooleval.exclusions
 
 import data.tooleval.configuration
-import data.tooleval.pattern
 import data.tooleval.shape
 
 # METADATA
-# title: applies
 # scope: document
-# description: The named exclusion applies to the agent.
-applies("subagent_hard_deny", agent, _) if {
+# description: The named exclusion applies to the agent, under a prepared configuration (its max_depth).
+_applies("subagent_hard_deny", agent, _) if {
 	agent.role in shape.subagent_roles
 }
 
-applies("subagent_depth_cap", agent, config) if {
+_applies("subagent_depth_cap", agent, prepared) if {
 	agent.role in shape.subagent_roles
-	agent.depth >= configuration.max_depth(config)
+	agent.depth >= prepared.max_depth
 }
 
-applies("subagent_depth_cap", agent, _) if {
+_applies("subagent_depth_cap", agent, _) if {
 	agent.role in shape.subagent_roles
 	agent.leaf == true
 }
 
-applies("fork_no_spawn", agent, _) if {
+_applies("fork_no_spawn", agent, _) if {
 	agent.role == "fork"
 }
 
 # METADATA
-# title: active
-# description: The exclusions that apply to the agent, as {name, deny} with compiled deny matchers.
-active(agent, config) := [{"name": name, "deny": pattern.compile(configuration.exclusion_entries(config, name), "deny", configuration.vocabulary(config))} |
+# description: |
+#   The exclusions that apply to the agent, in order, as {name, deny},
+#   with the deny matchers a prepared configuration compiled
+#   (tooleval.configuration.prepare).
+active(agent, prepared) := [{"name": name, "deny": prepared.exclusions[name]} |
 	some name in configuration.exclusion_names
-	applies(name, agent, config)
+	_applies(name, agent, prepared)
 ]

@@ -4,7 +4,7 @@ import data.tooleval
 import data.tooleval.configuration
 import data.tooleval.exclusions
 
-names_for(agent) := [e.name | some e in exclusions.active(agent, configuration.config)]
+names_for(agent) := [e.name | some e in exclusions.active(agent, configuration.prepared)]
 
 test_which_exclusions_apply if {
 	names_for({"role": "main", "depth": 0}) == []
@@ -21,13 +21,13 @@ test_a_stored_leaf_gets_the_depth_cap_whatever_its_depth if {
 }
 
 test_max_depth_is_configurable if {
-	conf := object.union(configuration.config, {"max_depth": 2})
-	[e.name | some e in exclusions.active({"role": "subagent", "depth": 2}, conf)] == ["subagent_hard_deny", "subagent_depth_cap"]
+	prepared := configuration.prepare(object.union(data.tooleval.config, {"max_depth": 2}))
+	[e.name | some e in exclusions.active({"role": "subagent", "depth": 2}, prepared)] == ["subagent_hard_deny", "subagent_depth_cap"]
 }
 
 test_malformed_max_depth_caps_everyone if {
-	conf := object.union(configuration.config, {"max_depth": "five"})
-	[e.name | some e in exclusions.active({"role": "subagent", "depth": 1}, conf)] == ["subagent_hard_deny", "subagent_depth_cap"]
+	prepared := configuration.prepare(object.union(data.tooleval.config, {"max_depth": "five"}))
+	[e.name | some e in exclusions.active({"role": "subagent", "depth": 1}, prepared)] == ["subagent_hard_deny", "subagent_depth_cap"]
 }
 
 decide(doc, conf) := d if {

@@ -4,9 +4,8 @@
 package tooleval.forks
 
 # METADATA
-# title: notice
 # description: The restriction notice for a fork that may execute exactly these tool names.
-notice(names) := sprintf(
+_notice(names) := sprintf(
 	"Tool restriction: in this fork you may execute only these tools: %s. Calls to any other tool are refused before they run.",
 	[concat(", ", names)],
 ) if {

@@ -5,6 +5,5 @@ package tooleval.layers
 import data.tooleval.shape
 
 # METADATA
-# title: inline
 # description: The layers the runtime sent in input.layers, as given.
 inline(doc) := shape.list_field(doc, "layers")

@@ -6,7 +6,6 @@ import data.tooleval.canonical.canonical
 import data.tooleval.shape
 
 # METADATA
-# title: group_errors
 # description: Errors in the groups of the configuration.
 group_errors(config) := [] if {
 	not shape.present(config, "groups")
@@ -14,10 +13,10 @@ group_errors(config) := [] if {
 	not is_object(shape.field(config, "groups", null))
 } else := [e |
 	some name, members in config.groups
-	some e in one_group_errors(name, members, config.groups)
+	some e in _one_group_errors(name, members, config.groups)
 ]
 
-one_group_errors(name, members, groups) := [shape.problem(
+_one_group_errors(name, members, groups) := [shape.problem(
 	"too_many_entries",
 	sprintf("a group may have at most %d entries", [shape.max_entries]),
 	{"field": "config.groups", "group": name},
@@ -42,5 +41,5 @@ one_group_errors(name, members, groups) := [shape.problem(
 	{"field": "config.groups", "group": name, "group_index": j, "entry": member},
 ) |
 	some j, member in members
-	code := member_problem(member, "deny", groups)
+	code := _member_problem(member, "deny", groups)
 ]

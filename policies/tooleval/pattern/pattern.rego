@@ -18,11 +18,10 @@ package tooleval.pattern
 
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.canonical.plain_name
+import data.tooleval.canonical.plain_canonical
 import data.tooleval.shape
 
 # METADATA
-# title: problem_messages
 # description: What each entry error code means.
 problem_messages := {
 	"non_string_entry": "an entry must be a string",
@@ -41,28 +40,25 @@ problem_messages := {
 }
 
 # METADATA
-# title: entry_problem
 # description: |
 #   The error code of one entry of a list of the given kind ("allow" or
 #   "deny"), or undefined when the entry is valid. The members of a group
 #   are checked by list_problems.
-entry_problem(entry, kind, groups) := problem(entry, canonical_or_null(entry), kind, groups) if {
-	not plain_entry(entry)
+entry_problem(entry, kind, groups) := _problem(entry, canonical_or_null(entry), kind, groups) if {
+	not _plain_entry(entry)
 }
 
 # METADATA
-# title: plain_entry
 # description: |
 #   A plain name (see tooleval.canonical.plain_name) that does not start
 #   with mcp__: a valid exact entry, with no need to check it further.
-plain_entry(entry) if {
-	plain_name(entry)
-	not startswith(lower(entry), "mcp__")
+_plain_entry(entry) if {
+	not startswith(plain_canonical(entry), "mcp__")
 }
 
 # problem is entry_problem given the entry's canonical form c (null when
 # it has none), so that an entry is canonicalized once.
-problem(entry, c, kind, groups) := "non_string_entry" if {
+_problem(entry, c, kind, groups) := "non_string_entry" if {
 	not is_string(entry)
 } else := "empty_entry" if {
 	entry == ""
@@ -75,7 +71,7 @@ problem(entry, c, kind, groups) := "non_string_entry" if {
 } else := "bare_wildcard" if {
 	c == "*"
 } else := "mcp_whitespace" if {
-	some part in mcp_parts(c)
+	some part in _mcp_parts(c)
 	part != trim_space(part)
 } else := "unknown_group" if {
 	startswith(c, "group:")
@@ -84,9 +80,9 @@ problem(entry, c, kind, groups) := "non_string_entry" if {
 	contains(c, "*")
 	indexof(c, "*") != count(c) - 1
 } else := "empty_mcp_server" if {
-	mcp_parts(c)[0] == ""
+	_mcp_parts(c)[0] == ""
 } else := "incomplete_mcp_pattern" if {
-	mcp_separator(c) < 0
+	_mcp_separator(c) < 0
 } else := "builtin_wildcard_in_allow" if {
 	kind == "allow"
 	not startswith(c, "mcp__")
@@ -94,7 +90,6 @@ problem(entry, c, kind, groups) := "non_string_entry" if {
 }
 
 # METADATA
-# title: list_problems
 # description: |
 #   Every problem of a list of the given kind, in order, as
 #   {index, entry, code} objects; a problem of a group member also names
@@ -103,33 +98,31 @@ list_problems(list, kind, groups) := [{"index": shape.max_entries, "entry": list
 	count(list) > shape.max_entries
 } else := [p |
 	some i, entry in list
-	some p in entry_problems(i, entry, kind, groups)
+	some p in _entry_problems(i, entry, kind, groups)
 ]
 
-entry_problems(i, entry, kind, groups) := [] if {
-	plain_entry(entry)
+_entry_problems(i, entry, kind, groups) := [] if {
+	_plain_entry(entry)
 } else := [{"index": i, "entry": entry, "code": code}] if {
 	code := entry_problem(entry, kind, groups)
 } else := [{"index": i, "entry": entry, "code": code, "group": name, "group_index": j} |
 	name := group_name(entry)
 	some j, member in groups[name]
-	code := member_problem(member, kind, groups)
+	code := _member_problem(member, kind, groups)
 ]
 
 # METADATA
-# title: member_problem
 # description: The error code of one member of a group used in a list of the given kind.
-member_problem(member, kind, groups) := code if {
-	not plain_entry(member)
-	code := unplain_member_problem(member, kind, groups)
+_member_problem(member, kind, groups) := code if {
+	not _plain_entry(member)
+	code := _unplain_member_problem(member, kind, groups)
 }
 
-unplain_member_problem(member, kind, groups) := "nested_group" if {
+_unplain_member_problem(member, kind, groups) := "nested_group" if {
 	group_name(member)
 } else := entry_problem(member, kind, groups)
 
 # METADATA
-# title: group_name
 # description: NAME, when the entry is group:NAME.
 group_name(entry) := substring(c, 6, -1) if {
 	c := canonical(entry)
@@ -139,29 +132,43 @@ group_name(entry) := substring(c, 6, -1) if {
 # The server and, when there is one, the tool or tool prefix of an
 # MCP entry other than mcp__*: [S] for mcp__S, [S, T] for mcp__S__T and
 # [S, P] for mcp__S__P*. Undefined for any other entry.
-mcp_parts(c) := parts if {
+_mcp_parts(c) := parts if {
 	startswith(c, "mcp__")
 	c != "mcp__*"
 	body := trim_suffix(substring(c, 5, -1), "*")
 	separator := indexof(body, "__")
-	parts := split_at(body, separator)
+	parts := _split_at(body, separator)
 }
 
-split_at(body, -1) := [body]
+_split_at(body, -1) := [body]
 
-split_at(body, separator) := [substring(body, 0, separator), substring(body, separator + 2, -1)] if separator >= 0
+_split_at(body, separator) := [substring(body, 0, separator), substring(body, separator + 2, -1)] if separator >= 0
 
 # The position of the __ that ends the server in an MCP wildcard
 # (mcp__S__P*), relative to the text after mcp__; -1 when there is none.
 # Undefined for anything that is not an MCP wildcard other than mcp__*.
-mcp_separator(c) := indexof(substring(c, 5, -1), "__") if {
+_mcp_separator(c) := indexof(substring(c, 5, -1), "__") if {
 	startswith(c, "mcp__")
 	endswith(c, "*")
 	c != "mcp__*"
 }
 
 # METADATA
-# title: parse
+# scope: document
+# description: |
+#   entry names tools by name, not by pattern: a valid entry with no
+#   wildcard and no group (a built-in, peer agent or MCP tool name, or a
+#   bare mcp__S).
+exact(entry) if _plain_entry(entry)
+
+exact(entry) if {
+	c := canonical(entry)
+	not _problem(entry, c, "deny", {})
+	not startswith(c, "group:")
+	not contains(c, "*")
+}
+
+# METADATA
 # description: |
 #   The parsed form of a valid entry in canonical form (not a group):
 #
@@ -175,7 +182,7 @@ mcp_separator(c) := indexof(substring(c, 5, -1), "__") if {
 parse(c) := {"kind": "all_mcp"} if {
 	c == "mcp__*"
 } else := {"kind": "mcp_prefix", "server": substring(body, 0, separator), "prefix": substring(body, separator + 2, -1)} if {
-	separator := mcp_separator(c)
+	separator := _mcp_separator(c)
 	body := trim_suffix(substring(c, 5, -1), "*")
 } else := {"kind": "mcp_exact", "name": c, "server": substring(body, 0, separator), "tool": substring(body, separator + 2, -1)} if {
 	startswith(c, "mcp__")
@@ -189,7 +196,6 @@ parse(c) := {"kind": "all_mcp"} if {
 } else := {"kind": "exact", "name": c}
 
 # METADATA
-# title: expand
 # description: |
 #   The list's entries that are not groups, then the members of each
 #   group it names (once each, however often the list names it).
@@ -203,7 +209,6 @@ expand(list, groups) := array.concat(
 )
 
 # METADATA
-# title: compile
 # description: |
 #   A matcher for a list of the given kind ("allow" or "deny"), built so
 #   that matching one tool costs look-ups, not a scan of the entries:
@@ -223,98 +228,101 @@ expand(list, groups) := array.concat(
 #   nothing. A built-in and its aliases are one tool: exact entries are
 #   stored as the tool they name, and a deny prefix bites if it matches
 #   any of the tool's names. Invalid entries are left out (they are
-#   reported as errors, which refuse every call).
+#   reported as errors, which refuse every call). Every member is an
+#   object or an array, so that a matcher can be kept as bundle data.
 compile(list, kind, vocabulary) := {
-	"exact": {object.get(vocabulary.aliases, p.name, p.name) | some p in parsed; p.kind == "exact"},
-	"names": {p.name | some p in parsed; exact_kinds[kind][p.kind]},
+	"exact": object.union(
+		{object.get(vocabulary.aliases, c, c): true | some c, _ in plain},
+		{object.get(vocabulary.aliases, p.name, p.name): true | some p in parsed; p.kind == "exact"},
+	),
+	"names": object.union(plain, {p.name: true | some p in parsed; _exact_kinds[kind][p.kind]}),
 	"all_mcp": count([p | some p in parsed; p.kind == "all_mcp"]) > 0,
-	"raw": raw_index([[p.server, raw_prefix(p)] | some p in parsed; raw_prefix_kinds[kind][p.kind]]),
-	"raw_exact": {raw_key(p.server, p.tool) | some p in parsed; kind == "deny"; p.kind == "mcp_exact"},
-	"prefixes": prefix_index([p.prefix | some p in parsed; p.kind == "prefix"; kind == "deny"]),
-	"mcp_name_prefixes": prefix_index([mcp_name_prefix(p) | some p in parsed; kind == "deny"; p.kind in {"mcp_prefix", "mcp_server"}]),
-	"aliases": vocabulary.aliases,
-	"classes": vocabulary.classes,
+	"raw": raw_index([[p.server, _raw_prefix(p)] | some p in parsed; _raw_prefix_kinds[kind][p.kind]]),
+	"raw_exact": {raw_key(p.server, p.tool): true | some p in parsed; kind == "deny"; p.kind == "mcp_exact"},
+	"prefixes": _prefix_index([p.prefix | some p in parsed; p.kind == "prefix"; kind == "deny"]),
+	"mcp_name_prefixes": _prefix_index([_mcp_name_prefix(p) | some p in parsed; kind == "deny"; p.kind in {"mcp_prefix", "mcp_server"}]),
 } if {
-	parsed := [parsed_entry(e) |
-		some e in expand(list, vocabulary.groups)
+	entries := expand(list, vocabulary.groups)
+	plain := {c: true | some e in entries; c := _plain_exact(e)}
+	parsed := [_parsed_entry(e) |
+		some e in entries
+		not _plain_exact(e)
 		not entry_problem(e, kind, vocabulary.groups)
 	]
 }
 
+# The canonical form of a plain entry (a valid exact entry that does not
+# start with mcp__); undefined for any other entry.
+_plain_exact(e) := c if {
+	c := plain_canonical(e)
+	not startswith(c, "mcp__")
+}
+
 # METADATA
-# title: vocabulary
 # description: |
 #   What compiling a list needs besides the list: groups (name to
-#   entries), aliases (canonical alias to the canonical tool it names) and
-#   classes (canonical tool to every canonical name of it, itself
-#   included). tooleval.configuration.vocabulary gives the configuration's.
-vocabulary(groups, aliases, classes) := {"groups": groups, "aliases": aliases, "classes": classes}
+#   entries) and aliases (canonical alias to the canonical tool it names).
+#   tooleval.configuration.vocabulary gives the configuration's.
+vocabulary(groups, aliases) := {"groups": groups, "aliases": aliases}
 
 # The parsed kinds that each kind of list matches by canonical name.
-exact_kinds := {
+_exact_kinds := {
 	"allow": {"exact", "mcp_exact"},
 	"deny": {"exact", "mcp_exact", "mcp_server"},
 }
 
 # The parsed kinds that each kind of list matches by raw server and tool prefix.
-raw_prefix_kinds := {
+_raw_prefix_kinds := {
 	"allow": {"mcp_prefix"},
 	"deny": {"mcp_prefix", "mcp_server"},
 }
 
-raw_prefix(p) := p.prefix if p.kind == "mcp_prefix"
+_raw_prefix(p) := p.prefix if p.kind == "mcp_prefix"
 
 else := ""
 
-mcp_name_prefix(p) := concat("", ["mcp__", p.server, "__", raw_prefix(p)])
+_mcp_name_prefix(p) := concat("", ["mcp__", p.server, "__", _raw_prefix(p)])
 
-# parsed_entry is the parsed form of a valid entry other than a group
-# (undefined for a group, which expand has replaced by its members).
-parsed_entry(e) := {"kind": "exact", "name": lower(e)} if {
-	plain_entry(e)
-} else := parse(c) if {
+# The parsed form of a valid entry other than a group (undefined for a
+# group, which expand has replaced by its members).
+_parsed_entry(e) := parse(c) if {
 	c := canonical(e)
 	not startswith(c, "group:")
 }
 
 # METADATA
-# title: prefix_index
 # description: |
 #   A set of prefixes as {lengths, prefixes}: whether a name starts with
 #   one of them is one look-up per distinct length, however many there are.
-prefix_index(prefixes) := {
-	"lengths": {count(p) | some p in prefixes},
-	"prefixes": {p | some p in prefixes},
+_prefix_index(prefixes) := {
+	"lengths": sort({count(p) | some p in prefixes}),
+	"prefixes": {p: true | some p in prefixes},
 }
 
 # METADATA
-# title: raw_index
 # description: |
 #   [server, prefix] pairs of raw MCP identities as a prefix index whose
 #   keys carry the server (see raw_key), so that no entry is grouped by
 #   server: a tool is matched with one look-up per distinct prefix length.
 raw_index(pairs) := {
-	"lengths": {count(p) | some [_, p] in pairs},
-	"prefixes": {raw_key(server, p) | some [server, p] in pairs},
+	"lengths": sort({count(p) | some [_, p] in pairs}),
+	"prefixes": {raw_key(server, p): true | some [server, p] in pairs},
 }
 
 # METADATA
-# title: raw_key
 # description: |
 #   One key for a raw server and a text after it (a tool name or prefix):
 #   the server's length first, so that no two pairs share a key.
 raw_key(server, text) := concat("", [format_int(count(server), 10), ":", server, text])
 
-# METADATA
-# title: has_raw_prefix
-# description: The raw tool name of server starts with one of the prefixes the index holds for that server.
-has_raw_prefix(index, server, tool) if {
+# The raw tool name of server starts with one of the prefixes the index
+# holds for that server.
+_has_raw_prefix(index, server, tool) if {
 	some k in index.lengths
 	index.prefixes[raw_key(server, substring(tool, 0, k))]
 }
 
 # METADATA
-# title: has_prefix
 # description: name starts with one of the prefixes of the index.
 has_prefix(index, name) if {
 	some k in index.lengths
@@ -322,15 +330,15 @@ has_prefix(index, name) if {
 }
 
 # METADATA
-# title: matches
 # scope: document
 # description: |
 #   The compiled list matches the declared tool with canonical name name
-#   and record ({kind, server, tool}, see tooleval.declared): a few
-#   look-ups, whatever the number of entries.
+#   and record ({kind, server, tool, key?, names?}, see tooleval.declared:
+#   key is the name a built-in's aliases resolve to, names all of its
+#   names): a few look-ups, whatever the number of entries.
 matches(matcher, name, record) if {
 	record.kind != "mcp"
-	exact_hit(matcher, name)
+	matcher.exact[object.get(record, "key", name)]
 }
 
 matches(matcher, name, record) if {
@@ -345,7 +353,7 @@ matches(matcher, _, record) if {
 
 matches(matcher, _, record) if {
 	record.kind == "mcp"
-	has_raw_prefix(matcher.raw, record.server, record.tool)
+	_has_raw_prefix(matcher.raw, record.server, record.tool)
 }
 
 matches(matcher, _, record) if {
@@ -360,27 +368,108 @@ matches(matcher, name, record) if {
 
 matches(matcher, name, record) if {
 	record.kind != "mcp"
-	some n in names_of(matcher, name)
+	not record.names
+	has_prefix(matcher.prefixes, name)
+}
+
+matches(matcher, _, record) if {
+	record.kind != "mcp"
+	some n, _ in record.names
 	has_prefix(matcher.prefixes, n)
 }
 
 # METADATA
-# title: exact_hit
-# description: The compiled list has an exact entry for the built-in with canonical name c (or one of its aliases).
-exact_hit(matcher, c) if matcher.exact[object.get(matcher.aliases, c, c)]
-
-# Every canonical name of the tool named c: its alias class, or c alone.
-names_of(matcher, c) := names if {
-	names := matcher.classes[object.get(matcher.aliases, c, c)]
-} else := {c}
+# description: The compiled list has an exact entry for the built-in whose name resolves to key (see matches).
+exact_hit(matcher, key) if matcher.exact[key]
 
 # METADATA
-# title: matched
 # description: |
 #   The canonical names of the declared tools (an index from
 #   tooleval.declared: canonical name to declaration record) that the
-#   compiled list matches.
-matched(matcher, tools) := {name |
+#   compiled list matches: the tools matches holds for, computed a whole
+#   catalog at a time. Exact entries are looked up from the list's side;
+#   the tools are scanned once for each kind of wildcard the list has, and
+#   not at all for the kinds it does not have. Undefined for anything but
+#   a compiled list.
+matched(matcher, tools) := union({
+	_matched_exact(matcher, tools),
+	{name | some name, _ in matcher.names; tools[name].kind == "mcp"},
+	_matched_all_mcp(matcher, tools),
+	_matched_raw(matcher, tools),
+	_matched_raw_exact(matcher, tools),
+	_matched_mcp_name_prefixes(matcher, tools),
+	_matched_prefixes(matcher, tools),
+}) if {
+	_compiled(matcher)
+}
+
+# matcher has every member compile gives a list, each of its type.
+_compiled(matcher) if {
+	is_object(matcher.exact)
+	is_object(matcher.names)
+	is_boolean(matcher.all_mcp)
+	is_object(matcher.raw_exact)
+	every index in [matcher.raw, matcher.prefixes, matcher.mcp_name_prefixes] {
+		is_array(index.lengths)
+		is_object(index.prefixes)
+	}
+}
+
+# Built-ins whose name is an exact entry, and built-ins with aliases whose
+# key is (see matches).
+_matched_exact(matcher, tools) := {name |
+	some name, _ in matcher.exact
+	tools[name].kind != "mcp"
+	not tools[name].key
+} | {name |
 	some name, record in tools
-	matches(matcher, name, record)
+	record.key
+	record.kind != "mcp"
+	matcher.exact[record.key]
+}
+
+_matched_all_mcp(matcher, tools) := {name | some name, record in tools; record.kind == "mcp"} if matcher.all_mcp == true
+
+else := set()
+
+_matched_raw(matcher, tools) := set() if {
+	count(matcher.raw.lengths) == 0
+} else := {name |
+	some name, record in tools
+	record.kind == "mcp"
+	_has_raw_prefix(matcher.raw, record.server, record.tool)
+}
+
+_matched_raw_exact(matcher, tools) := set() if {
+	count(matcher.raw_exact) == 0
+} else := {name |
+	some name, record in tools
+	record.kind == "mcp"
+	matcher.raw_exact[raw_key(record.server, record.tool)]
+}
+
+_matched_mcp_name_prefixes(matcher, tools) := set() if {
+	count(matcher.mcp_name_prefixes.lengths) == 0
+} else := {name |
+	some name, record in tools
+	record.kind == "mcp"
+	has_prefix(matcher.mcp_name_prefixes, name)
+}
+
+_matched_prefixes(matcher, tools) := set() if {
+	count(matcher.prefixes.lengths) == 0
+} else := {name |
+	some name, record in tools
+	record.kind != "mcp"
+	_has_any_name_prefix(matcher.prefixes, name, record)
+}
+
+_has_any_name_prefix(index, name, record) if {
+	not record.names
+	has_prefix(index, name)
+}
+
+_has_any_name_prefix(index, _, record) if {
+	some n, _ in record.names
+	has_prefix(index, n)
 }

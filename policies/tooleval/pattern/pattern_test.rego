@@ -9,10 +9,15 @@ groups := {
 	"broken": ["*"],
 }
 
-vocabulary := pattern.vocabulary(groups, {}, {})
+vocabulary := pattern.vocabulary(groups, {})
 
 # An OpenClaw-like vocabulary: bash is an alias of exec.
-aliased := pattern.vocabulary(groups, {"bash": "exec", "apply-patch": "apply_patch"}, {"exec": {"exec", "bash"}, "apply_patch": {"apply_patch", "apply-patch"}})
+aliased := pattern.vocabulary(groups, {"bash": "exec", "apply-patch": "apply_patch"})
+
+# The names of exec and apply_patch, as declared records carry them.
+exec_names := {"key": "exec", "names": {"exec": true, "bash": true}}
+
+patch_names := {"key": "apply_patch", "names": {"apply_patch": true, "apply-patch": true}}
 
 # [entry, code in an allow list, code in a deny list]; "ok" is valid.
 grammar_cases := [
@@ -99,34 +104,34 @@ test_parse if {
 
 test_compile_expands_groups_and_skips_invalid_entries if {
 	m := pattern.compile(["Read_File", "group:edit", "*", "mcp__a__x*", "mcp__a__y*", "mcp__b__*", 3], "allow", vocabulary)
-	object.remove(m, ["aliases", "classes"]) == {
-		"exact": {"read_file", "write_file", "edit"},
-		"names": {"read_file", "write_file", "edit"},
+	m == {
+		"exact": {"read_file": true, "write_file": true, "edit": true},
+		"names": {"read_file": true, "write_file": true, "edit": true},
 		"all_mcp": false,
-		"raw": {"lengths": {0, 1}, "prefixes": {"1:ax", "1:ay", "1:b"}},
-		"raw_exact": set(),
-		"prefixes": {"lengths": set(), "prefixes": set()},
-		"mcp_name_prefixes": {"lengths": set(), "prefixes": set()},
+		"raw": {"lengths": [0, 1], "prefixes": {"1:ax": true, "1:ay": true, "1:b": true}},
+		"raw_exact": {},
+		"prefixes": {"lengths": [], "prefixes": {}},
+		"mcp_name_prefixes": {"lengths": [], "prefixes": {}},
 	}
 }
 
 test_compile_deny_indexes_names_and_raw_identities if {
 	m := pattern.compile(["debug_*", "mcp__s__q*", "mcp__foo.bar", "mcp__foo.bar__run", "mcp__*"], "deny", vocabulary)
-	object.remove(m, ["aliases", "classes"]) == {
-		"exact": set(),
-		"names": {"mcp__foo.bar", "mcp__foo.bar__run"},
+	m == {
+		"exact": {},
+		"names": {"mcp__foo.bar": true, "mcp__foo.bar__run": true},
 		"all_mcp": true,
-		"raw": {"lengths": {0, 1}, "prefixes": {"1:sq", "7:foo.bar"}},
-		"raw_exact": {"7:foo.barrun"},
-		"prefixes": {"lengths": {6}, "prefixes": {"debug_"}},
-		"mcp_name_prefixes": {"lengths": {9, 14}, "prefixes": {"mcp__s__q", "mcp__foo.bar__"}},
+		"raw": {"lengths": [0, 1], "prefixes": {"1:sq": true, "7:foo.bar": true}},
+		"raw_exact": {"7:foo.barrun": true},
+		"prefixes": {"lengths": [6], "prefixes": {"debug_": true}},
+		"mcp_name_prefixes": {"lengths": [9, 14], "prefixes": {"mcp__s__q": true, "mcp__foo.bar__": true}},
 	}
 }
 
 test_bare_server_in_allow_matches_nothing if {
 	m := pattern.compile(["mcp__github"], "allow", vocabulary)
-	m.names == set()
-	m.raw == {"lengths": set(), "prefixes": set()}
+	m.names == {}
+	m.raw == {"lengths": [], "prefixes": {}}
 }
 
 # Keys carry the server's length: server a with prefix bc is not server
@@ -194,12 +199,12 @@ aliased_match(list, kind, tool) if {
 # [list, kind, tool, matches] under aliases: an alias and its tool are one
 # name in every list; a deny prefix bites on any of the tool's names.
 alias_cases := [
-	[["bash"], "deny", builtin("exec"), true],
-	[["exec"], "deny", builtin("bash"), true],
-	[["BASH"], "allow", builtin("exec"), true],
-	[["apply-patch"], "allow", builtin("apply_patch"), true],
-	[["ba*"], "deny", builtin("exec"), true],
-	[["ex*"], "deny", builtin("bash"), true],
+	[["bash"], "deny", object.union(builtin("exec"), exec_names), true],
+	[["exec"], "deny", object.union(builtin("bash"), exec_names), true],
+	[["BASH"], "allow", object.union(builtin("exec"), exec_names), true],
+	[["apply-patch"], "allow", object.union(builtin("apply_patch"), patch_names), true],
+	[["ba*"], "deny", object.union(builtin("exec"), exec_names), true],
+	[["ex*"], "deny", object.union(builtin("bash"), exec_names), true],
 	[["bash"], "deny", builtin("bashful"), false],
 	[["bash"], "deny", mcp("bash", "s", "bash"), true],
 	[["exec"], "deny", mcp("bash", "s", "bash"), false],
@@ -246,4 +251,29 @@ test_lists_are_capped if {
 
 test_a_group_named_many_times_expands_once if {
 	pattern.expand(["group:edit", "x", "GROUP:EDIT", "group:edit"], groups) == ["x", "write_file", "edit"]
+}
+
+# matched works a whole catalog at a time, and must hold for exactly the
+# tools matches holds for: every list of the tables above, against a
+# catalog of every tool in them (one record per canonical name).
+test_matched_is_matches_over_a_catalog if {
+	mismatches := {[list, kind] |
+		some [vocab, cases] in [[vocabulary, match_cases], [aliased, alias_cases]]
+		catalog := {name: tool |
+			some name in {c[2].canonical | some c in cases}
+			tool := [c[2] | some c in cases; c[2].canonical == name][0]
+		}
+		some [list, kind, _, _] in cases
+		m := pattern.compile(list, kind, vocab)
+		pattern.matched(m, catalog) != {name | some name, record in catalog; pattern.matches(m, name, record)}
+	}
+	mismatches == set()
+}
+
+test_matched_undefined_for_what_is_not_a_compiled_list if {
+	tools := {"read_file": builtin("read_file")}
+	not pattern.matched({}, tools)
+	not pattern.matched("read_file", tools)
+	not pattern.matched(object.remove(pattern.compile(["read_file"], "allow", vocabulary), ["raw"]), tools)
+	pattern.matched(pattern.compile(["read_file"], "allow", vocabulary), tools) == {"read_file"}
 }

@@ -7,17 +7,14 @@
 package tooleval.shape
 
 # METADATA
-# title: roles
 # description: The roles an agent can have.
-roles := {"main", "subagent", "fork"}
+_roles := {"main", "subagent", "fork"}
 
 # METADATA
-# title: subagent_roles
 # description: The roles that are sub-agents.
 subagent_roles := {"subagent", "fork"}
 
 # METADATA
-# title: agent
 # description: The agent as {name, role, depth, leaf}, with defaults filled in.
 agent(doc) := {
 	"name": field(a, "name", ""),
@@ -29,23 +26,22 @@ agent(doc) := {
 }
 
 # METADATA
-# title: agent_errors
 # description: What is wrong with input.agent.
 agent_errors(doc) := [problem("invalid_agent", message, {"field": "agent"}) |
-	some message in agent_problems(doc)
+	some message in _agent_problems(doc)
 ]
 
-agent_problems(doc) := ["agent must be an object"] if {
+_agent_problems(doc) := ["agent must be an object"] if {
 	not is_object(field(doc, "agent", {}))
 } else := [message |
 	a := field(doc, "agent", {})
-	some message in agent_member_problems(a)
+	some message in _agent_member_problems(a)
 ]
 
-agent_member_problems(a) := ["agent.name must be a string"] if {
+_agent_member_problems(a) := ["agent.name must be a string"] if {
 	not is_string(field(a, "name", ""))
 } else := ["agent.role must be one of \"main\", \"subagent\" or \"fork\""] if {
-	not field(a, "role", "main") in roles
+	not field(a, "role", "main") in _roles
 } else := ["agent.depth must be a whole number at least 0"] if {
 	not is_count(field(a, "depth", 0))
 } else := ["agent.leaf must be a boolean"] if {

@@ -8,7 +8,6 @@
 package tooleval.shape
 
 # METADATA
-# title: field
 # description: obj[key], or fallback when obj is not an object or the member is absent or null.
 field(obj, key, fallback) := value if {
 	is_object(obj)
@@ -17,7 +16,6 @@ field(obj, key, fallback) := value if {
 } else := fallback
 
 # METADATA
-# title: present
 # description: obj has a member key that is not null.
 present(obj, key) if {
 	is_object(obj)
@@ -25,26 +23,22 @@ present(obj, key) if {
 }
 
 # METADATA
-# title: problem
 # description: An entry of the errors list.
 problem(code, message, where) := object.union(where, {"code": code, "message": message})
 
 # METADATA
-# title: document
 # description: The input document, or an empty one when it is not an object.
 document(x) := x if is_object(x)
 
 else := {}
 
 # METADATA
-# title: document_errors
 # description: An error when the input document is not a JSON object.
 document_errors(x) := [] if {
 	is_object(x)
 } else := [problem("invalid_document", "the input document must be a JSON object", {"field": ""})]
 
 # METADATA
-# title: list_field
 # description: The array under key, or [] when it is absent, null or not an array.
 list_field(doc, key) := value if {
 	value := field(doc, key, [])
@@ -52,14 +46,12 @@ list_field(doc, key) := value if {
 } else := []
 
 # METADATA
-# title: list_errors
 # description: An error when the member key is present but is not an array.
 list_errors(doc, key) := [] if {
 	is_array(field(doc, key, []))
 } else := [problem("invalid_field", sprintf("%s must be an array", [key]), {"field": key})]
 
 # METADATA
-# title: is_count
 # description: x is a whole number at least 0.
 is_count(x) if {
 	is_number(x)
@@ -68,27 +60,22 @@ is_count(x) if {
 }
 
 # METADATA
-# title: max_entries
 # description: The most entries a list of pattern entries may have (allow, deny, fork_tools, a group, a configured list).
 max_entries := 4096
 
 # METADATA
-# title: max_layers
 # description: The most inline layers a request may send.
 max_layers := 256
 
 # METADATA
-# title: max_declared
 # description: The most tool declarations a request may send.
 max_declared := 100000
 
 # METADATA
-# title: max_calls
 # description: The most calls a batch may have.
 max_calls := 100000
 
 # METADATA
-# title: length_errors
 # description: A too_many_entries error when the list under key holds more than limit elements.
 length_errors(doc, key, limit) := [problem(
 	"too_many_entries",

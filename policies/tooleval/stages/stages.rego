@@ -6,22 +6,27 @@
 #   They are evaluated in this order, before the runtime's inline layers,
 #   and each can only narrow, like any layer; a refusal names the stage.
 #
-#   | stage                 | applies when                                   | file          |
-#   | all_agents            | a sub-agent                                    | agents.rego   |
-#   | custom_agents         | a sub-agent whose definition is not builtin    | agents.rego   |
-#   | async_agents          | an async or background sub-agent               | agents.rego   |
-#   | coordinator_mode      | agent.coordinator is true                      | agents.rego   |
-#   | agent_definition      | config.agents has the agent's name             | agents.rego   |
-#   | profile               | a profile is selected (tools or agent)         | profiles.rego |
-#   | global_policy         | always (config.tools allow and deny)           | profiles.rego |
-#   | subagent_policy       | a sub-agent (config.subagents)                 | profiles.rego |
-#   | tenant                | input.tenant names a tenant                    | tenants.rego  |
-#   | caller                | input.caller.scopes is a list                  | tenants.rego  |
-#   | mcp_services          | input.mcp_services is a list                   | mcp.rego      |
-#   | mcp_user_services     | config.mcp_user_services is an object          | mcp.rego      |
-#   | read_only             | the agent runs in read-only mode               | read_only.rego |
-#   | requester_policy      | a verified handoff resumes a requester         | requester.rego |
-#   | continuation_restricted | any other handoff                            | requester.rego |
+#   | stage                 | applies when                                   | package   |
+#   | all_agents            | a sub-agent                                    | agents    |
+#   | custom_agents         | a sub-agent whose definition is not builtin    | agents    |
+#   | async_agents          | an async or background sub-agent               | agents    |
+#   | coordinator_mode      | agent.coordinator is true                      | agents    |
+#   | agent_definition      | config.agents has the agent's name             | agents    |
+#   | profile               | a profile is selected (tools or agent)         | profiles  |
+#   | global_policy         | always (config.tools allow and deny)           | profiles  |
+#   | subagent_policy       | a sub-agent (config.subagents)                 | profiles  |
+#   | tenant                | input.tenant names a tenant                    | tenants   |
+#   | caller                | input.caller.scopes is a list                  | tenants   |
+#   | mcp_services          | input.mcp_services is a list                   | mcp       |
+#   | mcp_user_services     | config.mcp_user_services is an object          | mcp       |
+#   | read_only             | the agent runs in read-only mode               | read_only |
+#   | requester_policy      | a verified handoff resumes a requester         | requester |
+#   | continuation_restricted | any other handoff                            | requester |
+#
+#   Each package (tooleval.stages.NAME) has the same three rules: layers
+#   (its stages that apply to a request), request_errors (what is wrong
+#   with the request's fields and the configuration the request reads)
+#   and config_errors (every error in its part of the configuration).
 #
 #   A stage is {name, allow, deny, exempt?, servers?}: allow null states
 #   nothing, deny wins, exempt ("mcp" or "non_mcp") names the kind of tool
@@ -30,39 +35,74 @@
 package tooleval.stages
 
 import data.tooleval.pattern
+import data.tooleval.stages.agents
+import data.tooleval.stages.mcp
+import data.tooleval.stages.profiles
+import data.tooleval.stages.read_only
+import data.tooleval.stages.requester
+import data.tooleval.stages.tenants
 
 # METADATA
-# title: layers
-# description: The configured stages that apply to this request, in evaluation order, for its subject (see subject).
+# description: |
+#   Who is asking, read once from the request and the configuration (see
+#   tooleval.stages.agents.subject); the stages read it instead of the
+#   request.
+subject(doc, conf) := agents.subject(doc, conf)
+
+# METADATA
+# description: The configured stages that apply to this request, in evaluation order, for its subject.
 layers(doc, s, conf) := array.flatten([
-	agent_filter_stages(s, conf),
-	agent_definition_stage(s),
-	profile_stage(s, conf),
-	global_policy_stage(conf),
-	subagent_policy_stage(s, conf),
-	tenant_stage(doc, conf),
-	caller_stage(doc, conf),
-	mcp_service_stages(doc, conf),
-	read_only_stage(s, conf),
-	continuation_stage(doc, conf),
+	agents.layers(doc, s, conf),
+	profiles.layers(doc, s, conf),
+	tenants.layers(doc, s, conf),
+	mcp.layers(doc, s, conf),
+	read_only.layers(doc, s, conf),
+	requester.layers(doc, s, conf),
 ])
 
 # METADATA
-# title: compile
 # description: |
-#   The stages with compiled matchers, in the form of
-#   tooleval.layers.compile plus exempt. Only configured stages carry
-#   exempt: an inline layer from the input can never let a tool through.
+#   What is wrong with the fields that say who is asking, and the errors
+#   in the parts of the configuration the stages of this request read:
+#   its agent's definition, its tenant's plan, the scopes its caller
+#   names, the selected profile, and the lists of the stages that apply.
+#   A decision refuses every call on any of them; tooleval check reports
+#   every error of the configuration (config_errors).
+request_errors(doc, s, conf) := array.flatten([
+	agents.request_errors(doc, s, conf),
+	profiles.request_errors(doc, s, conf),
+	tenants.request_errors(doc, s, conf),
+	mcp.request_errors(doc, s, conf),
+	read_only.request_errors(doc, s, conf),
+	requester.request_errors(doc, s, conf),
+])
+
+# METADATA
+# description: Every error in the configuration the stages read, with its location.
+config_errors(conf) := array.flatten([
+	agents.config_errors(conf),
+	profiles.config_errors(conf),
+	tenants.config_errors(conf),
+	mcp.config_errors(conf),
+	read_only.config_errors(conf),
+	requester.config_errors(conf),
+])
+
+# METADATA
+# description: |
+#   The stages with compiled matchers, as the checks of tooleval.checks:
+#   {name, allow, deny, exempt}. Only configured stages carry exempt: an
+#   inline layer from the input can never let a tool through.
 compile(stages, vocabulary) := [{
 	"name": s.name,
-	"allow": allow_matcher(s, vocabulary),
+	"allow": _allow_matcher(s, vocabulary),
 	"deny": pattern.compile(object.get(s, "deny", []), "deny", vocabulary),
 	"exempt": object.get(s, "exempt", null),
 } |
 	some s in stages
 ]
 
-allow_matcher(s, vocabulary) := object.union(
+_allow_matcher(s, vocabulary) := object.union(
 	pattern.compile([], "allow", vocabulary),
 	{"raw": pattern.raw_index([[server, ""] | some server in s.servers])},
 ) if {
@@ -70,42 +110,3 @@ allow_matcher(s, vocabulary) := object.union(
 } else := pattern.compile(s.allow, "allow", vocabulary) if {
 	is_array(s.allow)
 } else := null
-
-# METADATA
-# title: input_errors
-# description: What is wrong with the identifying fields of the request.
-input_errors(doc, conf) := array.flatten([
-	agent_mode_errors(doc),
-	tenant_errors(doc, conf),
-	caller_errors(doc),
-	mcp_service_errors(doc),
-])
-
-# METADATA
-# title: request_config_errors
-# description: |
-#   The errors in the parts of the configuration the stages of this
-#   request read: its agent's definition, its tenant's plan, the scopes
-#   its caller names, the selected profile, and the lists of the stages
-#   that apply. A decision refuses every call on any of them; tooleval
-#   check reports every error of the configuration (config_errors).
-request_config_errors(doc, s, conf) := array.flatten([
-	agent_request_errors(s, conf),
-	profile_request_errors(s, conf),
-	tenant_request_errors(doc, conf),
-	mcp_request_errors(doc, conf),
-	read_only_request_errors(s, conf),
-	continuation_request_errors(doc, conf),
-])
-
-# METADATA
-# title: config_errors
-# description: Every error in the configuration the stages read, with its location.
-config_errors(conf) := array.flatten([
-	agent_config_errors(conf),
-	profile_config_errors(conf),
-	tenant_config_errors(conf),
-	mcp_config_errors(conf),
-	read_only_config_errors(conf),
-	continuation_config_errors(conf),
-])

@@ -13,28 +13,27 @@ import data.tooleval.canonical.canonical_or_null
 import data.tooleval.shape
 
 # METADATA
-# title: skeleton
 # description: The skeleton of a canonical name, character by character.
-skeleton(c) := concat("", [object.get(data.tooleval.unicode.skeleton, ch, ch) | some ch in split(c, "")])
+_skeleton(c) := concat("", [object.get(data.tooleval.unicode.skeleton, ch, ch) | some ch in split(c, "")])
 
-declared_names(doc) := {name |
+_declared_names(doc) := {name |
 	some d in shape.list_field(doc, "declared")
 	name := shape.field(d, "name", null)
 	is_string(name)
 	canonical_or_null(name) != null
 }
 
-names_by_skeleton(doc) := {s: sort([n | some n in names; skeleton(canonical_or_null(n)) == s]) |
-	names := declared_names(doc)
+_names_by_skeleton(doc) := {s: sort([n | some n in names; _skeleton(canonical_or_null(n)) == s]) |
+	names := _declared_names(doc)
 	some name in names
-	s := skeleton(canonical_or_null(name))
+	s := _skeleton(canonical_or_null(name))
 }
 
-confusable_warnings(doc) := [warning(
+_confusable_warnings(doc) := [_warning(
 	"confusable_names",
 	sprintf("declared names %v look alike (one Unicode TS #39 skeleton) but are different tools", [names]),
 	{"field": "declared", "names": names},
 ) |
-	some names in names_by_skeleton(doc)
+	some names in _names_by_skeleton(doc)
 	count({canonical_or_null(n) | some n in names}) > 1
 ]

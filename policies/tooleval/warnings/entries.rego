@@ -11,7 +11,7 @@ import data.tooleval.shape
 import data.tooleval.stages
 
 # In an allow list a bare mcp__S matches nothing.
-bare_server_warnings(conf, doc) := [warning(
+_bare_server_warnings(conf, doc) := [_warning(
 	"bare_mcp_server_in_allow",
 	sprintf(
 		"%s lists %q, which matches nothing in an allow list: write %q for every tool of that server",
@@ -19,14 +19,14 @@ bare_server_warnings(conf, doc) := [warning(
 	),
 	{"field": l.field, "entry": entry},
 ) |
-	some l in array.concat(lists(conf), inline_lists(doc))
+	some l in array.concat(_lists(conf), _inline_lists(doc))
 	l.kind == "allow"
 	is_array(l.list)
 	some entry in l.list
-	mcp_server_entry(entry)
+	_mcp_server_entry(entry)
 ]
 
-mcp_server_entry(entry) if {
+_mcp_server_entry(entry) if {
 	c := canonical_or_null(entry)
 	startswith(c, "mcp__")
 	pattern.parse(c).kind == "mcp_server"
@@ -34,7 +34,7 @@ mcp_server_entry(entry) if {
 }
 
 # The lists of the request's inline layers, as {field, kind, list}.
-inline_lists(doc) := [{"field": sprintf("layers[%d].%s", [i, kind]), "kind": kind, "list": shape.field(layer, kind, [])} |
+_inline_lists(doc) := [{"field": sprintf("layers[%d].%s", [i, kind]), "kind": kind, "list": shape.field(layer, kind, [])} |
 	some i, layer in shape.list_field(doc, "layers")
 	some kind in ["allow", "deny"]
 ]
@@ -45,19 +45,18 @@ inline_lists(doc) := [{"field": sprintf("layers[%d].%s", [i, kind]), "kind": kin
 # {field, kind, list}. The runtime filters, profiles and read-only mode
 # list the tools of a whole runtime, most of which a request never
 # declares.
-stage_lists(doc, conf) := [{"field": sprintf("stage %s (%s)", [layer.name, kind]), "kind": kind, "list": object.get(layer, kind, [])} |
+_stage_lists(doc, conf) := [{"field": sprintf("stage %s (%s)", [layer.name, kind]), "kind": kind, "list": object.get(layer, kind, [])} |
 	some layer in stages.layers(doc, stages.subject(doc, conf), conf)
-	request_stages[layer.name]
+	_request_stages[layer.name]
 	some kind in ["allow", "deny"]
 ]
 
-request_stages := {
+_request_stages := {
 	"agent_definition", "global_policy", "subagent_policy", "tenant", "caller",
 	"requester_policy", "continuation_restricted",
 }
 
 # METADATA
-# title: unmatched_entry_warnings
 # description: |
 #   With a request that declares tools: every entry of the lists written
 #   for it (see stage_lists, and its inline layers) that can never match
@@ -66,39 +65,38 @@ request_stages := {
 #   naming a server it does not have is a misspelling waiting to happen).
 #   Groups and the runtime exclusions are left out: they name tools of
 #   every runtime.
-unmatched_entry_warnings(doc, conf, index) := [warning(
+_unmatched_entry_warnings(doc, conf, index) := [_warning(
 	"unmatched_entry",
 	sprintf("%s lists %q, which matches no declared tool of this request (a misspelt name or server?)", [l.field, entry]),
 	{"field": l.field, "entry": entry},
 ) |
 	count(index) > 0
 	groups := configuration.groups(conf)
-	some l in array.concat(stage_lists(doc, conf), inline_lists(doc))
+	some l in array.concat(_stage_lists(doc, conf), _inline_lists(doc))
 	is_array(l.list)
 	some entry in l.list
 	is_string(entry)
 	not pattern.group_name(entry)
 	not pattern.entry_problem(entry, l.kind, groups)
-	checked_entry(l.kind, entry)
-	not agent_tool_entry(l.field, entry)
+	_checked_entry(l.kind, entry)
+	not _agent_tool_entry(l.field, entry)
 	count(pattern.matched(pattern.compile([entry], l.kind, configuration.vocabulary(conf)), index)) == 0
 ]
 
-checked_entry("allow", _) := true
+_checked_entry("allow", _) := true
 
-checked_entry("deny", entry) if startswith(canonical_or_null(entry), "mcp__")
+_checked_entry("deny", entry) if startswith(canonical_or_null(entry), "mcp__")
 
 # An exact entry of the agent definition's tools has its own warning
 # (unmatched_agent_tool).
-agent_tool_entry("stage agent_definition (allow)", entry) if not contains(entry, "*")
+_agent_tool_entry("stage agent_definition (allow)", entry) if not contains(entry, "*")
 
 # METADATA
-# title: unknown_server_warnings
 # description: |
 #   Without a request: every MCP entry of the configuration whose server
 #   nothing else knows: it is not in config.mcp_servers, no user is bound
 #   to it in config.mcp_user_services, and no other list names it.
-unknown_server_warnings(conf, index) := [warning(
+_unknown_server_warnings(conf, index) := [_warning(
 	"unknown_mcp_server",
 	sprintf(
 		"%s lists %q, but no other part of the configuration knows MCP server %q: check its spelling, or list it in config.mcp_servers",
@@ -107,28 +105,28 @@ unknown_server_warnings(conf, index) := [warning(
 	{"field": field, "entry": entry, "server": server},
 ) |
 	count(index) == 0
-	mentions := server_mentions(conf)
-	known := known_servers(conf)
+	mentions := _server_mentions(conf)
+	known := _known_servers(conf)
 	some [field, entry, server] in mentions
 	not known[server]
 	count({f | some [f, _, s] in mentions; s == server}) < 2
 ]
 
 # [field, entry, server] for every MCP entry of the configuration's lists.
-server_mentions(conf) := [[l.field, entry, server] |
-	some l in lists(conf)
+_server_mentions(conf) := [[l.field, entry, server] |
+	some l in _lists(conf)
 	is_array(l.list)
 	some entry in l.list
-	server := entry_server(entry)
+	server := _entry_server(entry)
 ]
 
-entry_server(entry) := pattern.parse(c).server if {
+_entry_server(entry) := pattern.parse(c).server if {
 	c := canonical_or_null(entry)
 	startswith(c, "mcp__")
 	not pattern.entry_problem(entry, "deny", {})
 }
 
-known_servers(conf) := {c |
+_known_servers(conf) := {c |
 	some s in array.concat(
 		configuration.array_at(conf, "mcp_servers"),
 		[s | some servers in configuration.object_at(conf, "mcp_user_services"); some s in servers],

@@ -23,54 +23,53 @@ import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
+import data.tooleval.stages.agents
 
 # METADATA
-# title: warnings
 # description: Every warning for the configuration in force and the request (a decision input, possibly empty).
 warnings(conf, doc, index) := array.flatten([
-	duplicate_warnings(conf),
-	shadowed_warnings(conf),
-	unreachable_warnings(conf),
-	ineffective_warnings(conf),
-	unmatched_agent_tool_warnings(doc, conf, index),
-	confusable_warnings(doc),
-	floor_exception_warnings(conf),
-	bare_server_warnings(conf, doc),
-	unmatched_entry_warnings(doc, conf, index),
-	unknown_server_warnings(conf, index),
+	_duplicate_warnings(conf),
+	_shadowed_warnings(conf),
+	_unreachable_warnings(conf),
+	_ineffective_warnings(conf),
+	_unmatched_agent_tool_warnings(doc, conf, index),
+	_confusable_warnings(doc),
+	_floor_exception_warnings(conf),
+	_bare_server_warnings(conf, doc),
+	_unmatched_entry_warnings(doc, conf, index),
+	_unknown_server_warnings(conf, index),
 ])
 
 # METADATA
-# title: lists
 # description: |
 #   Every list of entries in the configuration, as {field, kind, list},
 #   where field is its location.
-lists(conf) := array.flatten([
+_lists(conf) := array.flatten([
 	[{"field": sprintf("config.groups.%s", [name]), "kind": "deny", "list": list} |
-		some name, list in object_at(conf, "groups")
+		some name, list in configuration.object_at(conf, "groups")
 	],
 	[{"field": sprintf("config.exclusions.%s", [name]), "kind": "deny", "list": list} |
-		some name, list in object_at(conf, "exclusions")
+		some name, list in configuration.object_at(conf, "exclusions")
 	],
 	[{"field": sprintf("config.profiles.%s", [name]), "kind": "allow", "list": list} |
-		some name, list in object_at(conf, "profiles")
+		some name, list in configuration.object_at(conf, "profiles")
 	],
 	[{"field": sprintf("config.tenants.%s.tools", [id]), "kind": "allow", "list": plan.tools} |
-		some id, plan in object_at(conf, "tenants")
+		some id, plan in configuration.object_at(conf, "tenants")
 	],
 	[{"field": sprintf("config.scopes.%s", [scope]), "kind": "allow", "list": list} |
-		some scope, list in object_at(conf, "scopes")
+		some scope, list in configuration.object_at(conf, "scopes")
 	],
 	[{"field": sprintf("config.agents.%s.%s", [name, key]), "kind": kind, "list": d[key]} |
-		some name, d in object_at(conf, "agents")
+		some name, d in configuration.object_at(conf, "agents")
 		some [key, kind] in [["tools", "allow"], ["disallowed_tools", "deny"], ["also_allow", "allow"]]
 	],
-	[{"field": sprintf("config.%s.%s", [section, key]), "kind": kind, "list": object_at(conf, section)[key]} |
-		some [section, key, kind] in section_lists
+	[{"field": sprintf("config.%s.%s", [section, key]), "kind": kind, "list": configuration.object_at(conf, section)[key]} |
+		some [section, key, kind] in _section_lists
 	],
 ])
 
-section_lists := [
+_section_lists := [
 	["tools", "also_allow", "allow"],
 	["tools", "allow", "allow"],
 	["tools", "deny", "deny"],
@@ -85,78 +84,73 @@ section_lists := [
 	["continuation", "restricted", "allow"],
 ]
 
-object_at(obj, key) := obj[key] if is_object(obj[key])
+_warning(code, message, where) := shape.problem(code, message, where)
 
-else := {}
-
-warning(code, message, where) := shape.problem(code, message, where)
-
-duplicate_warnings(conf) := [warning(
+_duplicate_warnings(conf) := [_warning(
 	"duplicate_entry",
 	sprintf("%s lists %q more than once (canonically)", [l.field, entries[0]]),
 	{"field": l.field, "entries": entries},
 ) |
-	some l in lists(conf)
+	some l in _lists(conf)
 	is_array(l.list)
-	some c, entries in entries_by_canonical(l.list)
+	some c, entries in _entries_by_canonical(l.list)
 	count(entries) > 1
 ]
 
-entries_by_canonical(list) := {c: [e | some e in list; canonical_or_null(e) == c] |
+_entries_by_canonical(list) := {c: [e | some e in list; canonical_or_null(e) == c] |
 	some entry in list
 	c := canonical_or_null(entry)
 	c != null
 }
 
 # [location of the allow list, location of the deny list, allow, deny]
-stage_pairs(conf) := array.concat(
-	[
-		["config.tools.allow", "config.tools.deny", array_at(object_at(conf, "tools"), "allow"), array_at(object_at(conf, "tools"), "deny")],
-		[
-			"config.subagents.allow", "config.subagents.deny",
-			array_at(object_at(conf, "subagents"), "allow"), array_at(object_at(conf, "subagents"), "deny"),
-		],
-	],
-	[[sprintf("config.agents.%s.tools", [name]), sprintf("config.agents.%s.disallowed_tools", [name]), array_at(d, "tools"), array_at(d, "disallowed_tools")] |
-		some name, d in object_at(conf, "agents")
+_stage_pairs(conf) := array.concat(
+	[_section_pair(conf, "tools"), _section_pair(conf, "subagents")],
+	[_pair(sprintf("config.agents.%s", [name]), d, "tools", "disallowed_tools") |
+		some name, d in configuration.object_at(conf, "agents")
 	],
 )
 
-shadowed_warnings(conf) := [warning(
+_section_pair(conf, section) := _pair(sprintf("config.%s", [section]), configuration.object_at(conf, section), "allow", "deny")
+
+_pair(location, obj, allow, deny) := [
+	sprintf("%s.%s", [location, allow]), sprintf("%s.%s", [location, deny]),
+	configuration.array_at(obj, allow), configuration.array_at(obj, deny),
+]
+
+_shadowed_warnings(conf) := [_warning(
 	"shadowed_entry",
 	sprintf("%s lists %q, which %s refuses: deny wins, so the entry can never match", [allow_at, entry, deny_at]),
 	{"field": allow_at, "entry": entry, "denied_by": deny_at},
 ) |
-	some [allow_at, deny_at, allow, deny] in stage_pairs(conf)
+	some [allow_at, deny_at, allow, deny] in _stage_pairs(conf)
 	matcher := pattern.compile(deny, "deny", configuration.vocabulary(conf))
 	some entry in allow
-	exact_match(matcher, entry)
+	_exact_match(matcher, entry)
 ]
 
 # An exact, non-MCP entry that a compiled deny matcher refuses.
-exact_match(matcher, entry) if {
+_exact_match(matcher, entry) if {
+	pattern.exact(entry)
 	c := canonical_or_null(entry)
-	c != null
-	not contains(c, "*")
 	not startswith(c, "mcp__")
-	not startswith(c, "group:")
-	deny_hit(matcher, c)
+	_deny_hit(matcher, c)
 }
 
-deny_hit(matcher, c) if pattern.exact_hit(matcher, c)
+_deny_hit(matcher, c) if pattern.exact_hit(matcher, c)
 
-deny_hit(matcher, c) if pattern.has_prefix(matcher.prefixes, c)
+_deny_hit(matcher, c) if pattern.has_prefix(matcher.prefixes, c)
 
-unreachable_warnings(conf) := array.concat(
-	[warning(
+_unreachable_warnings(conf) := array.concat(
+	[_warning(
 		"unreachable_entry",
 		sprintf("config.subagents.allow lists %q, which runtime exclusion subagent_hard_deny removes from every sub-agent", [entry]),
 		{"field": "config.subagents.allow", "entry": entry, "removed_by": "subagent_hard_deny"},
 	) |
-		some entry in array_at(object_at(conf, "subagents"), "allow")
-		exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.vocabulary(conf)), entry)
+		some entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
+		_exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.vocabulary(conf)), entry)
 	],
-	[warning(
+	[_warning(
 		"unreachable_entry",
 		sprintf(
 			"config.subagents.allow lists %q, which profile %q does not: the sub-agent stage cannot add back a tool the profile removed (%s)",
@@ -164,57 +158,51 @@ unreachable_warnings(conf) := array.concat(
 		),
 		{"field": "config.subagents.allow", "entry": entry, "removed_by": sprintf("config.profiles.%s", [name])},
 	) |
-		name := object_at(conf, "tools").profile
-		is_array(object_at(conf, "profiles")[name])
-		profile := array.concat(object_at(conf, "profiles")[name], array_at(object_at(conf, "tools"), "also_allow"))
+		name := configuration.object_at(conf, "tools").profile
+		is_array(configuration.object_at(conf, "profiles")[name])
+		profile := array.concat(configuration.object_at(conf, "profiles")[name], configuration.array_at(configuration.object_at(conf, "tools"), "also_allow"))
 		matcher := pattern.compile(profile, "allow", configuration.vocabulary(conf))
-		some entry in array_at(object_at(conf, "subagents"), "allow")
-		c := canonical_or_null(entry)
-		not contains(c, "*")
-		not startswith(c, "group:")
-		not pattern.exact_hit(matcher, c)
+		some entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
+		pattern.exact(entry)
+		not pattern.exact_hit(matcher, canonical_or_null(entry))
 	],
 )
 
-array_at(obj, key) := obj[key] if is_array(obj[key])
-
-else := []
-
-unmatched_agent_tool_warnings(doc, conf, index) := [warning(
+_unmatched_agent_tool_warnings(doc, conf, index) := [_warning(
 	"unmatched_agent_tool",
 	sprintf("agent %q lists tool %q, which names no declared tool: it is ignored, never widened", [resolution.agent, entry]),
 	{"field": sprintf("config.agents.%s.tools", [resolution.agent]), "entry": entry},
 ) |
-	resolution := stages.agent_tools(stages.subject(doc, conf), index)
+	resolution := agents.agent_tools(stages.subject(doc, conf), index)
 	resolution != null
 	some entry in resolution.invalid
 ]
 
 # MCP tools pass the first three agent filters untouched (seed 003), so
 # an MCP entry there does nothing.
-ineffective_warnings(conf) := [warning(
+_ineffective_warnings(conf) := [_warning(
 	"ineffective_entry",
 	sprintf("config.agent_filters.%s lists %q, but MCP tools pass this filter: use an agent definition or a layer", [list, entry]),
 	{"field": sprintf("config.agent_filters.%s", [list]), "entry": entry},
 ) |
 	some list in ["all_agents_disallowed", "custom_agents_disallowed", "async_allowed"]
-	some entry in array_at(object_at(conf, "agent_filters"), list)
+	some entry in configuration.array_at(configuration.object_at(conf, "agent_filters"), list)
 	startswith(canonical_or_null(entry), "mcp__")
 ]
 
 # Dropping an entry of the shipped floor is allowed only by name, and is
 # reported every time.
-floor_exception_warnings(conf) := [warning(
+_floor_exception_warnings(conf) := [_warning(
 	"floor_exception",
-	sprintf("config.floor_exceptions.%s drops %q from the shipped floor: %s", [list, entry, floor_exception_effect[list]]),
+	sprintf("config.floor_exceptions.%s drops %q from the shipped floor: %s", [list, entry, _floor_exception_effect[list]]),
 	{"field": sprintf("config.floor_exceptions.%s", [list]), "entry": entry},
 ) |
 	some list in sort(configuration.floor_lists)
-	some entry in array_at(object_at(conf, "floor_exceptions"), list)
+	some entry in configuration.array_at(configuration.object_at(conf, "floor_exceptions"), list)
 	configuration.floor_entry(list, entry)
 ]
 
-floor_exception_effect := {
+_floor_exception_effect := {
 	"subagent_hard_deny": "sub-agents and forks may call it",
 	"subagent_depth_cap": "sub-agents at the depth cap may call it",
 	"fork_no_spawn": "forks may call it",

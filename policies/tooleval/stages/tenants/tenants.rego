@@ -9,26 +9,28 @@
 # A tenant or caller that states nothing (absent or null) narrows
 # nothing; one that states an empty set refuses everything; an unknown
 # tenant id is an error (unknown_tenant), so every call is refused.
-package tooleval.stages
+package tooleval.stages.tenants
 
 import data.tooleval.canonical.plain_name
 import data.tooleval.configuration
 import data.tooleval.shape
 
-tenant_stage(doc, conf) := [] if {
+_tenant_stage(doc, conf) := [] if {
 	shape.field(doc, "tenant", null) == null
 } else := [{"name": "tenant", "allow": shape.field(plan, "tools", null), "deny": []}] if {
 	plan := configuration.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
 	is_object(plan)
 } else := [{"name": "tenant", "allow": [], "deny": []}]
 
+# METADATA
+# description: input.caller, or {} when it is absent or null.
 caller(doc) := shape.field(doc, "caller", {})
 
-caller_stage(doc, conf) := [{
+_caller_stage(doc, conf) := [{
 	"name": "caller",
 	"allow": [e |
 		some scope in scopes
-		some e in scope_tools(scope, conf)
+		some e in _scope_tools(scope, conf)
 	],
 	"deny": [],
 }] if {
@@ -40,14 +42,14 @@ caller_stage(doc, conf) := [{
 # scope covers the tool of its own name, taken literally (a scope is
 # never read as a wildcard or group), and nothing when it is not a plain
 # tool name.
-scope_tools(scope, conf) := tools if {
+_scope_tools(scope, conf) := tools if {
 	tools := configuration.table_entry(shape.field(conf, "scopes", {}), scope)
 	is_array(tools)
 } else := [scope] if {
 	plain_name(scope)
 } else := []
 
-tenant_errors(doc, conf) := [] if {
+_tenant_errors(doc, conf) := [] if {
 	shape.field(doc, "tenant", null) == null
 } else := [shape.problem("invalid_field", "tenant must be a string or null", {"field": "tenant"})] if {
 	not is_string(doc.tenant)
@@ -56,33 +58,33 @@ tenant_errors(doc, conf) := [] if {
 	sprintf("tenant %q is not defined in config.tenants", [doc.tenant]),
 	{"field": "tenant", "tenant": doc.tenant},
 )] if {
-	not known_tenant(conf, doc.tenant)
+	not _known_tenant(conf, doc.tenant)
 } else := []
 
-known_tenant(conf, id) if is_object(configuration.table_entry(shape.field(conf, "tenants", {}), id))
+_known_tenant(conf, id) if is_object(configuration.table_entry(shape.field(conf, "tenants", {}), id))
 
-caller_errors(doc) := [shape.problem("invalid_field", "caller must be an object or null", {"field": "caller"})] if {
+_caller_errors(doc) := [shape.problem("invalid_field", "caller must be an object or null", {"field": "caller"})] if {
 	not is_object(caller(doc))
 } else := [shape.problem("invalid_field", "caller.scopes must be an array of strings or null", {"field": "caller.scopes"})] if {
-	not valid_scopes(shape.field(caller(doc), "scopes", null))
+	not _valid_scopes(shape.field(caller(doc), "scopes", null))
 } else := [shape.problem("invalid_field", "caller.user must be a string or null", {"field": "caller.user"})] if {
 	not is_string(shape.field(caller(doc), "user", ""))
 } else := []
 
-valid_scopes(null) := true
+_valid_scopes(null) := true
 
-valid_scopes(scopes) if {
+_valid_scopes(scopes) if {
 	is_array(scopes)
 	every scope in scopes {
 		is_string(scope)
 	}
 }
 
-tenant_request_errors(doc, conf) := array.flatten([
-	object_errors(value_at(conf, "tenants"), "config.tenants", true),
-	own_plan_errors(doc, conf),
+_tenant_request_errors(doc, conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "tenants"), "config.tenants", true),
+	_own_plan_errors(doc, conf),
 	configuration.collision_errors(shape.field(conf, "tenants", {}), "config.tenants", shape.field(doc, "tenant", null)),
-	object_errors(value_at(conf, "scopes"), "config.scopes", true),
+	configuration.object_errors(configuration.value_at(conf, "scopes"), "config.scopes", true),
 	[e |
 		some scope in shape.field(caller(doc), "scopes", [])
 		some e in configuration.collision_errors(shape.field(conf, "scopes", {}), "config.scopes", scope)
@@ -90,31 +92,31 @@ tenant_request_errors(doc, conf) := array.flatten([
 	[e |
 		some scope in shape.field(caller(doc), "scopes", [])
 		key := configuration.table_key(shape.field(conf, "scopes", {}), scope)
-		some e in entries_errors(conf.scopes[key], "allow", sprintf("config.scopes.%s", [key]), conf, false)
+		some e in configuration.entries_errors(conf.scopes[key], "allow", sprintf("config.scopes.%s", [key]), conf, false)
 	],
 ])
 
-own_plan_errors(doc, conf) := plan_errors(key, conf.tenants[key], conf) if {
+_own_plan_errors(doc, conf) := _plan_errors(key, conf.tenants[key], conf) if {
 	key := configuration.table_key(shape.field(conf, "tenants", {}), doc.tenant)
 } else := []
 
-tenant_config_errors(conf) := array.flatten([
-	object_errors(value_at(conf, "tenants"), "config.tenants", true),
-	collision_errors(shape.field(conf, "tenants", {}), "config.tenants"),
+_tenant_config_errors(conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "tenants"), "config.tenants", true),
+	configuration.key_collision_errors(shape.field(conf, "tenants", {}), "config.tenants"),
 	[e |
 		some id, plan in shape.field(conf, "tenants", {})
-		some e in plan_errors(id, plan, conf)
+		some e in _plan_errors(id, plan, conf)
 	],
-	object_errors(value_at(conf, "scopes"), "config.scopes", true),
+	configuration.object_errors(configuration.value_at(conf, "scopes"), "config.scopes", true),
 	[e |
 		some scope, tools in shape.field(conf, "scopes", {})
-		some e in entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
+		some e in configuration.entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
 	],
 ])
 
-plan_errors(id, plan, conf) := array.concat(
-	entries_errors(value_at(plan, "tools"), "allow", sprintf("config.tenants.%s.tools", [id]), conf, true),
-	unknown_member_errors(plan, {"tools"}, sprintf("config.tenants.%s", [id])),
+_plan_errors(id, plan, conf) := array.concat(
+	configuration.entries_errors(configuration.value_at(plan, "tools"), "allow", sprintf("config.tenants.%s.tools", [id]), conf, true),
+	configuration.unknown_member_errors(plan, {"tools"}, sprintf("config.tenants.%s", [id])),
 ) if {
 	is_object(plan)
 } else := [shape.problem(
@@ -122,3 +124,15 @@ plan_errors(id, plan, conf) := array.concat(
 	sprintf("config.tenants.%s must be an object", [id]),
 	{"field": sprintf("config.tenants.%s", [id])},
 )]
+
+# METADATA
+# description: The tenant and caller stages that apply to the request, in order.
+layers(doc, _, conf) := array.concat(_tenant_stage(doc, conf), _caller_stage(doc, conf))
+
+# METADATA
+# description: What is wrong with the request's tenant and caller, and with the plan and scopes it reads.
+request_errors(doc, _, conf) := array.flatten([_tenant_errors(doc, conf), _caller_errors(doc), _tenant_request_errors(doc, conf)])
+
+# METADATA
+# description: Every error in config.tenants and config.scopes.
+config_errors(conf) := _tenant_config_errors(conf)

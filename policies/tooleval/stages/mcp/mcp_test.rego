@@ -1,8 +1,10 @@
-package tooleval.stages_test
+package tooleval.stages.mcp_test
+
+import data.tooleval.stages_test
 
 user_services := {"mcp_user_services": {"alice": ["github"], "bob": ["foo.bar", "github"]}}
 
-# [note, configuration overlay, request, call name, expected verdict]
+# [note, configuration overlay, request, call name, expected stages_test.verdict]
 mcp_cases := [
 	["a listed server is admitted", {}, {"mcp_services": ["github"]}, "mcp__github__read_issue", "allowed"],
 	["another server is refused", {}, {"mcp_services": ["github"]}, "mcp__foo_bar__run", ["not_allowed", "mcp_services"]],
@@ -27,20 +29,20 @@ mcp_cases := [
 ]
 
 test_mcp_service_allowlists if {
-	got := [[note, verdict(conf, req, name), want] | some [note, conf, req, name, want] in mcp_cases]
+	got := [[note, stages_test.verdict(conf, req, name), want] | some [note, conf, req, name, want] in mcp_cases]
 	count(got) == count(mcp_cases)
 	[[note, g, want] | some [note, g, want] in got; g != want] == []
 }
 
 test_mcp_service_errors if {
-	codes({}, {"mcp_services": "github"}) == [["invalid_field", "mcp_services"]]
-	codes({}, {"mcp_services": ["a__b", "x*", 3, "", " "]}) == [
+	stages_test.codes({}, {"mcp_services": "github"}) == [["invalid_field", "mcp_services"]]
+	stages_test.codes({}, {"mcp_services": ["a__b", "x*", 3, "", " "]}) == [
 		["invalid_mcp_service", "mcp_services"],
 		["invalid_mcp_service", "mcp_services"],
 		["invalid_mcp_service", "mcp_services"],
 	]
-	codes({"mcp_user_services": []}, {}) == [["invalid_config_value", "config.mcp_user_services"]]
-	codes({"mcp_user_services": {"u": "github", "v": ["ok", ""]}}, {}) == [
+	stages_test.codes({"mcp_user_services": []}, {}) == [["invalid_config_value", "config.mcp_user_services"]]
+	stages_test.codes({"mcp_user_services": {"u": "github", "v": ["ok", ""]}}, {}) == [
 		["invalid_mcp_service", "config.mcp_user_services.u"],
 		["invalid_mcp_service", "config.mcp_user_services.v"],
 	]

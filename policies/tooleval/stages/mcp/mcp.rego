@@ -11,46 +11,47 @@
 # canonically, never by the sanitized function name) and let every
 # non-MCP tool through untouched: the request's other tools are the
 # business of the other layers.
-package tooleval.stages
+package tooleval.stages.mcp
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.shape
+import data.tooleval.stages.tenants
 
-mcp_service_stages(doc, conf) := array.concat(request_services_stage(doc), user_services_stage(doc, conf))
+_mcp_service_stages(doc, conf) := array.concat(_request_services_stage(doc), _user_services_stage(doc, conf))
 
-request_services_stage(doc) := [services_stage("mcp_services", servers)] if {
+_request_services_stage(doc) := [_services_stage("mcp_services", servers)] if {
 	servers := shape.field(doc, "mcp_services", null)
 	is_array(servers)
 } else := []
 
-user_services_stage(doc, conf) := [services_stage("mcp_user_services", user_servers(doc, users))] if {
+_user_services_stage(doc, conf) := [_services_stage("mcp_user_services", _user_servers(doc, users))] if {
 	users := shape.field(conf, "mcp_user_services", null)
 	is_object(users)
 } else := []
 
-user_servers(doc, users) := servers if {
-	servers := users[shape.field(caller(doc), "user", null)]
+_user_servers(doc, users) := servers if {
+	servers := users[shape.field(tenants.caller(doc), "user", null)]
 	is_array(servers)
 } else := []
 
 # The stage's allow is a set of canonical raw server names, matched
 # directly against each MCP tool's server (stages.compile), never written
 # as mcp__SERVER__* entries: a server name is not parsed by the grammar.
-services_stage(name, servers) := {
+_services_stage(name, servers) := {
 	"name": name,
 	"allow": [],
-	"servers": {c | some s in servers; c := canonical_or_null(s); valid_server(s)},
+	"servers": {c | some s in servers; c := canonical_or_null(s); _valid_server(s)},
 	"deny": [],
 	"exempt": "non_mcp",
 }
 
 # A server name: a non-empty string with a canonical form.
-valid_server(s) if {
+_valid_server(s) if {
 	is_string(s)
 	not canonical_or_null(s) in {null, ""}
 }
 
-mcp_service_errors(doc) := [] if {
+_mcp_service_errors(doc) := [] if {
 	shape.field(doc, "mcp_services", null) == null
 } else := [shape.problem("invalid_field", "mcp_services must be an array of MCP server names or null", {"field": "mcp_services"})] if {
 	not is_array(doc.mcp_services)
@@ -60,20 +61,20 @@ mcp_service_errors(doc) := [] if {
 	{"field": "mcp_services", "index": i, "entry": s},
 ) |
 	some i, s in doc.mcp_services
-	not valid_server(s)
+	not _valid_server(s)
 ]
 
 # A request reads the servers of its own user only.
-mcp_request_errors(doc, conf) := [] if {
+_mcp_request_errors(doc, conf) := [] if {
 	shape.field(conf, "mcp_user_services", null) == null
-} else := mcp_config_errors({"mcp_user_services": {user: servers}}) if {
-	user := shape.field(caller(doc), "user", null)
+} else := _mcp_config_errors({"mcp_user_services": {user: servers}}) if {
+	user := shape.field(tenants.caller(doc), "user", null)
 	servers := conf.mcp_user_services[user]
-} else := mcp_config_errors({"mcp_user_services": object.get(conf, "mcp_user_services", null)}) if {
+} else := _mcp_config_errors({"mcp_user_services": object.get(conf, "mcp_user_services", null)}) if {
 	not is_object(conf.mcp_user_services)
 } else := []
 
-mcp_config_errors(conf) := [] if {
+_mcp_config_errors(conf) := [] if {
 	shape.field(conf, "mcp_user_services", null) == null
 } else := [shape.problem(
 	"invalid_config_value",
@@ -87,12 +88,24 @@ mcp_config_errors(conf) := [] if {
 	{"field": sprintf("config.mcp_user_services.%s", [user]), "index": i, "entry": s},
 ) |
 	some user, servers in conf.mcp_user_services
-	some i, s in array_or_invalid(servers)
-	not valid_server(s)
+	some i, s in _array_or_invalid(servers)
+	not _valid_server(s)
 ]
 
 # array_or_invalid is the array itself, or a one-element array holding
 # a value that is not a server, so a non-array is reported too.
-array_or_invalid(x) := x if is_array(x)
+_array_or_invalid(x) := x if is_array(x)
 
 else := [null]
+
+# METADATA
+# description: The MCP service stages that apply to the request, in order.
+layers(doc, _, conf) := _mcp_service_stages(doc, conf)
+
+# METADATA
+# description: What is wrong with the request's MCP services, and with the user binding it reads.
+request_errors(doc, _, conf) := array.concat(_mcp_service_errors(doc), _mcp_request_errors(doc, conf))
+
+# METADATA
+# description: Every error in config.mcp_user_services.
+config_errors(conf) := _mcp_config_errors(conf)

@@ -1,4 +1,6 @@
-package tooleval.stages_test
+package tooleval.stages.tenants_test
+
+import data.tooleval.stages_test
 
 tenant_config := {
 	"tenants": {
@@ -12,7 +14,7 @@ tenant_config := {
 	},
 }
 
-# [note, request, call name, expected verdict]
+# [note, request, call name, expected stages_test.verdict]
 tenant_cases := [
 	["a plan admits its tools", {"tenant": "acme"}, "glob", "allowed"],
 	["a plan refuses the rest", {"tenant": "acme"}, "refund", ["not_allowed", "tenant"]],
@@ -34,13 +36,13 @@ tenant_cases := [
 ]
 
 test_tenants_and_callers if {
-	got := [[note, verdict(tenant_config, req, name), want] | some [note, req, name, want] in tenant_cases]
+	got := [[note, stages_test.verdict(tenant_config, req, name), want] | some [note, req, name, want] in tenant_cases]
 	count(got) == count(tenant_cases)
 	[[note, g, want] | some [note, g, want] in got; g != want] == []
 }
 
 test_unknown_tenant_has_its_own_error if {
-	codes(tenant_config, {"tenant": "nobody"}) == [["unknown_tenant", "tenant"]]
+	stages_test.codes(tenant_config, {"tenant": "nobody"}) == [["unknown_tenant", "tenant"]]
 }
 
 # [request, expected errors]
@@ -53,7 +55,7 @@ tenant_input_cases := [
 ]
 
 test_tenant_and_caller_shape if {
-	[[req, got] | some [req, want] in tenant_input_cases; got := codes(tenant_config, req); got != want] == []
+	[[req, got] | some [req, want] in tenant_input_cases; got := stages_test.codes(tenant_config, req); got != want] == []
 }
 
 test_tenant_configuration_errors if {
@@ -61,7 +63,7 @@ test_tenant_configuration_errors if {
 		"tenants": {"acme": {"tools": ["group:nope"]}, "ACME": {}, "x": []},
 		"scopes": {"s": null},
 	}
-	codes(conf, {}) == [
+	stages_test.codes(conf, {}) == [
 		["colliding_names", "config.tenants"],
 		["unknown_group", "config.tenants.acme.tools"],
 		["invalid_config_value", "config.tenants.x"],

@@ -1,6 +1,7 @@
-package tooleval.stages_test
+package tooleval.stages.requester_test
 
-import data.tooleval.stages
+import data.tooleval.stages.requester as requester_stage
+import data.tooleval.stages_test
 
 captured := {"allow": ["read_file", "mcp__github__*"], "deny": ["bash"]}
 
@@ -24,7 +25,7 @@ resumed(h) := {"requester": requester, "handoff": h}
 
 continuation_config := {"continuation": {"restricted": ["message"]}}
 
-# [note, request, call name, expected verdict]
+# [note, request, call name, expected stages_test.verdict]
 requester_cases := [
 	["a verified handoff keeps the captured policy", resumed(handoff([child(captured), child(captured)])), "mcp__github__read_issue", "allowed"],
 	["the captured deny still wins", resumed(handoff([child(captured)])), "bash", ["denied", "requester_policy"]],
@@ -67,15 +68,15 @@ requester_cases := [
 ]
 
 test_captured_requester_policy if {
-	got := [[note, verdict(continuation_config, req, name), want] | some [note, req, name, want] in requester_cases]
+	got := [[note, stages_test.verdict(continuation_config, req, name), want] | some [note, req, name, want] in requester_cases]
 	count(got) == count(requester_cases)
 	[[note, g, want] | some [note, g, want] in got; g != want] == []
 }
 
 test_digest_matches_an_outside_computation if {
-	stages.policy_digest(captured) == captured_digest
+	requester_stage.policy_digest(captured) == captured_digest
 }
 
 test_restricted_policy_is_validated if {
-	codes({"continuation": {"restricted": ["read*"]}}, {}) == [["builtin_wildcard_in_allow", "config.continuation.restricted"]]
+	stages_test.codes({"continuation": {"restricted": ["read*"]}}, {}) == [["builtin_wildcard_in_allow", "config.continuation.restricted"]]
 }

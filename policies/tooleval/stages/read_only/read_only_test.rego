@@ -1,10 +1,12 @@
-package tooleval.stages_test
+package tooleval.stages.read_only_test
+
+import data.tooleval.stages_test
 
 read_only_agent := {"agent": {"read_only": true}}
 
 shell(action) := {"agent": {"read_only": true}, "args": {"action": action}}
 
-# [note, configuration overlay, request, call name, expected verdict]
+# [note, configuration overlay, request, call name, expected stages_test.verdict]
 read_only_cases := [
 	["a read-bucket tool is allowed", {}, read_only_agent, "read_file", "allowed"],
 	["an edit tool is refused", {}, read_only_agent, "write_file", ["not_allowed", "read_only"]],
@@ -45,7 +47,7 @@ read_only_cases := [
 ]
 
 test_read_only_mode if {
-	got := [[note, verdict(conf, req, name), want] | some [note, conf, req, name, want] in read_only_cases]
+	got := [[note, stages_test.verdict(conf, req, name), want] | some [note, conf, req, name, want] in read_only_cases]
 	count(got) == count(read_only_cases)
 	[[note, g, want] | some [note, g, want] in got; g != want] == []
 }
@@ -56,32 +58,32 @@ test_action_refusal_comes_before_paths if {
 		"workspace": {"root": "/ws"},
 		"args": {"action": "exec", "cwd": "/elsewhere"},
 	}
-	verdict({}, req, "bash") == ["not_allowed", "read_only"]
-	verdict({}, object.union(req, {"args": {"action": "status"}}), "bash") == ["path", "workspace"]
+	stages_test.verdict({}, req, "bash") == ["not_allowed", "read_only"]
+	stages_test.verdict({}, object.union(req, {"args": {"action": "status"}}), "bash") == ["path", "workspace"]
 }
 
 test_argument_message_names_the_argument if {
-	d := decide({}, {"agent": {"read_only": true}, "args": {"action": "status", "command": "make"}}, "bash").decisions[0]
+	d := stages_test.decide({}, {"agent": {"read_only": true}, "args": {"action": "status", "command": "make"}}, "bash").decisions[0]
 	d.message == "tool \"bash\" is not permitted: argument \"command\" has no use in action \"status\", and layer \"read_only\" allows only calls that observe"
 }
 
 test_shell_tools_are_names_and_required if {
-	codes({"shell": {"tools": ["group:execution", "bas*"], "observe": ["status"]}}, {}) == [
+	stages_test.codes({"shell": {"tools": ["group:execution", "bas*"], "observe": ["status"]}}, {}) == [
 		["invalid_shell_tool", "config.shell.tools"],
 		["invalid_shell_tool", "config.shell.tools"],
 	]
-	verdict({"shell": {"tools": ["group:execution"]}}, shell("status"), "bash") == ["invalid_config", "config"]
-	verdict({"shell": null}, shell("status"), "bash") == ["invalid_config", "config"]
-	verdict({"shell": {"tools": null}}, shell("status"), "bash") == ["invalid_config", "config"]
+	stages_test.verdict({"shell": {"tools": ["group:execution"]}}, shell("status"), "bash") == ["invalid_config", "config"]
+	stages_test.verdict({"shell": null}, shell("status"), "bash") == ["invalid_config", "config"]
+	stages_test.verdict({"shell": {"tools": null}}, shell("status"), "bash") == ["invalid_config", "config"]
 }
 
 test_action_message_names_the_action if {
-	d := decide({}, shell("exec"), "bash").decisions[0]
+	d := stages_test.decide({}, shell("exec"), "bash").decisions[0]
 	d.message == "tool \"bash\" is not permitted: action \"exec\" changes state, and layer \"read_only\" allows only actions that observe"
 }
 
 test_shell_configuration_errors if {
-	codes({"shell": {"tools": "bash", "observe": [1], "default_action": 2, "tool": []}, "read_only": {"allow": null}}, {}) == [
+	stages_test.codes({"shell": {"tools": "bash", "observe": [1], "default_action": 2, "tool": []}, "read_only": {"allow": null}}, {}) == [
 		["unknown_config_key", "config.shell.tool"],
 		["invalid_list", "config.shell.tools"],
 		["invalid_list", "config.shell.observe"],

@@ -1,36 +1,34 @@
-# Validation of the configuration the stages read. Every problem names
-# its location as field (config.PATH) and, for an entry, its index.
-package tooleval.stages
+# Validating the configuration: the helpers every part of the policy that
+# reads a configured list or object uses. Every problem names its location
+# as field (config.PATH) and, for an entry, its index.
+package tooleval.configuration
 
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 
 # METADATA
-# title: entries_errors
 # description: |
 #   The problems of a list of pattern entries of the given kind ("allow"
 #   or "deny") at location; a nullable list may also be null (or absent).
 entries_errors(value, kind, location, conf, nullable) := [] if {
 	value == null
 	nullable == true
-} else := [shape.problem("invalid_list", sprintf("%s must be an array%s", [location, or_null(nullable)]), {"field": location})] if {
+} else := [shape.problem("invalid_list", sprintf("%s must be an array%s", [location, _or_null(nullable)]), {"field": location})] if {
 	not is_array(value)
 } else := [shape.problem(
 	p.code,
 	pattern.problem_messages[p.code],
 	object.union(p, {"field": location}),
 ) |
-	some p in pattern.list_problems(value, kind, configuration.groups(conf))
+	some p in pattern.list_problems(value, kind, groups(conf))
 ]
 
-or_null(true) := " or null"
+_or_null(true) := " or null"
 
-or_null(false) := ""
+_or_null(false) := ""
 
 # METADATA
-# title: object_errors
 # description: A problem when the value at location is neither an object nor (when nullable) null.
 object_errors(value, location, nullable) := [] if {
 	is_object(value)
@@ -40,7 +38,6 @@ object_errors(value, location, nullable) := [] if {
 } else := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})]
 
 # METADATA
-# title: boolean_errors
 # description: A problem for each of keys that obj has with a value other than a boolean.
 boolean_errors(obj, keys, location) := [shape.problem(
 	"invalid_config_value",
@@ -53,42 +50,38 @@ boolean_errors(obj, keys, location) := [shape.problem(
 ]
 
 # METADATA
-# title: collision_errors
 # description: |
 #   A problem for each key of obj whose canonical form another key
 #   shares: which of them a request selects would depend on spelling.
-collision_errors(obj, location) := [shape.problem(
+key_collision_errors(obj, location) := [shape.problem(
 	"colliding_names",
 	sprintf("%s has keys %v that are one name in canonical form", [location, keys]),
 	{"field": location, "names": keys},
 ) |
-	some c, keys in keys_by_canonical(obj)
+	some c, keys in _keys_by_canonical(obj)
 	count(keys) > 1
 ]
 
-keys_by_canonical(obj) := {c: sort([k | some k, _ in obj; canonical_or_null(k) == c]) |
+_keys_by_canonical(obj) := {c: sort([k | some k, _ in obj; canonical_or_null(k) == c]) |
 	some key, _ in obj
 	c := canonical_or_null(key)
 	c != null
 }
 
 # METADATA
-# title: value_at
 # description: obj[key] when obj is an object, else null.
 value_at(obj, key) := obj[key] if is_object(obj)
 
 else := null
 
 # METADATA
-# title: has_key
 # description: obj is an object with key, whatever its value (null included).
-has_key(obj, key) if {
+_has_key(obj, key) if {
 	is_object(obj)
 	_ = obj[key]
 }
 
 # METADATA
-# title: unknown_member_errors
 # description: |
 #   An unknown_config_key error for each member of obj (an object at
 #   location) that is not one of known: a misspelt key configures nothing.

@@ -21,12 +21,11 @@
 #   sensitive and excluded checks compare segments by their key (see
 #   segment_key), so a case-insensitive file system cannot be used to slip
 #   past them.
-package tooleval.paths
+package tooleval.arguments
 
 import data.tooleval.canonical.canonical
 
 # METADATA
-# title: refusal
 # description: |
 #   The first path refusal of a call, as {rule, argument, path}, or
 #   undefined. arguments maps each path argument of the tool to its set of
@@ -34,32 +33,32 @@ import data.tooleval.canonical.canonical
 refusal(workspace, arguments, args) := refusals[0] if {
 	refusals := [r |
 		some name in sort(object.keys(arguments))
-		r := argument_refusal(workspace, name, arguments[name], args)
+		r := _argument_refusal(workspace, name, arguments[name], args)
 	]
 	count(refusals) > 0
 }
 
-argument_refusal(workspace, name, accesses, args) := {"rule": "unresolved", "argument": name, "path": null} if {
+_argument_refusal(workspace, name, accesses, args) := {"rule": "unresolved", "argument": name, "path": null} if {
 	not is_object(args)
-} else := value_refusal(workspace, name, accesses, args[name])
+} else := _value_refusal(workspace, name, accesses, args[name])
 
 # Patch text names the files it writes in its headers; a string is one
 # path; a list is checked element by element; anything else that is
 # present (null included) cannot be a path.
-value_refusal(workspace, name, accesses, value) := patch_refusal(workspace, name, value) if {
+_value_refusal(workspace, name, accesses, value) := _patch_refusal(workspace, name, value) if {
 	accesses.patch
-} else := path_value_refusal(workspace, name, accesses, value) if {
+} else := _path_value_refusal(workspace, name, accesses, value) if {
 	not accesses.patch
 }
 
-path_value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": name, "path": value} if {
+_path_value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": name, "path": value} if {
 	is_string(value)
-	rule := path_rule(workspace, accesses, value)
+	rule := _path_rule(workspace, accesses, value)
 } else := refusals[0] if {
 	is_array(value)
 	refusals := [r |
 		some element in value
-		r := element_refusal(workspace, name, accesses, element)
+		r := _element_refusal(workspace, name, accesses, element)
 	]
 	count(refusals) > 0
 } else := {"rule": "unresolved", "argument": name, "path": null} if {
@@ -68,7 +67,6 @@ path_value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument
 }
 
 # METADATA
-# title: patch_paths
 # description: |
 #   The paths a patch text names, in order: the rest of every line that,
 #   white space trimmed and compared in lower case, starts with one of
@@ -82,143 +80,133 @@ patch_paths(text) := [trim_space(substring(line, count(header), -1)) |
 ]
 
 # METADATA
-# title: patch_headers
 # description: The lines of an apply_patch text that name a file it adds, changes, deletes or moves to.
 patch_headers := ["*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"]
 
 # Every path a patch text names is written; text that is not a string
 # cannot be read, and is refused.
-patch_refusal(workspace, name, text) := {"rule": "unresolved", "argument": name, "path": null} if {
+_patch_refusal(workspace, name, text) := {"rule": "unresolved", "argument": name, "path": null} if {
 	not is_string(text)
 } else := refusals[0] if {
 	refusals := [{"rule": rule, "argument": name, "path": path} |
 		some path in patch_paths(text)
-		rule := path_rule(workspace, {"write"}, path)
+		rule := _path_rule(workspace, {"write"}, path)
 	]
 	count(refusals) > 0
 }
 
-element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument": name, "path": element} if {
+_element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument": name, "path": element} if {
 	is_string(element)
-	rule := path_rule(workspace, accesses, element)
+	rule := _path_rule(workspace, accesses, element)
 } else := {"rule": "unresolved", "argument": name, "path": null} if {
 	not is_string(element)
 }
 
-path_rule(workspace, accesses, path) := "unresolved" if {
-	not absolute_clean(path)
+_path_rule(workspace, accesses, path) := "unresolved" if {
+	not _absolute_clean(path)
 } else := "outside_workspace" if {
 	accesses.write
 	workspace.allow_outside != true
-	not inside(path, workspace.root)
+	not _inside(path, workspace.root)
 } else := "unresolved" if {
 	accesses.write
-	not path_keys(path)
+	not _path_keys(path)
 } else := "sensitive" if {
 	accesses.write
-	keys := path_keys(path)
+	keys := _path_keys(path)
 	some run in workspace.sensitive
-	contains_run(keys, run)
+	_contains_run(keys, run)
 } else := "excluded" if {
 	accesses.write
-	keys := path_keys(path)
+	keys := _path_keys(path)
 	some run in workspace.excluded
 	array.slice(keys, 0, count(run)) == run
 } else := "not_readable" if {
 	accesses.read
-	not readable(workspace, path)
+	not _readable(workspace, path)
 }
 
 # METADATA
-# title: absolute_clean
 # scope: document
 # description: p is an absolute path with no empty, . or .. segment, no trailing / and no NUL.
-absolute_clean("/") := true
+_absolute_clean("/") := true
 
-absolute_clean(p) if {
+_absolute_clean(p) if {
 	is_string(p)
 	startswith(p, "/")
 	every segment in array.slice(split(p, "/"), 1, count(p)) {
-		clean_segment(segment)
+		_clean_segment(segment)
 	}
 }
 
 # METADATA
-# title: relative_clean
 # description: p is a non-empty relative path with no empty, . or .. segment.
-relative_clean(p) if {
+_relative_clean(p) if {
 	is_string(p)
 	not startswith(p, "/")
 	every segment in split(p, "/") {
-		clean_segment(segment)
+		_clean_segment(segment)
 	}
 }
 
-clean_segment(segment) if {
+_clean_segment(segment) if {
 	not segment in {"", ".", ".."}
 	not contains(segment, "\u0000")
 }
 
 # METADATA
-# title: inside
 # scope: document
 # description: path is root or lies below it, on a segment boundary.
-inside(path, root) if path == root
+_inside(path, root) if path == root
 
-inside(path, root) if {
+_inside(path, root) if {
 	root == "/"
 	startswith(path, "/")
 }
 
-inside(path, root) if startswith(path, concat("", [root, "/"]))
+_inside(path, root) if startswith(path, concat("", [root, "/"]))
 
-join("/", relative) := concat("", ["/", relative])
+_join("/", relative) := concat("", ["/", relative])
 
-join(root, relative) := concat("/", [root, relative]) if root != "/"
+_join(root, relative) := concat("/", [root, relative]) if root != "/"
 
 # METADATA
-# title: segment_key
 # description: |
 #   What a segment is compared as by the sensitive and excluded checks:
 #   its canonical form (NFKC_Casefold) after upper-casing, without
 #   trailing dots and spaces. So .SSH, .ſsh (long s), .gıt (dotless i,
 #   which a file system that upper-cases to compare treats as .GIT), .ＳＳＨ
-#   and ".ssh." (which Windows strips to .ssh) are all .ssh. An ASCII
-#   segment's key is its lower case, whatever its length. Undefined for a
-#   segment with no canonical form: a written path with one is
-#   unresolved.
-segment_key(segment) := trim_right(lower(trim_space(segment)), ". ") if {
-	regex.match(`^[\x00-\x7f]*$`, segment)
-} else := trim_right(canonical(upper(segment)), ". ")
+#   and ".ssh." (which Windows strips to .ssh) are all .ssh. Undefined
+#   for a segment with no canonical form (one longer than 256 characters
+#   among them): a written path with one is unresolved.
+_segment_key(segment) := trim_right(canonical(upper(segment)), ". ")
 
 # METADATA
-# title: path_keys
 # description: The keys of the segments of an absolute path; undefined when a segment has none.
-path_keys(path) := keys if {
+_path_keys(path) := keys if {
 	segments := [s | some s in split(path, "/"); s != ""]
-	keys := [segment_key(s) | some s in segments]
+	keys := [_segment_key(s) | some s in segments]
 	count(keys) == count(segments)
 }
 
 # METADATA
-# title: relative_keys
 # description: The keys of the segments of a relative path; undefined when a segment has none.
-relative_keys(path) := keys if {
+_relative_keys(path) := keys if {
 	segments := split(path, "/")
-	keys := [segment_key(s) | some s in segments]
+	keys := [_segment_key(s) | some s in segments]
 	count(keys) == count(segments)
 }
 
 # keys has the keys of run as consecutive elements.
-contains_run(keys, run) if {
+_contains_run(keys, run) if {
 	count(keys) >= count(run)
 	some i in numbers.range(0, count(keys) - count(run))
 	array.slice(keys, i, i + count(run)) == run
 }
 
-readable(workspace, path) if inside(path, workspace.root)
+_readable(workspace, path) if _inside(path, workspace.root)
 
-readable(workspace, path) if {
+_readable(workspace, path) if {
 	some root in workspace.read_roots
-	inside(path, root)
+	_inside(path, root)
 }

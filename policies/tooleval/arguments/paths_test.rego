@@ -1,13 +1,13 @@
-package tooleval.paths_test
+package tooleval.arguments_test
 
+import data.tooleval.arguments
 import data.tooleval.configuration
-import data.tooleval.paths
 
 raw_workspace := {"root": "/ws", "read_roots": ["/skills"], "excluded": [".git", "target"], "allow_outside": false}
 
 # compiled is a workspace as the compiled context holds it, with the
 # sensitive paths in force.
-compiled(raw) := paths.workspace({"workspace": raw}, configuration.sensitive_paths(configuration.config))
+compiled(raw) := arguments.workspace({"workspace": raw}, configuration.sensitive_paths(configuration.config))
 
 workspace := compiled(raw_workspace)
 
@@ -72,7 +72,7 @@ rule_cases := [
 ]
 
 rule_of(access, path) := r.rule if {
-	r := paths.refusal(workspace, {"path": {access}}, {"path": path})
+	r := arguments.refusal(workspace, {"path": {access}}, {"path": path})
 } else := "ok"
 
 test_path_rules if {
@@ -87,44 +87,44 @@ test_path_rules if {
 
 test_allow_outside_lets_writes_out_but_keeps_blocklists if {
 	outside := compiled(object.union(raw_workspace, {"allow_outside": true}))
-	not paths.refusal(outside, {"path": write}, {"path": "/tmp/out.txt"})
-	paths.refusal(outside, {"path": write}, {"path": "/home/u/.ssh/config"}).rule == "sensitive"
-	paths.refusal(outside, {"path": read}, {"path": "/tmp/out.txt"}).rule == "not_readable"
+	not arguments.refusal(outside, {"path": write}, {"path": "/tmp/out.txt"})
+	arguments.refusal(outside, {"path": write}, {"path": "/home/u/.ssh/config"}).rule == "sensitive"
+	arguments.refusal(outside, {"path": read}, {"path": "/tmp/out.txt"}).rule == "not_readable"
 }
 
 test_read_and_write_both_apply if {
 	outside := compiled(object.union(raw_workspace, {"allow_outside": true}))
-	paths.refusal(outside, {"path": {"read", "write"}}, {"path": "/tmp/out.txt"}).rule == "not_readable"
-	paths.refusal(workspace, {"path": {"read", "write"}}, {"path": "/skills/x"}).rule == "outside_workspace"
-	not paths.refusal(workspace, {"path": {"read", "write"}}, {"path": "/ws/x"})
+	arguments.refusal(outside, {"path": {"read", "write"}}, {"path": "/tmp/out.txt"}).rule == "not_readable"
+	arguments.refusal(workspace, {"path": {"read", "write"}}, {"path": "/skills/x"}).rule == "outside_workspace"
+	not arguments.refusal(workspace, {"path": {"read", "write"}}, {"path": "/ws/x"})
 }
 
 test_root_workspace if {
 	root := compiled({"root": "/", "read_roots": [], "excluded": ["tmp"], "allow_outside": false})
-	not paths.refusal(root, {"path": write}, {"path": "/etc/x"})
-	paths.refusal(root, {"path": write}, {"path": "/tmp/x"}).rule == "excluded"
-	paths.refusal(root, {"path": write}, {"path": "/TMP/x"}).rule == "excluded"
+	not arguments.refusal(root, {"path": write}, {"path": "/etc/x"})
+	arguments.refusal(root, {"path": write}, {"path": "/tmp/x"}).rule == "excluded"
+	arguments.refusal(root, {"path": write}, {"path": "/TMP/x"}).rule == "excluded"
 }
 
 test_missing_argument_is_not_checked if {
-	not paths.refusal(workspace, {"cwd": write}, {"command": "ls"})
+	not arguments.refusal(workspace, {"cwd": write}, {"command": "ls"})
 }
 
 # A present path argument that is not a string cannot be a path.
 test_non_string_arguments_are_unresolved if {
 	every value in [null, 42, true, {"p": "/ws/a"}] {
-		paths.refusal(workspace, {"cwd": write}, {"cwd": value}) == {"rule": "unresolved", "argument": "cwd", "path": null}
+		arguments.refusal(workspace, {"cwd": write}, {"cwd": value}) == {"rule": "unresolved", "argument": "cwd", "path": null}
 	}
 }
 
 test_lists_are_checked_element_by_element if {
 	args := {"paths": ["/ws/a", "/etc/shadow", "/ws/b"]}
-	paths.refusal(workspace, {"paths": read}, args) == {"rule": "not_readable", "argument": "paths", "path": "/etc/shadow"}
-	not paths.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", "/skills/b"]})
-	not paths.refusal(workspace, {"paths": read}, {"paths": []})
-	paths.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", null]}) == {"rule": "unresolved", "argument": "paths", "path": null}
-	paths.refusal(workspace, {"paths": write}, {"paths": [["/ws/.ssh/x"]]}).rule == "unresolved"
-	paths.refusal(workspace, {"paths": write}, {"paths": ["/ws/a", "/ws/.ssh/k"]}).rule == "sensitive"
+	arguments.refusal(workspace, {"paths": read}, args) == {"rule": "not_readable", "argument": "paths", "path": "/etc/shadow"}
+	not arguments.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", "/skills/b"]})
+	not arguments.refusal(workspace, {"paths": read}, {"paths": []})
+	arguments.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", null]}) == {"rule": "unresolved", "argument": "paths", "path": null}
+	arguments.refusal(workspace, {"paths": write}, {"paths": [["/ws/.ssh/x"]]}).rule == "unresolved"
+	arguments.refusal(workspace, {"paths": write}, {"paths": ["/ws/a", "/ws/.ssh/k"]}).rule == "sensitive"
 }
 
 # Patch text: every file a header names is a written path, wherever the
@@ -146,54 +146,54 @@ test_patch_paths if {
 		"*** Delete File:/ws/dead.go",
 		"*** End Patch",
 	])
-	paths.patch_paths(text) == ["/ws/new.go", "/ws/old.go", "/ws/renamed.go", "/ws/dead.go"]
-	not paths.refusal(workspace, {"input": patch}, {"input": text})
-	paths.patch_paths("*** Random Marker: x\n*** add file: /ws/a") == ["/ws/a"]
+	arguments.patch_paths(text) == ["/ws/new.go", "/ws/old.go", "/ws/renamed.go", "/ws/dead.go"]
+	not arguments.refusal(workspace, {"input": patch}, {"input": text})
+	arguments.patch_paths("*** Random Marker: x\n*** add file: /ws/a") == ["/ws/a"]
 }
 
 test_patch_refusals if {
 	move := "*** Update File: /ws/a.go\n*** Move to: /ws/.git/hooks/pre-commit"
-	paths.refusal(workspace, {"input": patch}, {"input": move}) == {"rule": "sensitive", "argument": "input", "path": "/ws/.git/hooks/pre-commit"}
-	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: src/x.go"}).rule == "unresolved"
-	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: ~/.bashrc"}).rule == "unresolved"
-	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: @/etc/passwd"}).rule == "unresolved"
-	paths.refusal(workspace, {"input": patch}, {"input": "*** Delete File:"}).rule == "unresolved"
-	paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: /etc/cron.d/x"}).rule == "outside_workspace"
-	paths.refusal(workspace, {"input": patch}, {"input": ["*** Add File: /ws/a"]}) == {"rule": "unresolved", "argument": "input", "path": null}
-	paths.refusal(workspace, {"input": patch}, {"input": null}).rule == "unresolved"
-	not paths.refusal(workspace, {"input": patch}, {"input": "no headers at all"})
+	arguments.refusal(workspace, {"input": patch}, {"input": move}) == {"rule": "sensitive", "argument": "input", "path": "/ws/.git/hooks/pre-commit"}
+	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: src/x.go"}).rule == "unresolved"
+	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: ~/.bashrc"}).rule == "unresolved"
+	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: @/etc/passwd"}).rule == "unresolved"
+	arguments.refusal(workspace, {"input": patch}, {"input": "*** Delete File:"}).rule == "unresolved"
+	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: /etc/cron.d/x"}).rule == "outside_workspace"
+	arguments.refusal(workspace, {"input": patch}, {"input": ["*** Add File: /ws/a"]}) == {"rule": "unresolved", "argument": "input", "path": null}
+	arguments.refusal(workspace, {"input": patch}, {"input": null}).rule == "unresolved"
+	not arguments.refusal(workspace, {"input": patch}, {"input": "no headers at all"})
 
 	# a marker-like context line inside a hunk counts too (refusing more is
 	# safe); a content line (+...) is content
-	paths.refusal(workspace, {"input": patch}, {"input": "*** Update File: /ws/a\n *** Add File: /etc/x"}).rule == "outside_workspace"
-	not paths.refusal(workspace, {"input": patch}, {"input": "*** Add File: /ws/a\n+*** Add File: /etc/x"})
+	arguments.refusal(workspace, {"input": patch}, {"input": "*** Update File: /ws/a\n *** Add File: /etc/x"}).rule == "outside_workspace"
+	not arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: /ws/a\n+*** Add File: /etc/x"})
 }
 
 test_non_object_args_are_unresolved if {
-	paths.refusal(workspace, {"path": read}, "README.md") == {"rule": "unresolved", "argument": "path", "path": null}
+	arguments.refusal(workspace, {"path": read}, "README.md") == {"rule": "unresolved", "argument": "path", "path": null}
 }
 
 test_first_argument_in_name_order if {
-	r := paths.refusal(workspace, {"target": write, "source": read}, {"source": "/etc/a", "target": "/etc/b"})
+	r := arguments.refusal(workspace, {"target": write, "source": read}, {"source": "/etc/a", "target": "/etc/b"})
 	r == {"rule": "not_readable", "argument": "source", "path": "/etc/a"}
 }
 
 test_sensitive_paths_are_the_floor_and_the_configuration_additions if {
-	ws := paths.workspace({"workspace": raw_workspace}, [".ssh", ".aws", ".git/hooks", ".gnupg", "secrets/prod"])
-	paths.refusal(ws, {"path": write}, {"path": "/ws/.GnuPG/x"}).rule == "sensitive"
-	paths.refusal(ws, {"path": write}, {"path": "/ws/a/Secrets/PROD/key"}).rule == "sensitive"
-	not paths.refusal(ws, {"path": write}, {"path": "/ws/secrets/dev/key"})
+	ws := arguments.workspace({"workspace": raw_workspace}, [".ssh", ".aws", ".git/hooks", ".gnupg", "secrets/prod"])
+	arguments.refusal(ws, {"path": write}, {"path": "/ws/.GnuPG/x"}).rule == "sensitive"
+	arguments.refusal(ws, {"path": write}, {"path": "/ws/a/Secrets/PROD/key"}).rule == "sensitive"
+	not arguments.refusal(ws, {"path": write}, {"path": "/ws/secrets/dev/key"})
 }
 
 test_workspace_normalization if {
-	paths.workspace({}, []) == null
-	paths.workspace({"workspace": null}, []) == null
-	paths.workspace({"workspace": {"root": "/ws"}}, [".git/hooks"]) == {
+	arguments.workspace({}, []) == null
+	arguments.workspace({"workspace": null}, []) == null
+	arguments.workspace({"workspace": {"root": "/ws"}}, [".git/hooks"]) == {
 		"root": "/ws", "read_roots": [], "excluded": [], "allow_outside": false,
 		"sensitive": [[".git", "hooks"]],
 	}
-	paths.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == [["ws", "target"]]
-	paths.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}, []) == {
+	arguments.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == [["ws", "target"]]
+	arguments.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}, []) == {
 		"root": "/nonexistent", "read_roots": ["/a"], "excluded": [], "allow_outside": false, "sensitive": [],
 	}
 }
@@ -213,7 +213,7 @@ workspace_error_cases := [
 test_workspace_errors if {
 	mismatches := {[doc, got, want] |
 		some [doc, want] in workspace_error_cases
-		got := [e.field | some e in paths.workspace_errors(doc)]
+		got := [e.field | some e in arguments.workspace_errors(doc)]
 		got != want
 	}
 	mismatches == set()

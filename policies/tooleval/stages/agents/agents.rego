@@ -21,15 +21,16 @@
 #   coordinator_allowed          in coordinator mode (input.agent.coordinator)
 #                                the agent gets only these, MCP tools
 #                                included                       (coordinator_mode)
-package tooleval.stages
+package tooleval.stages.agents
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
 import data.tooleval.configuration
+import data.tooleval.pattern
 import data.tooleval.shape
+import data.tooleval.stages.profiles
 
 # METADATA
-# title: subject
 # description: |
 #   Who is asking, read once from the request and the configuration:
 #   {name, subagent, definition_key and definition (or null), builtin,
@@ -48,97 +49,95 @@ subject(doc, conf) := {
 	"profile": shape.field(d, "profile", shape.field(shape.field(conf, "tools", {}), "profile", null)),
 } if {
 	agent := shape.agent(doc)
-	mode := object_or_empty(shape.field(doc, "agent", {}))
-	key := definition_key(agent.name, conf)
-	d := definition(key, conf)
-	attrs := object_or_empty(d)
+	mode := _object_or_empty(shape.field(doc, "agent", {}))
+	key := _definition_key(agent.name, conf)
+	d := _definition(key, conf)
+	attrs := _object_or_empty(d)
 }
 
-object_or_empty(x) := x if is_object(x)
+_object_or_empty(x) := x if is_object(x)
 
 else := {}
 
 # METADATA
-# title: definition_key
 # description: |
 #   The key of config.agents that defines the agent named name (the key
 #   with the same canonical form: Auditor, auditor and a full-width
 #   spelling are one agent, as tool names are), or null. Keys that
 #   collide canonically are an error for the requests that name them
 #   (colliding_names).
-definition_key(name, conf) := key if {
+_definition_key(name, conf) := key if {
 	key := configuration.table_key(shape.field(conf, "agents", {}), name)
 } else := null
 
 # The definition under key, when it is an object; else null.
-definition(key, conf) := d if {
+_definition(key, conf) := d if {
 	d := shape.field(conf, "agents", {})[key]
 	is_object(d)
 } else := null
 
-filters(conf) := shape.field(conf, "agent_filters", {})
+_filters(conf) := shape.field(conf, "agent_filters", {})
 
-agent_filter_stages(s, conf) := array.flatten([
-	all_agents_stage(s, conf),
-	custom_agents_stage(s, conf),
-	async_agents_stage(s, conf),
-	coordinator_stage(s, conf),
+_agent_filter_stages(s, conf) := array.flatten([
+	_all_agents_stage(s, conf),
+	_custom_agents_stage(s, conf),
+	_async_agents_stage(s, conf),
+	_coordinator_stage(s, conf),
 ])
 
-all_agents_stage(s, conf) := [{
+_all_agents_stage(s, conf) := [{
 	"name": "all_agents",
 	"allow": null,
-	"deny": shape.field(filters(conf), "all_agents_disallowed", []),
+	"deny": shape.field(_filters(conf), "all_agents_disallowed", []),
 	"exempt": "mcp",
 }] if {
 	s.subagent
 } else := []
 
-custom_agents_stage(s, conf) := [{
+_custom_agents_stage(s, conf) := [{
 	"name": "custom_agents",
 	"allow": null,
-	"deny": shape.field(filters(conf), "custom_agents_disallowed", []),
+	"deny": shape.field(_filters(conf), "custom_agents_disallowed", []),
 	"exempt": "mcp",
 }] if {
 	s.subagent
 	not s.builtin
 } else := []
 
-async_agents_stage(s, conf) := [{
+_async_agents_stage(s, conf) := [{
 	"name": "async_agents",
-	"allow": array.concat(allowed, teammate_tools(s, conf)),
+	"allow": array.concat(allowed, _teammate_tools(s, conf)),
 	"deny": [],
 	"exempt": "mcp",
 }] if {
 	s.subagent
 	s.async
-	allowed := shape.field(filters(conf), "async_allowed", null)
+	allowed := shape.field(_filters(conf), "async_allowed", null)
 	is_array(allowed)
 } else := []
 
-teammate_tools(s, conf) := array.concat(
-	shape.field(filters(conf), "in_process_teammate_allowed", []),
-	[shape.field(filters(conf), "agent_tool", "agent")],
+_teammate_tools(s, conf) := array.concat(
+	shape.field(_filters(conf), "in_process_teammate_allowed", []),
+	[shape.field(_filters(conf), "agent_tool", "agent")],
 ) if {
 	s.teammate
 } else := []
 
-coordinator_stage(s, conf) := [{
+_coordinator_stage(s, conf) := [{
 	"name": "coordinator_mode",
 	"allow": allowed,
 	"deny": [],
 }] if {
 	s.coordinator
-	allowed := shape.field(filters(conf), "coordinator_allowed", null)
+	allowed := shape.field(_filters(conf), "coordinator_allowed", null)
 	is_array(allowed)
 } else := []
 
 # METADATA
-# title: agent_definition_stage
 # description: The agent's own tools and disallowed_tools, when it has a definition.
-agent_definition_stage(s) := [{
+_agent_definition_stage(s) := [{
 	"name": "agent_definition",
-	"allow": definition_allow(d),
+	"allow": _definition_allow(d),
 	"deny": shape.field(d, "disallowed_tools", []),
 }] if {
 	d := s.definition
@@ -147,13 +146,13 @@ agent_definition_stage(s) := [{
 
 # tools absent, null or ["*"] states no allowlist: every tool the
 # runtime filters leave.
-definition_allow(d) := null if {
+_definition_allow(d) := null if {
 	shape.field(d, "tools", null) == null
 } else := null if {
 	d.tools == ["*"]
 } else := d.tools
 
-agent_mode_errors(doc) := [shape.problem(
+_agent_mode_errors(doc) := [shape.problem(
 	"invalid_agent",
 	sprintf("agent.%s must be a boolean", [key]),
 	{"field": sprintf("agent.%s", [key])},
@@ -163,69 +162,69 @@ agent_mode_errors(doc) := [shape.problem(
 	not is_boolean(doc.agent[key])
 ]
 
-agent_config_errors(conf) := array.flatten([
-	object_errors(value_at(conf, "agents"), "config.agents", true),
-	collision_errors(shape.field(conf, "agents", {}), "config.agents"),
+_agent_config_errors(conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "agents"), "config.agents", true),
+	configuration.key_collision_errors(shape.field(conf, "agents", {}), "config.agents"),
 	[e |
 		some name, d in shape.field(conf, "agents", {})
-		some e in definition_errors(name, d, conf)
+		some e in _definition_errors(name, d, conf)
 	],
-	filter_errors(conf),
+	_filter_errors(conf),
 ])
 
-agent_request_errors(s, conf) := array.flatten([
-	object_errors(value_at(conf, "agents"), "config.agents", true),
+_agent_request_errors(s, conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "agents"), "config.agents", true),
 	configuration.collision_errors(shape.field(conf, "agents", {}), "config.agents", s.name),
-	own_definition_errors(s, conf),
-	request_filter_errors(s, conf),
+	_own_definition_errors(s, conf),
+	_request_filter_errors(s, conf),
 ])
 
-own_definition_errors(s, conf) := definition_errors(s.definition_key, conf.agents[s.definition_key], conf) if {
+_own_definition_errors(s, conf) := _definition_errors(s.definition_key, conf.agents[s.definition_key], conf) if {
 	s.definition_key != null
 } else := []
 
-request_filter_errors(s, conf) := filter_errors(conf) if {
+_request_filter_errors(s, conf) := _filter_errors(conf) if {
 	s.subagent
-} else := filter_errors(conf) if {
+} else := _filter_errors(conf) if {
 	s.coordinator
 } else := []
 
-filter_errors(conf) := array.flatten([
-	object_errors(value_at(conf, "agent_filters"), "config.agent_filters", true),
-	unknown_member_errors(
-		value_at(conf, "agent_filters"), {
+_filter_errors(conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "agent_filters"), "config.agent_filters", true),
+	configuration.unknown_member_errors(
+		configuration.value_at(conf, "agent_filters"), {
 			"all_agents_disallowed", "custom_agents_disallowed", "async_allowed",
 			"in_process_teammate_allowed", "coordinator_allowed", "agent_tool",
 		},
 		"config.agent_filters",
 	),
-	entries_errors(value_at(filters(conf), "all_agents_disallowed"), "deny", "config.agent_filters.all_agents_disallowed", conf, true),
-	entries_errors(value_at(filters(conf), "custom_agents_disallowed"), "deny", "config.agent_filters.custom_agents_disallowed", conf, true),
-	entries_errors(value_at(filters(conf), "async_allowed"), "allow", "config.agent_filters.async_allowed", conf, true),
-	entries_errors(value_at(filters(conf), "in_process_teammate_allowed"), "allow", "config.agent_filters.in_process_teammate_allowed", conf, true),
-	entries_errors(value_at(filters(conf), "coordinator_allowed"), "allow", "config.agent_filters.coordinator_allowed", conf, true),
-	agent_tool_errors(conf),
+	_filter_list_errors(conf, "all_agents_disallowed", "deny"),
+	_filter_list_errors(conf, "custom_agents_disallowed", "deny"),
+	_filter_list_errors(conf, "async_allowed", "allow"),
+	_filter_list_errors(conf, "in_process_teammate_allowed", "allow"),
+	_filter_list_errors(conf, "coordinator_allowed", "allow"),
+	_agent_tool_errors(conf),
 ])
 
-definition_errors(name, d, conf) := [shape.problem(
+_definition_errors(name, d, conf) := [shape.problem(
 	"invalid_config_value",
 	sprintf("config.agents.%s must be an object", [name]),
 	{"field": sprintf("config.agents.%s", [name])},
 )] if {
 	not is_object(d)
 } else := array.flatten([
-	entries_errors(definition_allow(d), "allow", sprintf("config.agents.%s.tools", [name]), conf, true),
-	entries_errors(value_at(d, "disallowed_tools"), "deny", sprintf("config.agents.%s.disallowed_tools", [name]), conf, true),
-	entries_errors(value_at(d, "also_allow"), "allow", sprintf("config.agents.%s.also_allow", [name]), conf, true),
-	profile_reference_errors(value_at(d, "profile"), sprintf("config.agents.%s.profile", [name]), conf),
-	boolean_errors(d, ["builtin", "async", "background", "read_only"], sprintf("config.agents.%s", [name])),
-	unknown_member_errors(d, definition_members, sprintf("config.agents.%s", [name])),
+	configuration.entries_errors(_definition_allow(d), "allow", sprintf("config.agents.%s.tools", [name]), conf, true),
+	configuration.entries_errors(configuration.value_at(d, "disallowed_tools"), "deny", sprintf("config.agents.%s.disallowed_tools", [name]), conf, true),
+	configuration.entries_errors(configuration.value_at(d, "also_allow"), "allow", sprintf("config.agents.%s.also_allow", [name]), conf, true),
+	profiles.profile_reference_errors(configuration.value_at(d, "profile"), sprintf("config.agents.%s.profile", [name]), conf),
+	configuration.boolean_errors(d, ["builtin", "async", "background", "read_only"], sprintf("config.agents.%s", [name])),
+	configuration.unknown_member_errors(d, _definition_members, sprintf("config.agents.%s", [name])),
 ])
 
-definition_members := {"tools", "disallowed_tools", "builtin", "async", "background", "read_only", "profile", "also_allow"}
+_definition_members := {"tools", "disallowed_tools", "builtin", "async", "background", "read_only", "profile", "also_allow"}
 
-agent_tool_errors(conf) := [] if {
-	plain_name(shape.field(filters(conf), "agent_tool", "agent"))
+_agent_tool_errors(conf) := [] if {
+	plain_name(shape.field(_filters(conf), "agent_tool", "agent"))
 } else := [shape.problem(
 	"invalid_config_value",
 	"config.agent_filters.agent_tool must be a tool name",
@@ -233,7 +232,6 @@ agent_tool_errors(conf) := [] if {
 )]
 
 # METADATA
-# title: agent_tools
 # description: |
 #   Like resolveAgentTools: for an agent whose definition lists its tools,
 #   which listed exact names are valid (name a declared tool) and which
@@ -241,18 +239,30 @@ agent_tool_errors(conf) := [] if {
 #   definition lists no tools.
 agent_tools(s, index) := {
 	"agent": s.name,
-	"valid": [e | some e in exact_entries(allowed); index[canonical_or_null(e)]],
-	"invalid": [e | some e in exact_entries(allowed); not index[canonical_or_null(e)]],
+	"valid": [e | some e in _exact_entries(allowed); index[canonical_or_null(e)]],
+	"invalid": [e | some e in _exact_entries(allowed); not index[canonical_or_null(e)]],
 } if {
 	d := s.definition
 	d != null
-	allowed := definition_allow(d)
+	allowed := _definition_allow(d)
 	is_array(allowed)
 } else := null
 
-exact_entries(list) := [e |
-	some e in list
-	is_string(e)
-	not contains(e, "*")
-	not startswith(e, "group:")
-]
+_exact_entries(list) := [e | some e in list; pattern.exact(e)]
+
+# METADATA
+# description: The agent filter stages and the agent definition stage that apply to the request, in order.
+layers(_, s, conf) := array.concat(_agent_filter_stages(s, conf), _agent_definition_stage(s))
+
+# METADATA
+# description: What is wrong with the request's agent modes and the agent configuration it reads.
+request_errors(doc, s, conf) := array.concat(_agent_mode_errors(doc), _agent_request_errors(s, conf))
+
+# METADATA
+# description: Every error in config.agents and config.agent_filters.
+config_errors(conf) := _agent_config_errors(conf)
+
+_filter_list_errors(conf, name, kind) := configuration.entries_errors(
+	configuration.value_at(_filters(conf), name), kind,
+	sprintf("config.agent_filters.%s", [name]), conf, true,
+)

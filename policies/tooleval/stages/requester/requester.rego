@@ -19,20 +19,20 @@
 # restricted policy config.continuation.restricted (stage
 # continuation_restricted). Either way the stage is one more layer: the
 # handoff never grants a tool the other layers refuse.
-package tooleval.stages
+package tooleval.stages.requester
 
 import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 
-continuation_stage(doc, conf) := [] if {
+_continuation_stage(doc, conf) := [] if {
 	not shape.present(doc, "handoff")
 } else := [{
 	"name": "requester_policy",
 	"allow": shape.field(policy, "allow", null),
 	"deny": shape.field(policy, "deny", []),
 }] if {
-	policy := verified_policy(doc, conf)
+	policy := _verified_policy(doc, conf)
 } else := [{
 	"name": "continuation_restricted",
 	"allow": shape.field(shape.field(conf, "continuation", {}), "restricted", []),
@@ -40,12 +40,11 @@ continuation_stage(doc, conf) := [] if {
 }]
 
 # METADATA
-# title: verified_policy
 # description: |
 #   The requester policy every child of the handoff carries, when the
 #   handoff belongs to the requester's session and settled batch and that
 #   policy is well formed and has the recorded digest; else undefined.
-verified_policy(doc, conf) := policy if {
+_verified_policy(doc, conf) := policy if {
 	requester := shape.field(doc, "requester", null)
 	is_string(requester.session)
 	requester.session != ""
@@ -61,37 +60,48 @@ verified_policy(doc, conf) := policy if {
 	policies := {shape.field(child, "policy", null) | some child in children}
 	count(policies) == 1
 	some policy in policies
-	well_formed_policy(policy, conf)
+	_well_formed_policy(policy, conf)
 	policy_digest(policy) == lower(requester.policy_digest)
 }
 
 # METADATA
-# title: policy_digest
 # description: The digest of a captured policy, the hex sha256 of its JSON encoding (keys sorted, no spaces).
 policy_digest(policy) := crypto.sha256(json.marshal(policy))
 
-well_formed_policy(policy, conf) if {
+_well_formed_policy(policy, conf) if {
 	is_object(policy)
-	valid_list(shape.field(policy, "allow", null), "allow", conf, true)
-	valid_list(shape.field(policy, "deny", []), "deny", conf, false)
+	_valid_list(shape.field(policy, "allow", null), "allow", conf, true)
+	_valid_list(shape.field(policy, "deny", []), "deny", conf, false)
 }
 
-valid_list(null, _, _, true) := true
+_valid_list(null, _, _, true) := true
 
-valid_list(list, kind, conf, _) if {
+_valid_list(list, kind, conf, _) if {
 	is_array(list)
 	count(pattern.list_problems(list, kind, configuration.groups(conf))) == 0
 }
 
-continuation_request_errors(doc, conf) := continuation_config_errors(conf) if {
+_continuation_request_errors(doc, conf) := _continuation_config_errors(conf) if {
 	shape.present(doc, "handoff")
 } else := []
 
-continuation_config_errors(conf) := array.flatten([
-	object_errors(value_at(conf, "continuation"), "config.continuation", true),
-	unknown_member_errors(value_at(conf, "continuation"), {"restricted"}, "config.continuation"),
-	entries_errors(
+_continuation_config_errors(conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "continuation"), "config.continuation", true),
+	configuration.unknown_member_errors(configuration.value_at(conf, "continuation"), {"restricted"}, "config.continuation"),
+	configuration.entries_errors(
 		shape.field(shape.field(conf, "continuation", {}), "restricted", []),
 		"allow", "config.continuation.restricted", conf, false,
 	),
 ])
+
+# METADATA
+# description: The requester_policy or continuation_restricted stage, when the request carries a handoff.
+layers(doc, _, conf) := _continuation_stage(doc, conf)
+
+# METADATA
+# description: The errors in config.continuation, when the request carries a handoff.
+request_errors(doc, _, conf) := _continuation_request_errors(doc, conf)
+
+# METADATA
+# description: Every error in config.continuation.
+config_errors(conf) := _continuation_config_errors(conf)

@@ -1,7 +1,8 @@
-package tooleval.stages_test
+package tooleval.stages.agents_test
 
 import data.tooleval.configuration
-import data.tooleval.stages
+import data.tooleval.stages.agents
+import data.tooleval.stages_test
 
 agent_config := {
 	"agents": {
@@ -24,7 +25,7 @@ agent_config := {
 
 sub(name) := {"agent": {"name": name, "role": "subagent", "depth": 1}}
 
-# [note, request, call name, expected verdict]
+# [note, request, call name, expected stages_test.verdict]
 agent_cases := [
 	["an allowlist admits its tools", sub("statusline-setup"), "write_file", "allowed"],
 	["an allowlist refuses the rest", sub("statusline-setup"), "glob", ["not_allowed", "agent_definition"]],
@@ -63,7 +64,7 @@ agent_cases := [
 ]
 
 test_agent_definitions_and_filters if {
-	got := [[note, verdict(agent_config, req, name), want] | some [note, req, name, want] in agent_cases]
+	got := [[note, stages_test.verdict(agent_config, req, name), want] | some [note, req, name, want] in agent_cases]
 	count(got) == count(agent_cases)
 	[[note, g, want] | some [note, g, want] in got; g != want] == []
 }
@@ -71,12 +72,12 @@ test_agent_definitions_and_filters if {
 test_agent_tools_reports_valid_and_invalid_names if {
 	index := {"read_file": {}, "mcp__github__read_issue": {}}
 	conf := configuration.overlay(data.tooleval.config, agent_config)
-	stages.agent_tools(stages.subject(sub("reviewer"), conf), index) == {
+	agents.agent_tools(agents.subject(sub("reviewer"), conf), index) == {
 		"agent": "reviewer",
 		"valid": ["read_file"],
 		"invalid": ["edit_file"],
 	}
-	stages.agent_tools(stages.subject(sub("explore"), conf), index) == null
+	agents.agent_tools(agents.subject(sub("explore"), conf), index) == null
 }
 
 test_agent_configuration_errors if {
@@ -88,7 +89,7 @@ test_agent_configuration_errors if {
 		},
 		"agent_filters": {"async_allowed": ["glob*"], "agent_tool": "no such tool"},
 	}
-	codes(conf, {}) == [
+	stages_test.codes(conf, {}) == [
 		["colliding_names", "config.agents"],
 		["unknown_profile", "config.agents.B.profile"],
 		["bare_wildcard", "config.agents.a.tools"],
@@ -101,5 +102,5 @@ test_agent_configuration_errors if {
 }
 
 test_agent_mode_must_be_boolean if {
-	codes({}, {"agent": {"read_only": "yes"}}) == [["invalid_agent", "agent.read_only"]]
+	stages_test.codes({}, {"agent": {"read_only": "yes"}}) == [["invalid_agent", "agent.read_only"]]
 }

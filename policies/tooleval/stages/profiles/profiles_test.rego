@@ -1,4 +1,6 @@
-package tooleval.stages_test
+package tooleval.stages.profiles_test
+
+import data.tooleval.stages_test
 
 profile_config := {
 	"profiles": {
@@ -15,7 +17,7 @@ profile_config := {
 	"subagents": {"allow": ["read_file", "glob", "browser"], "deny": ["bash"]},
 }
 
-# [note, configuration overlay, request, call name, expected verdict]
+# [note, configuration overlay, request, call name, expected stages_test.verdict]
 profile_cases := [
 	["the profile admits its tools", profile_config, {}, "write_file", "allowed"],
 	["the profile refuses the rest", profile_config, {}, "browser", ["not_allowed", "profile"]],
@@ -51,15 +53,15 @@ profile_cases := [
 ]
 
 test_profiles_and_subagent_stage if {
-	got := [[note, verdict(conf, req, name), want] | some [note, conf, req, name, want] in profile_cases]
+	got := [[note, stages_test.verdict(conf, req, name), want] | some [note, conf, req, name, want] in profile_cases]
 	count(got) == count(profile_cases)
 	[[note, g, want] | some [note, g, want] in got; g != want] == []
 }
 
 test_unknown_profile_refuses_everything if {
 	conf := {"tools": {"profile": "nope"}}
-	codes(conf, {}) == [["unknown_profile", "config.tools.profile"]]
-	verdict(conf, {}, "read_file") == ["invalid_config", "config"]
+	stages_test.codes(conf, {}) == [["unknown_profile", "config.tools.profile"]]
+	stages_test.verdict(conf, {}, "read_file") == ["invalid_config", "config"]
 }
 
 test_profile_configuration_errors if {
@@ -68,7 +70,7 @@ test_profile_configuration_errors if {
 		"tools": {"also_allow": null, "allow": [""], "deny": ["mcp__*x"]},
 		"subagents": {"allow": "read_file"},
 	}
-	codes(conf, {}) == [
+	stages_test.codes(conf, {}) == [
 		["empty_entry", "config.tools.allow"],
 		["misplaced_wildcard", "config.tools.deny"],
 		["builtin_wildcard_in_allow", "config.profiles.coding"],
@@ -79,6 +81,6 @@ test_profile_configuration_errors if {
 
 test_shipped_profiles_are_valid if {
 	every name in ["minimal", "coding", "messaging", "full"] {
-		codes({"tools": {"profile": name}}, {}) == []
+		stages_test.codes({"tools": {"profile": name}}, {}) == []
 	}
 }

@@ -1,0 +1,32 @@
+# Shell actions in read-only mode: a call of a shell tool may go on only
+# when its action observes (the policy, from the configuration, is
+# tooleval.stages.read_only.action_policy).
+package tooleval.arguments
+
+import data.tooleval.shape
+
+# METADATA
+# description: |
+#   The refusal of a shell call that may change state, under an action
+#   policy (see action_policy), or undefined when the call may go on:
+#   {layer, action} when its action changes state, and {layer, action,
+#   argument} when it observes but carries an argument an observing call
+#   has no use for (a command, an input): the action is the model's own
+#   word, so a call that could run something is refused whatever it says.
+action_refusal(policy, canonical_name, call) := refusal if {
+	policy != null
+	policy.tools[canonical_name]
+	args := shape.field(call, "args", {})
+	refusal := _action_problem(policy, shape.field(args, "action", policy.default_action), args)
+}
+
+_action_problem(policy, action, args) := {"layer": "read_only", "action": action} if {
+	not policy.observe[action]
+} else := {"layer": "read_only", "action": action, "argument": sort(extra)[0]} if {
+	extra := [name | some name, _ in _object_or_empty(args); not policy.arguments[name]]
+	count(extra) > 0
+}
+
+_object_or_empty(x) := x if is_object(x)
+
+else := {}

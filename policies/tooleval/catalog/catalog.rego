@@ -1,0 +1,57 @@
+# METADATA
+# title: The declared catalog
+# description: |
+#   What the name-level rules (exclusions, configured stages, inline
+#   layers) make of every declared tool: the entry point
+#   data.tooleval.tools, asked once per session or catalog change, never
+#   per dispatch batch. It matches each check against the whole catalog
+#   once (tooleval.checks.refusals), then looks each tool up.
+package tooleval.catalog
+
+import data.tooleval.canonical.canonical_or_null
+import data.tooleval.checks
+import data.tooleval.shape
+
+# METADATA
+# description: |
+#   The catalog of a request, given its compiled context:
+#   {errors, effective, tools}. tools has one entry per declaration, in
+#   order: {name, allowed} or {name, allowed, reason, layer}; effective is
+#   the sorted names (as declared) that are allowed. Under an error every
+#   tool is refused (invalid_config) and effective is empty.
+catalog(ctx, request) := {
+	"errors": ctx.errors,
+	"effective": sort([t.name | some t in tools; t.allowed == true]),
+	"tools": tools,
+} if {
+	refusals := checks.refusals(ctx.checks, ctx.tools)
+	tools := [_tool(ctx, refusals, d) | some d in shape.list_field(shape.document(request), "declared")]
+}
+
+# A tool is allowed only when it was found among the declared tools and
+# no check refused it; anything else is refused.
+_tool(ctx, refusals, d) := _verdict(d.name, refusals[c]) if {
+	count(ctx.errors) == 0
+	c := canonical_or_null(d.name)
+	ctx.tools[c]
+} else := {"name": d.name, "allowed": true} if {
+	count(ctx.errors) == 0
+	ctx.tools[canonical_or_null(d.name)]
+} else := {"name": shape.field(d, "name", null), "allowed": false, "reason": "invalid_config", "layer": "config"}
+
+# METADATA
+# description: The catalog entry of the declared tool named name (as declared), refused by refusal.
+_verdict(name, refusal) := {"name": name, "allowed": false, "reason": refusal.reason, "layer": refusal.layer}
+
+# METADATA
+# description: |
+#   The safety net under the catalog: should it ever be undefined (a
+#   defect, not an input), every declared tool of the request is refused,
+#   with an internal_error.
+fail_closed(request) := {
+	"errors": [shape.problem("internal_error", "the policy could not list this catalog; every tool is refused", {"field": ""})],
+	"effective": [],
+	"tools": [{"name": shape.field(d, "name", null), "allowed": false, "reason": "invalid_config", "layer": "config"} |
+		some d in shape.list_field(shape.document(request), "declared")
+	],
+}

@@ -1,0 +1,150 @@
+# Profiles, the global policy and the sub-agent stage (seed 002).
+#
+#   config.profiles[NAME]   the tools of a profile (null: every tool);
+#                           minimal, coding, messaging and full ship as data
+#   config.tools.profile    the profile of every agent (null: none), which
+#                           an agent definition's profile replaces
+#   config.tools.also_allow and an agent's also_allow add to the profile
+#                           stage (and only there)
+#   config.tools.allow/deny the global policy                   (global_policy)
+#   config.subagents.allow/deny the sub-agent stage: a final allow-only
+#                           filter for sub-agents; it can narrow, never add
+#                           back what an earlier stage removed, and deny
+#                           wins everywhere                      (subagent_policy)
+package tooleval.stages.profiles
+
+import data.tooleval.configuration
+import data.tooleval.shape
+
+_tools_config(conf) := shape.field(conf, "tools", {})
+
+_subagents_config(conf) := shape.field(conf, "subagents", {})
+
+# METADATA
+# description: |
+#   The profile's tools plus also_allow (global and the agent's). A
+#   profile whose tools are null (full) narrows nothing; an unknown
+#   profile is a configuration error, and until it is mended the stage
+#   refuses everything.
+_profile_stage(s, conf) := [] if {
+	s.profile == null
+} else := [{"name": "profile", "allow": null, "deny": []}] if {
+	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
+	tools == null
+} else := [{
+	"name": "profile",
+	"allow": array.flatten([
+		tools,
+		shape.field(_tools_config(conf), "also_allow", []),
+		shape.field(s.definition, "also_allow", []),
+	]),
+	"deny": [],
+}] if {
+	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
+	is_array(tools)
+} else := [{"name": "profile", "allow": [], "deny": []}]
+
+# The global policy is a stage only when it states something.
+_global_policy_stage(conf) := [] if {
+	shape.field(_tools_config(conf), "allow", null) == null
+	shape.field(_tools_config(conf), "deny", []) == []
+} else := [{
+	"name": "global_policy",
+	"allow": shape.field(_tools_config(conf), "allow", null),
+	"deny": shape.field(_tools_config(conf), "deny", []),
+}]
+
+_subagent_policy_stage(s, conf) := [{
+	"name": "subagent_policy",
+	"allow": shape.field(_subagents_config(conf), "allow", null),
+	"deny": shape.field(_subagents_config(conf), "deny", []),
+}] if {
+	s.subagent
+} else := []
+
+_profile_request_errors(s, conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "profiles"), "config.profiles", true),
+	configuration.object_errors(configuration.value_at(conf, "tools"), "config.tools", true),
+	configuration.unknown_member_errors(configuration.value_at(conf, "tools"), _tools_members, "config.tools"),
+	_selected_profile_errors(s, conf),
+	configuration.entries_errors(configuration.value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
+	configuration.entries_errors(configuration.value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
+	configuration.entries_errors(configuration.value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
+	_request_subagent_errors(s, conf),
+])
+
+# The selected profile: a reference to a profile that exists, whose list
+# is valid.
+_selected_profile_errors(s, conf) := [] if {
+	s.profile == null
+} else := errors if {
+	errors := profile_reference_errors(s.profile, _profile_location(s), conf)
+	count(errors) > 0
+} else := _selected_profile_list_errors(configuration.table_key(shape.field(conf, "profiles", {}), s.profile), conf)
+
+_selected_profile_list_errors(key, conf) := configuration.entries_errors(conf.profiles[key], "allow", sprintf("config.profiles.%s", [key]), conf, true)
+
+_profile_location(s) := sprintf("config.agents.%s.profile", [s.definition_key]) if {
+	shape.field(s.definition, "profile", null) != null
+} else := "config.tools.profile"
+
+_request_subagent_errors(s, conf) := _subagent_errors(conf) if {
+	s.subagent
+} else := []
+
+_tools_members := {"profile", "also_allow", "allow", "deny"}
+
+_subagent_errors(conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "subagents"), "config.subagents", true),
+	configuration.unknown_member_errors(configuration.value_at(conf, "subagents"), {"allow", "deny"}, "config.subagents"),
+	configuration.entries_errors(configuration.value_at(_subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
+	configuration.entries_errors(configuration.value_at(_subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
+])
+
+_profile_config_errors(conf) := array.flatten([
+	configuration.object_errors(configuration.value_at(conf, "profiles"), "config.profiles", true),
+	configuration.key_collision_errors(shape.field(conf, "profiles", {}), "config.profiles"),
+	[e |
+		some name, tools in shape.field(conf, "profiles", {})
+		some e in configuration.entries_errors(tools, "allow", sprintf("config.profiles.%s", [name]), conf, true)
+	],
+	configuration.object_errors(configuration.value_at(conf, "tools"), "config.tools", true),
+	configuration.unknown_member_errors(configuration.value_at(conf, "tools"), _tools_members, "config.tools"),
+	profile_reference_errors(configuration.value_at(_tools_config(conf), "profile"), "config.tools.profile", conf),
+	configuration.entries_errors(configuration.value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
+	configuration.entries_errors(configuration.value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
+	configuration.entries_errors(configuration.value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
+	_subagent_errors(conf),
+])
+
+# METADATA
+# scope: document
+# description: A problem when a profile reference at location is neither null nor the name of a profile.
+profile_reference_errors(null, _, _) := []
+
+profile_reference_errors(name, location, conf) := errors if {
+	name != null
+	errors := configuration.collision_errors(shape.field(conf, "profiles", {}), "config.profiles", name)
+	count(errors) > 0
+} else := [] if {
+	name != null
+	configuration.table_key(shape.field(conf, "profiles", {}), name)
+} else := [shape.problem(
+	"unknown_profile",
+	sprintf("%s names no profile in config.profiles", [location]),
+	{"field": location, "profile": name},
+)] if {
+	name != null
+}
+
+# METADATA
+# description: The profile, global policy and sub-agent stages that apply to the request, in order.
+layers(_, s, conf) := array.flatten([_profile_stage(s, conf), _global_policy_stage(conf), _subagent_policy_stage(s, conf)])
+
+# METADATA
+# description: The errors in the profile and tool policies the request reads.
+request_errors(_, s, conf) := _profile_request_errors(s, conf)
+
+# METADATA
+# description: Every error in config.profiles, config.tools and config.subagents.
+config_errors(conf) := _profile_config_errors(conf)
