@@ -34,7 +34,7 @@ import data.tooleval.stages.read_only
 #   maps each name that has aliases to all of its canonical names.
 compile(input_doc) := {
 	"errors": errors,
-	"tools": declared.index(declarations, prepared.names),
+	"tools": declarations.tools,
 	"checks": checks.checks(
 		exclusions.active(agent, prepared),
 		array.concat(
@@ -52,14 +52,14 @@ compile(input_doc) := {
 	config := configuration.config
 	subject := stages.subject(doc, config)
 	agent := shape.agent(doc)
-	declarations := shape.list_field(doc, "declared")
+	declarations := declared.read(shape.list_field(doc, "declared"), prepared.names)
 	raw_layers := layers.inline(doc)
 	errors := array.flatten([
 		shape.document_errors(input_doc),
 		shape.agent_errors(doc),
 		shape.list_errors(doc, "declared"),
 		shape.length_errors(doc, "declared", shape.max_declared),
-		declared.errors(declarations),
+		declarations.errors,
 		layers.errors(doc, raw_layers, prepared.vocabulary.groups),
 		arguments.workspace_errors(doc),
 		prepared.errors,

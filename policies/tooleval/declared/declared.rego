@@ -76,10 +76,32 @@ _kind(d) := "mcp" if {
 } else := "builtin"
 
 # METADATA
-# description: Every configuration error among the declarations.
-errors(declared) := [] if {
-	clean(declared)
-} else := _errors(declared, records(declared))
+# description: |
+#   The declarations read in one pass: {errors, tools}, where errors is
+#   every configuration error among them and tools the index of the valid
+#   ones (see index). Most declarations are plain (see clean), and are
+#   read without building a record for each.
+read(declared, names) := {
+	"errors": [],
+	"tools": {c: _with_names(c, record, names) | some [c, record] in pairs},
+} if {
+	pairs := _plain_pairs(declared)
+	_all_plain_and_distinct(declared, pairs)
+} else := {
+	"errors": _errors(declared, every_record),
+	"tools": {r.canonical: _with_names(r.canonical, _slim(r), names) |
+		duplicates := _duplicate_names(every_record)
+		some r in every_record
+		_valid(declared[r.index], r)
+		not duplicates[r.canonical]
+	},
+} if {
+	every_record := records(declared)
+}
+
+# METADATA
+# description: Every configuration error among the declarations (read(declared, {}).errors).
+errors(declared) := read(declared, {}).errors
 
 _errors(declared, records) := array.concat(
 	[e |
@@ -154,25 +176,17 @@ _duplicate_names(records) := {name |
 #   (names, a table from tooleval.configuration.alias_names_table) also
 #   key (the name its aliases resolve to) and names (all of its names). A
 #   declaration with an error is left out (the error refuses every call).
-index(declared, names) := {c: _with_names(c, record, names) | some [c, record] in pairs} if {
-	pairs := _plain_pairs(declared)
-	count(pairs) == count(declared)
-	count({c | some [c, _] in pairs}) == count(pairs)
-} else := {r.canonical: _with_names(r.canonical, _slim(r), names) |
-	every_record := records(declared)
-	duplicates := _duplicate_names(every_record)
-	some r in every_record
-	_valid(declared[r.index], r)
-	not duplicates[r.canonical]
-}
+#   read(declared, names).tools.
+index(declared, names) := read(declared, names).tools
 
 # METADATA
 # description: |
 #   The declarations have no error: every one is plain (see _plain_pair)
 #   and no two share a canonical name. Most requests are like this; it is
 #   checked without building a record per declaration.
-clean(declared) if {
-	pairs := _plain_pairs(declared)
+clean(declared) if _all_plain_and_distinct(declared, _plain_pairs(declared))
+
+_all_plain_and_distinct(declared, pairs) if {
 	count(pairs) == count(declared)
 	count({c | some [c, _] in pairs}) == count(pairs)
 }
