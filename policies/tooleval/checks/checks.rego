@@ -51,10 +51,10 @@ refusal(checks, name, record) := {"reason": "excluded", "layer": hits[0]} if {
 #   skipped.
 refusals(checks, tools) := _refusals(checks, excluded, denied, allowed, tools) if {
 	excluded := [pattern.matched(c.deny, tools) | some c in checks.exclusions]
-	denied := [pattern.matched(c.deny, tools) | some c in checks.layers]
-	allowed := [_allowed_or_null(c, tools) | some c in checks.layers]
 	count(excluded) == count(checks.exclusions)
+	denied := [pattern.matched(c.deny, tools) | some c in checks.layers]
 	count(denied) == count(checks.layers)
+	allowed := [_allowed_or_null(c, tools) | some c in checks.layers]
 	count(allowed) == count(checks.layers)
 }
 

@@ -259,9 +259,8 @@ test_a_group_named_many_times_expands_once if {
 test_matched_is_matches_over_a_catalog if {
 	mismatches := {[list, kind] |
 		some [vocab, cases] in [[vocabulary, match_cases], [aliased, alias_cases]]
-		catalog := {name: tool |
+		catalog := {name: [c[2] | some c in cases; c[2].canonical == name][0] |
 			some name in {c[2].canonical | some c in cases}
-			tool := [c[2] | some c in cases; c[2].canonical == name][0]
 		}
 		some [list, kind, _, _] in cases
 		m := pattern.compile(list, kind, vocab)
