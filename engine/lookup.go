@@ -22,18 +22,12 @@ import (
 // (data.tooleval.batch): a call whose name is a key of entries gets
 // {id, name} with the entry's verdict, and the other calls are decided by
 // the policy as a batch of their own. Where a condition fails, the whole
-// batch goes to the policy. The differential test holds sessions to the
-// one-shot decision on generated corpora that take both paths.
-
-// entryVerdict is one finished verdict of a session's context.
-type entryVerdict struct {
-	members [][2]*ast.Term // the verdict's members, id and name aside
-	call    CallDecision   // the verdict decoded, id and name aside
-}
+// batch goes to the policy. TestSessionEqualsOneShot holds sessions to
+// the one-shot decision on generated batches that take both paths.
 
 // readEntries returns the finished verdicts of a compiled context, or nil
 // when the context has errors or no entries (condition 1).
-func readEntries(context ast.Value) map[string]entryVerdict {
+func readEntries(context ast.Value) ast.Object {
 	obj, ok := context.(ast.Object)
 	if !ok {
 		return nil
@@ -46,39 +40,14 @@ func readEntries(context ast.Value) map[string]entryVerdict {
 	if !ok {
 		return nil
 	}
-	out := make(map[string]entryVerdict, entries.Len())
-	bad := false
-	entries.Foreach(func(k, v *ast.Term) {
-		name, isString := k.Value.(ast.String)
-		verdict, isObject := v.Value.(ast.Object)
-		if !isString || !isObject {
-			bad = true
-			return
-		}
-		call, err := decodeCall(verdict)
-		if err != nil {
-			bad = true
-			return
-		}
-		e := entryVerdict{call: call}
-		verdict.Foreach(func(k, v *ast.Term) {
-			if key, ok := k.Value.(ast.String); ok && key != "id" && key != "name" {
-				e.members = append(e.members, [2]*ast.Term{k, v})
-			}
-		})
-		out[string(name)] = e
-	})
-	if bad {
-		return nil
-	}
-	return out
+	return entries
 }
 
 // lookupBatch decides request from entries where the conditions above
 // hold: it returns the decision and true, or false when the batch must go
 // to the policy whole. evalRest decides the calls entries cannot, as a
 // batch of their own.
-func lookupBatch(ctx context.Context, entries map[string]entryVerdict, maxCalls int, request ast.Value,
+func lookupBatch(ctx context.Context, entries ast.Object, maxCalls int, request ast.Value,
 	evalRest func(context.Context, ast.Value) (*Decision, error),
 ) (*Decision, bool) {
 	if entries == nil {
@@ -92,7 +61,10 @@ func lookupBatch(ctx context.Context, entries map[string]entryVerdict, maxCalls 
 	if !ok || calls.Len() > maxCalls {
 		return nil, false
 	}
-	type wellFormed struct{ id, name *ast.Term }
+	type wellFormed struct {
+		id, name *ast.Term
+		verdict  ast.Object // nil: decided by the policy
+	}
 	batch := make([]wellFormed, calls.Len())
 	ids := make(map[ast.String]struct{}, calls.Len())
 	var rest []*ast.Term
@@ -106,7 +78,7 @@ func lookupBatch(ctx context.Context, entries map[string]entryVerdict, maxCalls 
 			return nil, false
 		}
 		idString, idOK := id.Value.(ast.String)
-		nameString, nameOK := name.Value.(ast.String)
+		_, nameOK := name.Value.(ast.String)
 		if !idOK || !nameOK {
 			return nil, false
 		}
@@ -114,40 +86,56 @@ func lookupBatch(ctx context.Context, entries map[string]entryVerdict, maxCalls 
 			return nil, false
 		}
 		ids[idString] = struct{}{}
-		batch[i] = wellFormed{id, name}
-		if _, found := entries[string(nameString)]; !found {
+		batch[i] = wellFormed{id: id, name: name}
+		if t := entries.Get(name); t != nil {
+			verdict, ok := t.Value.(ast.Object)
+			if !ok {
+				return nil, false
+			}
+			batch[i].verdict = verdict
+		} else {
 			rest = append(rest, calls.Elem(i))
 		}
 	}
 
 	var decided *Decision
+	var restDecisions *ast.Array
 	if len(rest) > 0 {
 		d, err := evalRest(ctx, ast.NewObject([2]*ast.Term{ast.StringTerm("calls"), ast.ArrayTerm(rest...)}))
 		if err != nil || len(d.Errors) != 0 || len(d.Decisions) != len(rest) {
 			return nil, false // the policy decides the whole batch, and reports any error
 		}
+		if restDecisions, ok = typedMember[*ast.Array](valueObject(d), "decisions"); !ok {
+			return nil, false
+		}
 		decided = d
 	}
-	restDecisions, _ := typedMember[*ast.Array](valueObject(decided), "decisions")
 
 	d := &Decision{Decisions: make([]CallDecision, len(batch)), Errors: []Problem{}}
 	terms := make([]*ast.Term, len(batch))
 	next := 0
 	for i, c := range batch {
-		e, found := entries[string(c.name.Value.(ast.String))]
-		if !found {
+		if c.verdict == nil {
 			d.Decisions[i] = decided.Decisions[next]
 			terms[i] = restDecisions.Elem(next)
 			next++
 			continue
 		}
-		d.fromEntries++
-		d.Decisions[i] = e.call
-		d.Decisions[i].ID = string(c.id.Value.(ast.String))
-		d.Decisions[i].Name = string(c.name.Value.(ast.String))
-		members := make([][2]*ast.Term, 0, len(e.members)+2)
+		members := make([][2]*ast.Term, 0, c.verdict.Len()+2)
 		members = append(members, [2]*ast.Term{ast.StringTerm("id"), c.id}, [2]*ast.Term{ast.StringTerm("name"), c.name})
-		terms[i] = ast.ObjectTerm(append(members, e.members...)...)
+		c.verdict.Foreach(func(k, v *ast.Term) {
+			if key, ok := k.Value.(ast.String); ok && key != "id" && key != "name" {
+				members = append(members, [2]*ast.Term{k, v})
+			}
+		})
+		entry := ast.NewObject(members...)
+		call, err := decodeCall(entry)
+		if err != nil {
+			return nil, false
+		}
+		d.Decisions[i] = call
+		d.fromEntries++
+		terms[i] = ast.NewTerm(entry)
 	}
 	d.value = ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("decisions"), ast.ArrayTerm(terms...)},

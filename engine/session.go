@@ -31,7 +31,7 @@ type Session struct {
 type sessionState struct {
 	generation uint64
 	context    *ast.Term // opaque: the policy's, passed back as it is
-	entries    map[string]entryVerdict
+	entries    ast.Object // the context's finished verdicts, or nil
 }
 
 type sessionOptions struct {
