@@ -30,7 +30,7 @@ type Session struct {
 // idle session does not keep a replaced policy (about 10 MiB) alive.
 type sessionState struct {
 	generation uint64
-	context    *ast.Term // opaque: the policy's, passed back as it is
+	context    *ast.Term  // opaque: the policy's, passed back as it is
 	entries    ast.Object // the context's finished verdicts, or nil
 }
 
