@@ -324,3 +324,19 @@ func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
 	_, stderr, code = cli(t, "", "bundle", "build", "--config", valid, "-o", tarball)
 	require.Equal(t, 0, code, stderr)
 }
+
+// TestCLIToolsTableAndExitCodes: tooleval tools prints one row per
+// declared tool and the effective list, and exits 1 when the catalog has
+// errors (every tool refused).
+func TestCLIToolsTableAndExitCodes(t *testing.T) {
+	in := `{"agent": {"role": "subagent", "depth": 1}, "declared": [{"name": "read_file"}, {"name": "gateway"}], "calls": "ignored"}`
+	out, stderr, code := cli(t, in, "tools", "--format", "table")
+	require.Equal(t, 0, code, stderr)
+	require.Regexp(t, `"read_file"\s+allowed`, out)
+	require.Regexp(t, `"gateway"\s+refused\s+excluded\s+subagent_hard_deny`, out)
+	require.Contains(t, out, "effective: read_file\n")
+
+	out, _, code = cli(t, `{"declared": [{"name": "a"}, {"name": "A"}]}`, "tools", "--format", "json")
+	require.Equal(t, 1, code)
+	require.Contains(t, out, `"duplicate_declaration"`)
+}

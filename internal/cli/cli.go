@@ -56,8 +56,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"eval", "decide a dispatch batch (data.tooleval.decision)", runEval},
-		{"tools", "list what each declared tool may do (data.tooleval.tools)", runTools},
-		{"launch", "validate a sub-agent or fork launch (data.tooleval.launch)", runLaunch},
+		{"tools", "list what each declared tool may do (data.tooleval.tools)", toolsCommand().run},
+		{"launch", "validate a sub-agent or fork launch (data.tooleval.launch)", launchCommand().run},
 		{"check", "validate the configuration and input documents", runCheck},
 		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},
 		{"version", "print the tooleval, bundle and OPA versions", runVersion},

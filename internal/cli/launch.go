@@ -2,6 +2,11 @@ package cli
 
 import (
 	"context"
+	"io"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tooleval/tooleval/engine"
 )
 
 const launchExamples = `  # Validate a fork launch and print its allowlist and notice
@@ -14,31 +19,19 @@ Exit status: 0 valid, 1 invalid, 2 bad usage, unreadable input or an
 evaluation failure.
 `
 
-func runLaunch(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "launch", "launch [-i FILE|-] [--bundle PATH] [--config FILE] [--format table|json]", launchExamples)
-	input := fs.StringP("input", "i", "-", "launch document, or - for standard input")
-	policy := addPolicyFlags(fs)
-	format := fs.StringP("format", "f", "", "output format: table or json (default: table on a terminal, json otherwise)")
-	if err := parse(fs, args); err != nil {
-		return ExitUsage, err
+func launchCommand() documentCommand[*engine.Launch] {
+	return documentCommand[*engine.Launch]{
+		name:      "launch",
+		synopsis:  "launch [-i FILE|-] [--bundle PATH] [--config FILE] [--format table|json]",
+		inputHelp: "launch document, or - for standard input",
+		examples:  launchExamples,
+		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Launch, bool, error) {
+			l, err := e.LaunchValue(ctx, input)
+			return l, err == nil && l.Valid, err
+		},
+		table: func(w io.Writer, l *engine.Launch) error {
+			writeLaunchTable(w, l)
+			return nil
+		},
 	}
-	out, value, e, err := prepare(ctx, s, fs.Args(), *format, []string{"table", "json"}, *input, policy)
-	if err != nil {
-		return ExitUsage, err
-	}
-	l, err := e.LaunchValue(ctx, value)
-	if err != nil {
-		return ExitUsage, policy.explain(err)
-	}
-	if out == "json" {
-		if err := writeDocument(s, l); err != nil {
-			return ExitUsage, err
-		}
-	} else {
-		writeLaunchTable(s.Out, l)
-	}
-	if l.Valid {
-		return ExitOK, nil
-	}
-	return ExitRefused, nil
 }
