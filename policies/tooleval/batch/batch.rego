@@ -162,8 +162,21 @@ name_refusal(name, refusal) := _refused(refusal.reason, refusal.layer, _name_ref
 
 _name_refusal_or_null(ctx, canonical_name, tool) := refusal if {
 	tool != null
-	refusal := checks.refusal(ctx.checks, canonical_name, tool)
+	refusal := _name_refusal(ctx, canonical_name, tool)
 } else := null
+
+# A session's context has every tool's name-level refusal already
+# (tooleval.context.session): in refusals for a tool with arguments to
+# check, in its entry for any other. A one-shot decision checks the tool.
+_name_refusal(ctx, canonical_name, _) := ctx.refusals[canonical_name]
+
+_name_refusal(ctx, _, tool) := {"reason": entry.reason, "layer": entry.layer} if {
+	ctx.refusals
+	entry := ctx.entries[tool.name]
+	entry.allowed == false
+}
+
+_name_refusal(ctx, canonical_name, tool) := checks.refusal(ctx.checks, canonical_name, tool) if not ctx.refusals
 
 # The refusal of a declared shell call whose action changes state in
 # read-only mode (tooleval.arguments.action_refusal), or null.

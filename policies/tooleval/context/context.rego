@@ -73,14 +73,26 @@ compile(input_doc) := {
 #   The compiled context of a session: compile, plus entries, the
 #   finished verdict ({allowed} or {allowed, reason, layer, message}) of
 #   every declared tool whose calls have no argument to check, keyed by
-#   its name as declared. A context with errors has no entries.
-session(input_doc) := object.union(ctx, {"entries": _entries(ctx)}) if {
+#   its name as declared, and refusals, the name-level refusal ({reason,
+#   layer}) of each of the other tools that has one, by canonical name.
+#   A context with errors has neither.
+session(input_doc) := object.union(ctx, {
+	"entries": _entries(ctx, refusals),
+	"refusals": {name: refusal | some name, refusal in refusals; _checks_args(ctx, name)},
+}) if {
 	ctx := compile(input_doc)
+	refusals := _refusals(ctx)
 }
 
-_entries(ctx) := {} if {
+# The name-level refusal of every declared tool, by canonical name (none
+# under an error: every call is then refused anyway).
+_refusals(ctx) := {} if {
 	count(ctx.errors) > 0
-} else := _entries_of(ctx, checks.refusals(ctx.checks, ctx.tools))
+} else := checks.refusals(ctx.checks, ctx.tools)
+
+_entries(ctx, refusals) := {} if {
+	count(ctx.errors) > 0
+} else := _entries_of(ctx, refusals)
 
 _entries_of(ctx, refusals) := {record.name: _verdict(refusals, name, record) |
 	some name, record in ctx.tools
