@@ -96,7 +96,7 @@ func WithAuditLogger(l *slog.Logger) Option {
 // DefaultEvalTimeout is how long one decision, launch or check may
 // evaluate unless [WithEvalTimeout] says otherwise. A session's batch
 // takes about a millisecond and a one-shot decision over 10,000 declared
-// tools about 1.6 s on a 2-core machine (docs/performance.md); hostile
+// tools about 0.3 s on a 2-core machine (docs/performance.md); hostile
 // input that would run for tens of seconds is cut off.
 const DefaultEvalTimeout = 5 * time.Second
 
