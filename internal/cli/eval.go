@@ -28,7 +28,7 @@ const evalExamples = `  # Decide an example batch and print a table
   tooleval eval -i request.json --resolve-paths
 
   # Decide with a deployment's configuration (tenants, agents, preset, ...)
-  tooleval eval -i inputs/configured/tenant_plan.json --config inputs/configured/config.json
+  tooleval eval -i inputs/configured/tenants/tenant_and_scopes.json --config inputs/configured/tenants/config.json
 
 Exit status: 0 every call allowed, 1 a call refused or the request has
 errors, 2 bad usage, unreadable input or an evaluation failure. With a
