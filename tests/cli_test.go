@@ -259,7 +259,9 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 		{"trailing bracket", doc + "]", "eval", "data.tooleval.decision", false},
 	} {
 		path := writeFile(t, "input.json", []byte(tc.input))
-		cmd := exec.Command("go", "tool", "opa", "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, tc.query)
+		bin, err := opaBinary()
+		require.NoError(t, err)
+		cmd := exec.Command(bin, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, tc.query)
 		want, opaErr := cmd.Output()
 		require.Equal(t, tc.ok, opaErr == nil, "%s: opa eval accepted=%v", tc.name, opaErr == nil)
 		out, stderr, code := cli(t, "", tc.command, "-i", path, "--format", "json")

@@ -50,10 +50,14 @@ func bundlePath(t *testing.T) string {
 	return p
 }
 
-// opa runs `go tool opa` with the arguments and returns its output.
+// opa runs `go tool opa` with the arguments and returns its output. It
+// runs the executable that `go tool opa` runs, without the go command's
+// start-up each time.
 func opa(t *testing.T, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"tool", "opa"}, args...)...)
+	bin, err := opaBinary()
+	require.NoError(t, err)
+	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
