@@ -68,12 +68,12 @@ func compare(t *testing.T, e *engine.Engine, cfg oracle.Config, doc any) (oracle
 	d, err := e.DecideJSON(context.Background(), data)
 	require.NoError(t, err)
 	want := oracle.Decide(cfg, generic)
-	// The catalog is compared where it can differ from the decision's
-	// verdicts: always when the decision has no error, and for one
-	// document in ten of the others (a decision error refuses every call;
-	// the catalog ignores the calls and the run, which cause most of them).
+	// The catalog (data.tooleval.tools) is compared on one document in
+	// ten, picked by its bytes: 10,000 catalogs in make test. Its
+	// name-level verdicts are the decisions' (tooleval.checks.refusals
+	// equals checks.refusal, a Rego test), which every document checks.
 	c := &engine.Catalog{Effective: want.Effective}
-	if len(d.Errors) == 0 || catalogSample(data) {
+	if catalogSample(data) {
 		c, err = e.ToolsJSON(context.Background(), data)
 		require.NoError(t, err)
 	}

@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,10 +9,8 @@ import (
 
 func config(t *testing.T) Config {
 	t.Helper()
-	data, err := os.ReadFile("../../policies/tooleval/config/data.json")
+	cfg, err := LoadConfig("../../policies")
 	require.NoError(t, err)
-	var cfg Config
-	require.NoError(t, json.Unmarshal(data, &cfg))
 	return cfg
 }
 
