@@ -94,7 +94,9 @@ _problem(entry, c, kind, groups) := "non_string_entry" if {
 #   Every problem of a list of the given kind, in order, as
 #   {index, entry, code} objects; a problem of a group member also names
 #   the group and the member's index in it.
-list_problems(list, kind, groups) := [{"index": shape.max_entries, "entry": list[shape.max_entries], "code": "too_many_entries"}] if {
+list_problems(list, kind, groups) := [] if {
+	plain_list(list)
+} else := [{"index": shape.max_entries, "entry": list[shape.max_entries], "code": "too_many_entries"}] if {
 	count(list) > shape.max_entries
 } else := [p |
 	some i, entry in list
@@ -198,15 +200,30 @@ parse(c) := {"kind": "all_mcp"} if {
 # METADATA
 # description: |
 #   The list's entries that are not groups, then the members of each
-#   group it names (once each, however often the list names it).
+#   group it names (once each, however often the list names it), each as
+#   {entry, c, plain}: the entry, its canonical form (null when it has
+#   none) and whether it is a plain exact entry (see _plain_exact).
+#   Every entry is canonicalized once.
 expand(list, groups) := array.concat(
-	[entry | some entry in list; not group_name(entry)],
-	[member |
-		some name in {name | some entry in list; name := group_name(entry)}
+	[f | some f in forms; not _group_form(f)],
+	[_form(member) |
+		some name in {substring(f.c, 6, -1) | some f in forms; _group_form(f)}
 		is_array(groups[name])
 		some member in groups[name]
 	],
-)
+) if {
+	forms := [_form(e) | some e in list]
+}
+
+_form(e) := {"entry": e, "c": c, "plain": true} if {
+	c := _plain_exact(e)
+} else := {"entry": e, "c": canonical_or_null(e), "plain": false}
+
+_group_form(f) if {
+	f.plain == false
+	is_string(f.c)
+	startswith(f.c, "group:")
+}
 
 # METADATA
 # description: |
@@ -230,7 +247,47 @@ expand(list, groups) := array.concat(
 #   any of the tool's names. Invalid entries are left out (they are
 #   reported as errors, which refuse every call). Every member is an
 #   object or an array, so that a matcher can be kept as bundle data.
-compile(list, kind, vocabulary) := {
+compile(list, kind, vocabulary) := _compile_exact(forms, vocabulary.aliases) if {
+	forms := plain_list(list)
+} else := _compile_entries(list, kind, vocabulary)
+
+# A list of exact built-in entries only, given their canonical forms
+# (see plain_list): what _compile_entries gives for it, without a pass
+# per entry over the grammar.
+_compile_exact(forms, aliases) := {
+	"exact": {object.get(aliases, c, c): true | some c in forms},
+	"names": {c: true | some c in forms},
+	"all_mcp": false,
+	"raw": _empty_index,
+	"raw_exact": {},
+	"prefixes": _empty_index,
+	"mcp_name_prefixes": _empty_index,
+}
+
+_empty_index := {"lengths": [], "prefixes": {}}
+
+# METADATA
+# description: |
+#   The canonical forms, in order, of a list (an array) whose entries are
+#   all plain names (tooleval.canonical.plain_name) not starting with
+#   mcp__, with at most shape.max_entries of them; undefined for any other
+#   list. Such a list, the most common kind, has no problem and only
+#   exact entries, so it is checked and compiled a whole list at a time:
+#   a few built-in calls over the list's JSON text instead of several
+#   rule evaluations per entry.
+plain_list(list) := [] if {
+	list == []
+} else := forms if {
+	is_array(list)
+	count(list) <= shape.max_entries
+	regex.match(`^\["[A-Za-z0-9_.-]{1,256}"(,"[A-Za-z0-9_.-]{1,256}")*\]$`, json.marshal(list))
+	text := lower(concat("\n", list))
+	not regex.match(`(^|\n)mcp__`, text)
+	forms := split(text, "\n")
+}
+
+# The matcher of any list (see compile), entry by entry.
+_compile_entries(list, kind, vocabulary) := {
 	"exact": object.union(
 		{object.get(vocabulary.aliases, c, c): true | some c, _ in plain},
 		{object.get(vocabulary.aliases, p.name, p.name): true | some p in parsed; p.kind == "exact"},
@@ -242,12 +299,13 @@ compile(list, kind, vocabulary) := {
 	"prefixes": _prefix_index([p.prefix | some p in parsed; p.kind == "prefix"; kind == "deny"]),
 	"mcp_name_prefixes": _prefix_index([_mcp_name_prefix(p) | some p in parsed; kind == "deny"; p.kind in {"mcp_prefix", "mcp_server"}]),
 } if {
-	entries := expand(list, vocabulary.groups)
-	plain := {c: true | some e in entries; c := _plain_exact(e)}
-	parsed := [_parsed_entry(e) |
-		some e in entries
-		not _plain_exact(e)
-		not entry_problem(e, kind, vocabulary.groups)
+	forms := expand(list, vocabulary.groups)
+	plain := {f.c: true | some f in forms; f.plain == true}
+	parsed := [parse(f.c) |
+		some f in forms
+		f.plain == false
+		not _problem(f.entry, f.c, kind, vocabulary.groups)
+		not startswith(f.c, "group:")
 	]
 }
 
@@ -282,13 +340,6 @@ _raw_prefix(p) := p.prefix if p.kind == "mcp_prefix"
 else := ""
 
 _mcp_name_prefix(p) := concat("", ["mcp__", p.server, "__", _raw_prefix(p)])
-
-# The parsed form of a valid entry other than a group (undefined for a
-# group, which expand has replaced by its members).
-_parsed_entry(e) := parse(c) if {
-	c := canonical(e)
-	not startswith(c, "group:")
-}
 
 # METADATA
 # description: |

@@ -1,6 +1,7 @@
 package tooleval.pattern_test
 
 import data.tooleval.pattern
+import data.tooleval.shape
 
 groups := {
 	"edit": ["write_file", "edit"],
@@ -250,7 +251,7 @@ test_lists_are_capped if {
 }
 
 test_a_group_named_many_times_expands_once if {
-	pattern.expand(["group:edit", "x", "GROUP:EDIT", "group:edit"], groups) == ["x", "write_file", "edit"]
+	[f.entry | some f in pattern.expand(["group:edit", "x", "GROUP:EDIT", "group:edit"], groups)] == ["x", "write_file", "edit"]
 }
 
 # matched works a whole catalog at a time, and must hold for exactly the
@@ -275,4 +276,59 @@ test_matched_undefined_for_what_is_not_a_compiled_list if {
 	not pattern.matched("read_file", tools)
 	not pattern.matched(object.remove(pattern.compile(["read_file"], "allow", vocabulary), ["raw"]), tools)
 	pattern.matched(pattern.compile(["read_file"], "allow", vocabulary), tools) == {"read_file"}
+}
+
+# Lists the whole-list path (plain_list) takes, and lists it must leave
+# to the entry-by-entry path.
+plain_lists := [
+	[],
+	["read_file"],
+	["Read_File", "BASH", "exec", "tool.v2", "a-b", "x_"],
+	["read_file", "read_file"],
+]
+
+not_plain_lists := [
+	["read_file", "mcp__github"],
+	["MCP__x__y"],
+	["read_file", "group:edit"],
+	["debug_*"],
+	["read_file", 3],
+	["read_file", null],
+	["réad_file"],
+	["read file"],
+	[" read_file"],
+	["read_file\nmcp__x"],
+	["a\"b"],
+	[""],
+	[["read_file"]],
+	{"read_file"},
+	{"a": "read_file"},
+	"read_file",
+	null,
+]
+
+test_plain_lists_take_the_whole_list_path if {
+	every list in plain_lists {
+		pattern.plain_list(list)
+	}
+	every list in not_plain_lists {
+		not pattern.plain_list(list)
+	}
+}
+
+test_the_whole_list_path_equals_the_entry_by_entry_path if {
+	every list in array.concat(plain_lists, [["bash", "exec", "shell"], ["exec", "bash"]]) {
+		every kind in ["allow", "deny"] {
+			every v in [vocabulary, pattern.vocabulary(groups, {"bash": "exec", "shell": "exec"})] {
+				pattern.compile(list, kind, v) == pattern._compile_entries(list, kind, v)
+				pattern.list_problems(list, kind, v.groups) == []
+			}
+		}
+	}
+}
+
+test_a_capped_plain_list_is_reported if {
+	list := [sprintf("t%d", [i]) | some i in numbers.range(0, shape.max_entries)]
+	not pattern.plain_list(list)
+	pattern.list_problems(list, "allow", {})[0].code == "too_many_entries"
 }
