@@ -65,6 +65,11 @@ func decodeCall(v ast.Value) (CallDecision, error) {
 			*field = string(s)
 		}
 	}
+	if trace, ok := typedMember[*ast.Array](obj, "trace"); ok {
+		if err := decodeInto(trace, &c.Trace); err != nil {
+			return CallDecision{}, fmt.Errorf("%w: trace: %w", errShape, err)
+		}
+	}
 	return c, nil
 }
 

@@ -45,6 +45,42 @@ type CallDecision struct {
 	Layer   string `json:"layer,omitempty"`
 	Message string `json:"message,omitempty"`
 	Rule    string `json:"rule,omitempty"`
+	// Trace is every check of the call in evaluation order, given only
+	// by [Engine.Explain] (data.tooleval.explain).
+	Trace []TraceStep `json:"trace,omitempty"`
+}
+
+// TraceStep is one check of an explained call: what it said and, for a
+// list entry that matched, which entry and where it came from.
+type TraceStep struct {
+	// Check is input, config, declaration, exclusion, stage, layer,
+	// action, paths or run (policy when the call could not be traced).
+	Check string `json:"check"`
+	// Name names the exclusion, stage or layer.
+	Name string `json:"name,omitempty"`
+	// List is the stage's or layer's list the step checks: deny or allow.
+	List string `json:"list,omitempty"`
+	// Outcome is pass, refused, exempt or not_applicable.
+	Outcome string `json:"outcome"`
+	// Reason and Layer are those of the call's decision when this check
+	// is the first that refused it.
+	Reason string `json:"reason,omitempty"`
+	Layer  string `json:"layer,omitempty"`
+	// Entry is the list entry that matched and Source where it came from
+	// (layers[2].deny[0], floor.exclusions.NAME[3], ...); for a group,
+	// Member is the group's member that matched and MemberSource where.
+	Entry        any    `json:"entry,omitempty"`
+	Source       string `json:"source,omitempty"`
+	Member       any    `json:"member,omitempty"`
+	MemberSource string `json:"member_source,omitempty"`
+	// Rule is the path rule of a refused paths step.
+	Rule string `json:"rule,omitempty"`
+	// Tool is the declared name a call reached (declaration step).
+	Tool any `json:"tool,omitempty"`
+	// Detail says what is wrong with a malformed call (input step).
+	Detail string `json:"detail,omitempty"`
+	// Errors counts the request's errors (a refused config step).
+	Errors int `json:"errors,omitempty"`
 }
 
 func stringOrEmpty(v any) string {

@@ -26,6 +26,7 @@ import (
 const (
 	decisionQuery = "data.tooleval.decision"
 	toolsQuery    = "data.tooleval.tools"
+	explainQuery  = "data.tooleval.explain"
 	launchQuery   = "data.tooleval.launch"
 	sessionQuery  = "data.tooleval.context.session(input)"
 	decideQuery   = "data.tooleval.decide(input.context, input.request)"
@@ -60,6 +61,7 @@ type policy struct {
 	decide     rego.PreparedEvalQuery
 	catalog    rego.PreparedEvalQuery
 	check      rego.PreparedEvalQuery
+	explain    rego.PreparedEvalQuery
 	paths      pathArguments
 	// maxCalls is the policy's largest batch (data.tooleval.shape.max_calls);
 	// a session answers from its context's entries only up to it.

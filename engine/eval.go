@@ -49,6 +49,52 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	return d, err
 }
 
+// Explain evaluates data.tooleval.explain for one full input document:
+// the decision, with a trace on every call (every check in evaluation
+// order, what it said, and the entry that matched with where it came
+// from). Its decisions without their traces are [Engine.Decide]'s. On an
+// evaluation error it returns the error together with a decision that
+// refuses every call, each with a one-step trace that says so.
+func (e *Engine) Explain(ctx context.Context, input any) (*Decision, error) {
+	value, err := toValue(input)
+	if err != nil {
+		return failClosedExplained(ast.Null{}), err
+	}
+	return e.ExplainValue(ctx, value)
+}
+
+// ExplainJSON is [Engine.Explain] for a JSON document (see [DecodeInput]).
+func (e *Engine) ExplainJSON(ctx context.Context, data []byte) (*Decision, error) {
+	value, err := DecodeInput(data)
+	if err != nil {
+		return failClosedExplained(ast.Null{}), err
+	}
+	return e.ExplainValue(ctx, value)
+}
+
+// ExplainValue is [Engine.Explain] for an input already converted to AST.
+func (e *Engine) ExplainValue(ctx context.Context, input ast.Value) (*Decision, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	p := e.current.Load()
+	d, err := p.evalExplained(ctx, input)
+	e.auditDecision(ctx, p, input, d, err)
+	return d, err
+}
+
+func (p *policy) evalExplained(ctx context.Context, input ast.Value) (*Decision, error) {
+	value, err := evalAST(ctx, p.explain, input)
+	if err != nil {
+		return failClosedExplained(input), err
+	}
+	d, err := decodeDecision(value)
+	if err != nil {
+		return failClosedExplained(input), err
+	}
+	d.Revision = p.revision
+	return d, nil
+}
+
 // Launch evaluates data.tooleval.launch for a launch document. On an
 // evaluation error it returns the error together with an invalid,
 // deny-all launch.

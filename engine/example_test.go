@@ -43,6 +43,45 @@ func ExampleNew() {
 	// call_2 refused: tool "Refund" is not permitted: refused by layer "tenant"
 }
 
+// Explain gives the decision with every check of each call: which entry
+// of which list matched, and what the other layers said.
+func ExampleEngine_Explain() {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	if err != nil {
+		panic(err)
+	}
+	d, err := e.ExplainJSON(ctx, []byte(`{
+		"declared": [{"name": "read_file"}, {"name": "debug_dump"}],
+		"layers": [
+			{"name": "agent", "allow": ["read_file", "debug_dump"]},
+			{"name": "tenant", "allow": ["read_file"], "deny": ["debug_*"]}
+		],
+		"calls": [{"id": "call_1", "name": "debug_dump"}]
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	for _, step := range d.Decisions[0].Trace {
+		if step.List == "" {
+			continue // input, config, declaration, exclusions, arguments, run
+		}
+		line := fmt.Sprint(step.Name, " ", step.List, ": ", step.Outcome)
+		if step.Entry != nil {
+			line += fmt.Sprint(" by ", step.Entry)
+		}
+		if step.Source != "" {
+			line += " (" + step.Source + ")"
+		}
+		fmt.Println(line)
+	}
+	// Output:
+	// agent deny: pass
+	// tenant deny: refused by debug_* (layers[1].deny[0])
+	// agent allow: pass by debug_dump (layers[0].allow[1])
+	// tenant allow: refused (layers[1].allow)
+}
+
 // A session compiles the agent's static request once and decides each
 // dispatch batch against it.
 func ExampleSession_Decide() {

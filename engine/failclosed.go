@@ -49,6 +49,25 @@ func failClosed(request ast.Value) *Decision {
 	return d
 }
 
+// untracedStep is the one-step trace data.tooleval.explain gives a call it
+// could not trace (data.tooleval.tracing.untraced).
+var untracedStep = TraceStep{Check: "policy", Outcome: "refused", Reason: "invalid_config", Layer: "config"}
+
+// failClosedExplained is failClosed with the policy's one-step trace on
+// every call, as data.tooleval.explain gives it when it cannot trace.
+func failClosedExplained(request ast.Value) *Decision {
+	d := failClosed(request)
+	document := d.document.(map[string]any)
+	for i, c := range document["decisions"].([]any) {
+		c.(map[string]any)["trace"] = []any{map[string]any{
+			"check": untracedStep.Check, "outcome": untracedStep.Outcome,
+			"reason": untracedStep.Reason, "layer": untracedStep.Layer,
+		}}
+		d.Decisions[i].Trace = []TraceStep{untracedStep}
+	}
+	return d
+}
+
 // failedRun is the run member of a fail-closed decision: when the
 // request has a run (a non-null member), its totals plus every call as an
 // attempt and a refusal, exhausted. Totals that are not counts count as

@@ -31,7 +31,8 @@ var failClosedRequests = []string{
 // TestFailClosedDocumentsAreThePolicys holds the engine's fail-closed
 // decision, catalog and launch equal, member for member, to the
 // policy's own safety nets (batch.fail_closed, catalog.fail_closed,
-// forks.failed_launch) for the same request.
+// forks.failed_launch, and explain's untraced decision) for the same
+// request.
 func TestFailClosedDocumentsAreThePolicys(t *testing.T) {
 	ctx := context.Background()
 	b, err := loadBundle("", nil)
@@ -46,6 +47,10 @@ func TestFailClosedDocumentsAreThePolicys(t *testing.T) {
 	decision := query("data.tooleval.batch.fail_closed(input)")
 	catalog := query("data.tooleval.catalog.fail_closed(input)")
 	launch := query("data.tooleval.forks.failed_launch")
+	// data.tooleval.explain's safety net: the fail-closed decision, each
+	// call with the one-step trace tooleval.tracing.untraced.
+	explained := query(`object.union(data.tooleval.batch.fail_closed(input), {"decisions": [object.union(d, {"trace": data.tooleval.tracing.untraced}) |
+		some d in data.tooleval.batch.fail_closed(input).decisions]})`)
 	policyDocument := func(q rego.PreparedEvalQuery, input ast.Value) string {
 		v, err := evalAST(ctx, q, input)
 		require.NoError(t, err)
@@ -59,6 +64,10 @@ func TestFailClosedDocumentsAreThePolicys(t *testing.T) {
 		require.JSONEq(t, policyDocument(decision, request), documentJSON(t, failClosed(request)), "decision for %s", in)
 		require.JSONEq(t, policyDocument(catalog, request), documentJSON(t, failedCatalog(request)), "catalog for %s", in)
 		require.JSONEq(t, policyDocument(launch, request), documentJSON(t, failedLaunch()), "launch for %s", in)
+		require.JSONEq(t, policyDocument(explained, request), documentJSON(t, failClosedExplained(request)), "explained decision for %s", in)
+		for _, c := range failClosedExplained(request).Decisions {
+			require.Equal(t, []TraceStep{untracedStep}, c.Trace)
+		}
 	}
 }
 

@@ -64,6 +64,7 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle) (*policy, error) {
 		decideQuery:   &p.decide,
 		catalogQuery:  &p.catalog,
 		checkQuery:    &p.check,
+		explainQuery:  &p.explain,
 	} {
 		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 		if err != nil {

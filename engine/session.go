@@ -230,6 +230,30 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 	return d, err
 }
 
+// Explain is [Engine.Explain] for one dispatch batch of the session: its
+// static document with these calls, traced check by check (paths
+// resolved on the host when the session resolves them). Explaining does
+// not touch the run budget: a batch explained is not a batch decided,
+// and its traces' run step is not_applicable. Its decisions without
+// their traces are what [Session.Decide] gives for the same calls
+// without a run guard.
+func (s *Session) Explain(ctx context.Context, calls any) (*Decision, error) {
+	value, err := toValue(calls)
+	if err != nil {
+		return failClosedExplained(ast.Null{}), err
+	}
+	static, ok := s.static.(ast.Object)
+	if !ok {
+		return s.engine.ExplainValue(ctx, s.static)
+	}
+	if s.resolve {
+		value = s.engine.current.Load().paths.resolveCalls(s.root, value)
+	}
+	request := static.Copy()
+	request.Insert(ast.StringTerm("calls"), ast.NewTerm(value))
+	return s.engine.ExplainValue(ctx, request)
+}
+
 // Tools returns the session's declared catalog, as [Engine.Tools] would
 // for its static document, from the context the session compiled. On an
 // evaluation error it returns the error together with a catalog that

@@ -127,6 +127,41 @@ func TestSessionReusesItsContextAcrossBatches(t *testing.T) {
 	}, c.Tools)
 }
 
+// TestSessionExplainsWhatItDecides: a session's explanation of a batch
+// is its decision of that batch with a trace on every call, and the
+// trace names the exclusion's floor entry.
+func TestSessionExplainsWhatItDecides(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	s, err := e.NewSession(ctx, SessionConfig{
+		Agent:     &Agent{Role: "subagent", Depth: 1},
+		Declared:  []Declaration{{Name: "read_file"}, {Name: "gateway"}, {Name: "mcp__gh__read", MCP: &MCPIdentity{Server: "gh", Tool: "read"}}},
+		Layers:    []Layer{{Name: "agent", Allow: []string{"read_file", "gateway", "mcp__gh__*"}}},
+		Workspace: &Workspace{Root: "/ws"},
+	})
+	require.NoError(t, err)
+	calls := []Call{{ID: "1", Name: "read_file", Args: map[string]any{"path": "/etc/passwd"}}, {ID: "2", Name: "gateway"}, {ID: "3", Name: "MCP__gh__read"}, {ID: "4", Name: "nope"}}
+	decided, err := s.Decide(ctx, calls)
+	require.NoError(t, err)
+	explained, err := s.Explain(ctx, calls)
+	require.NoError(t, err)
+	require.Len(t, explained.Decisions, len(decided.Decisions))
+	for i, c := range explained.Decisions {
+		require.NotEmpty(t, c.Trace, "call %d", i)
+		c.Trace = nil
+		require.Equal(t, decided.Decisions[i], c, "call %d", i)
+	}
+	var exclusion TraceStep
+	for _, step := range explained.Decisions[1].Trace {
+		if step.Check == "exclusion" && step.Name == "subagent_hard_deny" {
+			exclusion = step
+		}
+	}
+	require.Equal(t, "refused", exclusion.Outcome)
+	require.Equal(t, "gateway", exclusion.Entry)
+	require.Regexp(t, `^floor\.exclusions\.subagent_hard_deny\[\d+\]$`, exclusion.Source)
+}
+
 func allowed(d *Decision) []bool {
 	out := make([]bool, len(d.Decisions))
 	for i, c := range d.Decisions {

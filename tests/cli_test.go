@@ -80,8 +80,13 @@ func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
 func TestCLIEqualsOPAEval(t *testing.T) {
 	bundle := bundlePath(t)
 	for _, ex := range examples(t) {
-		command := map[string]string{"data.tooleval.decision": "eval", "data.tooleval.tools": "tools", "data.tooleval.launch": "launch"}[ex.query]
-		out, stderr, code := cli(t, "", command, "-i", ex.input, "--format", "json")
+		command := map[string][]string{
+			"data.tooleval.decision": {"eval"},
+			"data.tooleval.explain":  {"eval", "--explain"},
+			"data.tooleval.tools":    {"tools"},
+			"data.tooleval.launch":   {"launch"},
+		}[ex.query]
+		out, stderr, code := cli(t, "", append(command, "-i", ex.input, "--format", "json")...)
 		require.Contains(t, []int{0, 1}, code, "%s: %s", ex.input, stderr)
 		raw := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", ex.input, ex.query)
 		require.JSONEq(t, string(raw), out, ex.input)
@@ -341,4 +346,20 @@ func TestCLIToolsTableAndExitCodes(t *testing.T) {
 	out, _, code = cli(t, `{"declared": [{"name": "a"}, {"name": "A"}]}`, "tools", "--format", "json")
 	require.Equal(t, 1, code)
 	require.Contains(t, out, `"duplicate_declaration"`)
+}
+
+// TestCLIExplainTable: eval --explain prints, after the decision table,
+// every check of every call with the entry that matched and its source;
+// an explanation has no wire format.
+func TestCLIExplainTable(t *testing.T) {
+	out, stderr, code := cli(t, "", "eval", "-i", "../inputs/deny_and_groups.json", "--explain", "--format", "table")
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, out, `call "g2" "debug_dump": refused: denied by agent`)
+	require.Regexp(t, `layer\s+agent\s+deny\s+refused\s+"debug_\*"\s+layers\[0\]\.deny\[0\]`, out)
+	require.Regexp(t, `layer\s+agent\s+allow\s+pass\s+"group:read_only" > "grep"\s+layers\[0\]\.allow\[0\] > groups\.read_only\[\d+\]`, out)
+	require.Regexp(t, `exclusion\s+subagent_hard_deny\s+-\s+pass`, out)
+
+	_, stderr, code = cli(t, "", "eval", "-i", "../inputs/deny_and_groups.json", "--explain", "--format", "anthropic")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "unknown format")
 }

@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"reflect"
@@ -78,7 +79,66 @@ func compare(t *testing.T, e *engine.Engine, cfg oracle.Config, doc any) (oracle
 		require.NoError(t, err)
 	}
 	got := engineView(d, c)
-	return got, want, reflect.DeepEqual(normalize(got), normalize(want))
+	agree := reflect.DeepEqual(normalize(got), normalize(want))
+	if explainSample(data) {
+		x, err := e.ExplainJSON(context.Background(), data)
+		require.NoError(t, err)
+		if problem := explainDisagrees(d, x); problem != "" {
+			t.Errorf("explain disagrees with the decision: %s\ninput: %s", problem, data)
+		}
+	}
+	return got, want, agree
+}
+
+// explainSample picks the documents whose explanation is checked against
+// their decision: one in ten in make test (other bits of the hash than
+// the catalog's), every one with TOOLEVAL_EXPLAIN_EVERY=1 (make soak).
+func explainSample(data []byte) bool {
+	if os.Getenv("TOOLEVAL_EXPLAIN_EVERY") == "1" {
+		return true
+	}
+	var h uint32 = 2166136261
+	for _, b := range data {
+		h = (h ^ uint32(b)) * 16777619
+	}
+	return h/10%10 == 0
+}
+
+// explainDisagrees says how an explained decision x differs from the
+// decision d of the same input, or "" when it does not: without its
+// traces it is d, every call has a trace, and a trace's first refused
+// step has the reason and layer of its call's refusal (an allowed call's
+// trace refuses nothing).
+func explainDisagrees(d, x *engine.Decision) string {
+	if len(d.Decisions) != len(x.Decisions) {
+		return "a different number of decisions"
+	}
+	for i, c := range x.Decisions {
+		if len(c.Trace) == 0 {
+			return fmt.Sprintf("call %d has no trace", i)
+		}
+		var first *engine.TraceStep
+		for j := range c.Trace {
+			if c.Trace[j].Outcome == "refused" {
+				first = &c.Trace[j]
+				break
+			}
+		}
+		switch {
+		case c.Allowed && first != nil:
+			return fmt.Sprintf("call %d is allowed but its trace refuses it at %s %s", i, first.Check, first.Name)
+		case !c.Allowed && (first == nil || first.Reason != c.Reason || first.Layer != c.Layer):
+			return fmt.Sprintf("call %d is refused %s by %s but its trace says otherwise", i, c.Reason, c.Layer)
+		}
+		c.Trace = nil
+		if !reflect.DeepEqual(c, d.Decisions[i]) {
+			return fmt.Sprintf("call %d: explained %+v, decided %+v", i, c, d.Decisions[i])
+		}
+	}
+	if !reflect.DeepEqual(x.Errors, d.Errors) || !reflect.DeepEqual(x.Run, d.Run) {
+		return "errors or run differ"
+	}
+	return ""
 }
 
 // catalogSample picks one document in ten, by its bytes.

@@ -26,6 +26,7 @@ func examples(t *testing.T) []example {
 	for _, set := range []struct{ dir, expected, query string }{
 		{"../inputs", "../inputs/expected", "data.tooleval.decision"},
 		{"../inputs", "../inputs/expected/tools", "data.tooleval.tools"},
+		{"../inputs", "../inputs/expected/explain", "data.tooleval.explain"},
 		{"../inputs/launch", "../inputs/expected/launch", "data.tooleval.launch"},
 	} {
 		files, err := filepath.Glob(filepath.Join(set.dir, "*.json"))

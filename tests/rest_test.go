@@ -14,7 +14,8 @@ import (
 )
 
 // TestRESTEqualsEmbedded posts every example and a generated corpus
-// (1,500 decisions, each also as a catalog request, and 500 launches) to a
+// (1,500 decisions, each also as a catalog request and one in five as an
+// explain request, and 500 launches) to a
 // stock OPA server loaded with the built bundle, and requires each result
 // to be identical to the embedded engine's document for the same input.
 func TestRESTEqualsEmbedded(t *testing.T) {
@@ -35,10 +36,13 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		requests = append(requests, request{path, data})
 	}
 	gen := corpus.New(2026)
-	for _, doc := range gen.Decisions(1500) {
+	for i, doc := range gen.Decisions(1500) {
 		data, err := json.Marshal(doc)
 		require.NoError(t, err)
 		requests = append(requests, request{"tooleval/decision", data}, request{"tooleval/tools", data})
+		if i%5 == 0 {
+			requests = append(requests, request{"tooleval/explain", data})
+		}
 	}
 	for _, doc := range gen.Launches(500) {
 		data, err := json.Marshal(doc)
@@ -46,7 +50,9 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		requests = append(requests, request{"tooleval/launch", data})
 	}
 	for _, odd := range append([]string{`{}`, `null`, `[]`, `"x"`, `1e400`, `{"calls": "x"}`}, largeRunTotals...) {
-		requests = append(requests, request{"tooleval/decision", []byte(odd)}, request{"tooleval/tools", []byte(odd)}, request{"tooleval/launch", []byte(odd)})
+		requests = append(requests,
+			request{"tooleval/decision", []byte(odd)}, request{"tooleval/tools", []byte(odd)},
+			request{"tooleval/launch", []byte(odd)}, request{"tooleval/explain", []byte(odd)})
 	}
 
 	differences := 0
@@ -60,6 +66,8 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 			doc, err = e.DecideJSON(ctx, r.input)
 		case "tooleval/tools":
 			doc, err = e.ToolsJSON(ctx, r.input)
+		case "tooleval/explain":
+			doc, err = e.ExplainJSON(ctx, r.input)
 		default:
 			doc, err = e.LaunchJSON(ctx, r.input)
 		}

@@ -27,6 +27,9 @@ const evalExamples = `  # Decide an example batch and print a table
   # Resolve path arguments on this host (symlinks followed) first
   tooleval eval -i request.json --resolve-paths
 
+  # Why: every check of every call, the entry that matched and where it came from
+  tooleval eval -i inputs/deny_and_groups.json --explain
+
   # Decide with a deployment's configuration (tenants, agents, preset, ...)
   tooleval eval -i inputs/configured/tenants/tenant_and_scopes.json --config inputs/configured/tenants/config.json
 
@@ -39,22 +42,31 @@ result: the command exits 2 and says which call.
 var evalFormats = []string{"table", "json", string(wire.Gemini), string(wire.OpenAI), string(wire.OpenAIResponses), string(wire.Anthropic)}
 
 func runEval(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--config FILE] [--resolve-paths] [--format table|json|gemini|openai|openai-responses|anthropic]", evalExamples)
+	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--config FILE] [--resolve-paths] [--explain] [--format table|json|gemini|openai|openai-responses|anthropic]", evalExamples)
 	input := fs.StringP("input", "i", "-", "input document, or - for standard input")
 	policy := addPolicyFlags(fs)
 	resolve := fs.Bool("resolve-paths", false, "resolve path arguments on this host first, following symbolic links")
 	format := fs.StringP("format", "f", "", "output format: table, json, gemini, openai (Chat Completions), openai-responses or anthropic (default: table on a terminal, json otherwise)")
+	explain := fs.Bool("explain", false, "trace every check of every call (data.tooleval.explain): a table per call, or the explained document with --format json")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	out, value, e, err := prepare(ctx, s, fs.Args(), *format, evalFormats, *input, policy)
+	formats := evalFormats
+	if *explain {
+		formats = []string{"table", "json"}
+	}
+	out, value, e, err := prepare(ctx, s, fs.Args(), *format, formats, *input, policy)
 	if err != nil {
 		return ExitUsage, err
 	}
 	if *resolve {
 		value = e.ResolvePaths(value)
 	}
-	d, err := e.DecideValue(ctx, value)
+	decide := e.DecideValue
+	if *explain {
+		decide = e.ExplainValue
+	}
+	d, err := decide(ctx, value)
 	if err != nil {
 		return ExitUsage, policy.explain(err)
 	}

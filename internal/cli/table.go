@@ -30,7 +30,42 @@ func writeDecisionTable(w io.Writer, d *engine.Decision) error {
 	if d.Run != nil {
 		fmt.Fprintf(w, "run: attempts %s, refusals %s, exhausted %t\n", d.Run.Attempts, d.Run.Refusals, d.Run.Exhausted)
 	}
+	for _, c := range d.Decisions {
+		if c.Trace != nil {
+			if err := writeTrace(w, c); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// writeTrace prints an explained call's checks, one per line, in
+// evaluation order.
+func writeTrace(w io.Writer, c engine.CallDecision) error {
+	verdict := "allowed"
+	if !c.Allowed {
+		verdict = "refused: " + c.Reason + " by " + c.Layer
+	}
+	fmt.Fprintf(w, "\ncall %s %s: %s\n", display(c.ID), display(c.Name), verdict)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  CHECK\tNAME\tLIST\tOUTCOME\tENTRY\tSOURCE")
+	for _, step := range c.Trace {
+		outcome := step.Outcome
+		if step.Rule != "" {
+			outcome += " (" + step.Rule + ")"
+		}
+		entry, source := "-", dash(step.Source)
+		if step.Entry != nil {
+			entry = display(step.Entry)
+		}
+		if step.Member != nil {
+			entry += " > " + display(step.Member)
+			source += " > " + step.MemberSource
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", step.Check, dash(step.Name), dash(step.List), outcome, entry, source)
+	}
+	return tw.Flush()
 }
 
 func writeCatalogTable(w io.Writer, c *engine.Catalog) error {

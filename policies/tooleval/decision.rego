@@ -13,6 +13,7 @@ import data.tooleval.forks
 import data.tooleval.shape
 import data.tooleval.stages
 import data.tooleval.stages.agents
+import data.tooleval.tracing
 import data.tooleval.warnings
 
 # METADATA
@@ -44,6 +45,20 @@ decide(ctx, req) := d if {
 	d := batch.decide(ctx, req)
 	count(d.decisions) == count(shape.list_field(shape.document(req), "calls"))
 } else := batch.fail_closed(req)
+
+# METADATA
+# description: |
+#   The decision with a trace on every call: each check in evaluation
+#   order with its outcome, and the entry that matched with where it came
+#   from (tooleval.tracing). Its decisions without trace equal decision's.
+#   Defined for every input; a call that could not be traced carries a
+#   one-step trace that refuses it, as its decision does.
+# entrypoint: true
+explain := object.union(d, {"decisions": traced}) if {
+	ctx := context.compile(_request)
+	d := decide(ctx, _request)
+	traced := tracing.traced(ctx, _request, d.decisions)
+} else := object.union(decision, {"decisions": [object.union(d, {"trace": tracing.untraced}) | some d in decision.decisions]})
 
 # METADATA
 # description: |

@@ -51,6 +51,21 @@ decide(ctx, batch_doc) := object.union(
 	decisions := [_call_decision(ctx, batch, errors, run, duplicates, i, call) | some i, call in calls]
 }
 
+# METADATA
+# description: |
+#   The facts each call of a batch is decided on, in call order, as
+#   {problem, errors, name, canonical, tool, refusal, action, path,
+#   exhausted, run} (problem, tool, refusal, action and path null where
+#   there is none): what tooleval.explain traces. decide gives each call
+#   the first failing check among them.
+facts(ctx, batch_doc) := [_facts(ctx, errors, run, duplicates, i, call) | some i, call in calls] if {
+	doc := shape.document(batch_doc)
+	calls := shape.list_field(doc, "calls")
+	run := budget.run(doc)
+	errors := array.flatten([ctx.errors, shape.list_errors(doc, "calls"), shape.length_errors(doc, "calls", shape.max_calls), budget.errors(doc)])
+	duplicates := _duplicate_ids(calls)
+}
+
 _run_member(null, _, _) := {}
 
 _run_member(run, calls, _refused) := {"run": budget.totals(run, calls, _refused)} if run != null

@@ -71,35 +71,41 @@ _refusal_of(checks, excluded, denied, allowed, name, record) := {"reason": "excl
 	hits := [c.name | some i, c in checks.exclusions; excluded[i][name]]
 	count(hits) > 0
 } else := {"reason": "denied", "layer": hits[0]} if {
-	hits := [c.name | some i, c in checks.layers; denied[i][name]; not _exempt(c, record)]
+	hits := [c.name | some i, c in checks.layers; denied[i][name]; not exempt(c, record)]
 	count(hits) > 0
 } else := {"reason": "not_allowed", "layer": hits[0]} if {
 	hits := [c.name |
 		some i, c in checks.layers
 		allowed[i] != null
 		not allowed[i][name]
-		not _exempt(c, record)
+		not exempt(c, record)
 	]
 	count(hits) > 0
 }
 
 _denies(check, name, record) if {
-	not _exempt(check, record)
+	not exempt(check, record)
 	pattern.matches(check.deny, name, record)
 }
 
 _outside_allow(check, name, record) if {
 	check.allow != null
-	not _exempt(check, record)
+	not exempt(check, record)
 	not pattern.matches(check.allow, name, record)
 }
 
-_exempt(check, record) if {
+# METADATA
+# scope: document
+# description: |
+#   The check lets the declared tool with record {kind, ...} through
+#   untouched: a configured stage exempts that kind of tool ("mcp" or
+#   "non_mcp").
+exempt(check, record) if {
 	check.exempt == "mcp"
 	record.kind == "mcp"
 }
 
-_exempt(check, record) if {
+exempt(check, record) if {
 	check.exempt == "non_mcp"
 	record.kind != "mcp"
 }

@@ -162,6 +162,22 @@ exclusion_entries(conf, name) := array.flatten([
 
 # METADATA
 # description: |
+#   Where each entry of exclusion_entries(conf, name) comes from, in the
+#   same order: floor.exclusions.NAME[i], config.exclusions.NAME[i] or
+#   config.presets.PRESET.exclusions.NAME[i].
+exclusion_entry_sources(conf, name) := array.flatten([
+	[sprintf("floor.exclusions.%s[%d]", [name, i]) |
+		some i, e in array_at(object.get(_shipped_floor, "exclusions", {}), name)
+		not _excepted(conf, name, e)
+	],
+	[sprintf("config.exclusions.%s[%d]", [name, i]) | some i, _ in array_at(object.get(conf, "exclusions", {}), name)],
+	[sprintf("config.presets.%s.exclusions.%s[%d]", [conf.preset, name, i]) |
+		some i, _ in array_at(object.get(_preset(conf), "exclusions", {}), name)
+	],
+])
+
+# METADATA
+# description: |
 #   The sensitive paths in force: the floor's (less the configuration's
 #   named exceptions), then the configuration's, then the preset's. Each
 #   is a relative path: a written path with those segments in a row is
