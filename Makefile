@@ -12,7 +12,7 @@ DIRTY       := $(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -45,11 +45,19 @@ coverage: | $(BUILD)
 	if [ $$rc -ne 0 ]; then $(OPA) test --timeout 60s policies; fi; \
 	exit $$rc
 
-test-go: bundle
+test-go: bundle browser
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./...
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
 	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
 	$(GO) test -count=1 -timeout 30m -race -run TestHotReloadUnderConcurrency ./tests/
+
+## browser: Debian's chromium for the browser test of the diff report,
+## installed when missing (the machine has no other browser source)
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+		echo "installing Debian's chromium for the browser test (apt-get install chromium)"; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
 
 ## lint: Regal, the Rego linter (its own module: it cannot share go.mod with OPA 1.22)
 lint:
@@ -84,6 +92,7 @@ perf-plot:
 soak:
 	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
 	TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
+	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle

@@ -3,8 +3,10 @@ package tests
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,7 +132,7 @@ func TestCLIExitCodes(t *testing.T) {
 }
 
 func TestCLIHelpOnEveryCommand(t *testing.T) {
-	for _, command := range []string{"eval", "launch", "check", "bundle", "version"} {
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {
 		out, _, code := cli(t, "", command, "--help")
 		require.Equal(t, 0, code, command)
 		require.Contains(t, out, "Usage:", command)
@@ -362,4 +364,95 @@ func TestCLIExplainTable(t *testing.T) {
 	_, stderr, code = cli(t, "", "eval", "-i", "../inputs/deny_and_groups.json", "--explain", "--format", "anthropic")
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "unknown format")
+}
+
+// TestCLIHelpExamplesRun runs every example of every command's --help,
+// as a reader would paste it, in a copy of the repository's layout (a
+// git repository with inputs/ and policies/) where the files the
+// examples stand in for exist: request.json, deploy/config.json, the
+// bundles prod.tar.gz and review.tar.gz, and decisions.log (events of
+// an OPA decision log). Each must exit 0 or 1, never 2.
+func TestCLIHelpExamplesRun(t *testing.T) {
+	bin, err := buildCLI()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	copyTree(t, "../inputs", filepath.Join(dir, "inputs"))
+	copyTree(t, policiesDir, filepath.Join(dir, "policies"))
+	bundle, err := os.ReadFile(bundlePath(t))
+	require.NoError(t, err)
+	request, err := os.ReadFile("../inputs/fork_tools.json")
+	require.NoError(t, err)
+	config, err := os.ReadFile("../inputs/configured/tenants/config.json")
+	require.NoError(t, err)
+	event, err := json.Marshal(map[string]any{"decision_id": "d1", "path": "tooleval/decision", "input": json.RawMessage(request), "erased": []string{"/input/calls/0/args"}})
+	require.NoError(t, err)
+	for name, data := range map[string][]byte{
+		"request.json": request, "deploy/config.json": config, "prod.tar.gz": bundle, "review.tar.gz": bundle, "decisions.log": append(event, '\n'),
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o600))
+	}
+	for _, sub := range []string{"build", "bundle"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, sub), 0o755))
+	}
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "git %v: %s", args, out)
+	}
+	git("init", "-q")
+	git("add", "policies", "inputs")
+	git("commit", "-q", "-m", "examples")
+
+	examples := 0
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {
+		help, _, code := cli(t, "", command, "--help")
+		require.Equal(t, 0, code)
+		_, section, found := strings.Cut(help, "\nExamples:\n")
+		require.True(t, found, "%s --help has no examples", command)
+		for _, line := range strings.Split(section, "\n") {
+			line = strings.TrimSpace(line)
+			if !strings.HasPrefix(line, "tooleval ") && !strings.HasPrefix(line, "cat ") {
+				continue
+			}
+			examples++
+			cmd := exec.Command("sh", "-c", line)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			out, err := cmd.CombinedOutput()
+			code := 0
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				code = exit.ExitCode()
+			} else {
+				require.NoError(t, err, line)
+			}
+			require.Contains(t, []int{0, 1}, code, "%s --help example %q exits %d:\n%s", command, line, code, out)
+		}
+	}
+	require.GreaterOrEqual(t, examples, 20)
+}
+
+// copyTree copies a directory's regular files.
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	require.NoError(t, filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	}))
 }

@@ -1,5 +1,5 @@
 // Package cli implements the tooleval command line: eval, tools, launch, check,
-// bundle build and version. cmd/tooleval only wires it to the process.
+// diff, bundle build and version. cmd/tooleval only wires it to the process.
 package cli
 
 import (
@@ -32,6 +32,9 @@ type Streams struct {
 	// Terminal is true when Out is a terminal (the default format is then
 	// the table).
 	Terminal bool
+	// ErrTerminal is true when Err is a terminal: long work shows its
+	// progress there.
+	ErrTerminal bool
 }
 
 // IsTerminal reports whether f is a character device.
@@ -59,6 +62,7 @@ func commands() []command {
 		{"tools", "list what each declared tool may do (data.tooleval.tools)", toolsCommand().run},
 		{"launch", "validate a sub-agent or fork launch (data.tooleval.launch)", launchCommand().run},
 		{"check", "validate the configuration and input documents", runCheck},
+		{"diff", "replay requests under two policies and report what changes", runDiff},
 		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},
 		{"version", "print the tooleval, bundle and OPA versions", runVersion},
 	}

@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/diff"
+)
+
+const diffExamples = `  # What would this configuration change on the example requests?
+  tooleval diff --candidate config:inputs/configured/profiles/config.json inputs/*.json
+
+  # A bundle under review against the one in production, over a decision log
+  tooleval diff --base bundle:prod.tar.gz --candidate bundle:review.tar.gz decisions.log
+
+  # This repository's policy at a git revision against the working tree's
+  tooleval diff --base git:HEAD --candidate bundle:policies inputs/*.json --format json
+
+  # A self-contained HTML report (no network fetches)
+  tooleval diff --candidate config:inputs/configured/profiles/config.json inputs/*.json --format html -o build/diff.html
+
+A policy is embedded (the bundle in this binary, the default base),
+bundle:PATH (a bundle directory or tarball), config:FILE (a configuration
+overlay for the embedded bundle) or git:REV (this repository's policies/ at
+a revision). A PATH ending in .tar.gz or naming a directory, and a FILE
+ending in .json, may be given without the prefix.
+
+A corpus is input files, directories (their .json, .jsonl and .log files),
+JSON Lines, or OPA decision logs (the console or file output of OPA's
+decision log plugin; events of data.tooleval.decision are replayed). What a
+log's mask removed is never guessed: a call that reaches the argument
+checks of a request whose arguments or workspace were masked, and every
+call of a request whose caller, requester or handoff was masked, is listed
+as not replayable instead of compared.
+
+Exit status: 0 nothing changes, 1 something changes, 2 bad usage, an
+unreadable corpus or policy, or an evaluation failure.
+`
+
+func runDiff(ctx context.Context, s Streams, args []string) (int, error) {
+	fs := newFlags(s, "diff", "diff [--base POLICY] --candidate POLICY [--format table|json|html] [-o FILE] CORPUS...", diffExamples)
+	base := fs.String("base", "embedded", "the policy in force: embedded, bundle:PATH, config:FILE or git:REV")
+	candidate := fs.String("candidate", "", "the policy to compare with it (same forms)")
+	format := fs.StringP("format", "f", "table", "output format: table, json or html")
+	output := fs.StringP("output", "o", "", "write the report to FILE instead of standard output")
+	timeout := fs.Duration("timeout", engine.DefaultEvalTimeout, "how long one evaluation may run (0: no limit)")
+	if err := parse(fs, args); err != nil {
+		return ExitUsage, err
+	}
+	if *candidate == "" {
+		return ExitUsage, usagef("give the policy to compare with --candidate (embedded, bundle:PATH, config:FILE or git:REV)")
+	}
+	if fs.NArg() == 0 {
+		return ExitUsage, usagef("give the requests to replay: input files, directories, JSON Lines or OPA decision logs (- for standard input)")
+	}
+	if _, err := outputFormat(*format, false, []string{"table", "json", "html"}); err != nil {
+		return ExitUsage, err
+	}
+	requests, err := diff.Read(fs.Args(), s.In)
+	if err != nil {
+		return ExitUsage, usagef("%w", err)
+	}
+	repo, err := os.Getwd()
+	if err != nil {
+		return ExitUsage, err
+	}
+	opts := []engine.Option{engine.WithEvalTimeout(*timeout)}
+	basePolicy, cleanBase, err := diff.Open(ctx, *base, repo, opts...)
+	if err != nil {
+		return ExitUsage, usagef("--base %w", err)
+	}
+	defer cleanBase()
+	candidatePolicy, cleanCandidate, err := diff.Open(ctx, *candidate, repo, opts...)
+	if err != nil {
+		return ExitUsage, usagef("--candidate %w", err)
+	}
+	defer cleanCandidate()
+
+	var progress func(done, total int)
+	if s.ErrTerminal {
+		progress = func(done, total int) {
+			if done == total || done%100 == 0 {
+				fmt.Fprintf(s.Err, "\rreplayed %d of %d requests", done, total)
+				if done == total {
+					fmt.Fprintln(s.Err)
+				}
+			}
+		}
+	}
+	report, err := diff.Replay(ctx, basePolicy, candidatePolicy, requests, diff.Options{Progress: progress})
+	if err != nil {
+		return ExitUsage, err
+	}
+	out := s.Out
+	if *output != "" {
+		f, err := os.Create(*output)
+		if err != nil {
+			return ExitUsage, err
+		}
+		defer f.Close()
+		out = f
+	}
+	switch *format {
+	case "json":
+		err = diff.WriteJSON(out, report)
+	case "html":
+		err = diff.WriteHTML(ctx, out, report, basePolicy, candidatePolicy)
+	default:
+		err = diff.WriteTable(out, report)
+	}
+	if err != nil {
+		return ExitUsage, fmt.Errorf("write the report: %w", err)
+	}
+	if report.Changed() {
+		return ExitRefused, nil
+	}
+	return ExitOK, nil
+}

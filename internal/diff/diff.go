@@ -1,0 +1,329 @@
+package diff
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+// Verdict is what a policy said of one call.
+type Verdict struct {
+	Allowed bool   `json:"allowed"`
+	Reason  string `json:"reason,omitempty"`
+	Layer   string `json:"layer,omitempty"`
+	Rule    string `json:"rule,omitempty"`
+}
+
+func verdictOf(c engine.CallDecision) Verdict {
+	return Verdict{Allowed: c.Allowed, Reason: c.Reason, Layer: c.Layer, Rule: c.Rule}
+}
+
+// String reads "allowed", or "refused by LAYER (REASON)".
+func (v Verdict) String() string {
+	if v.Allowed {
+		return "allowed"
+	}
+	reason := v.Reason
+	if v.Rule != "" {
+		reason += ": " + v.Rule
+	}
+	return fmt.Sprintf("refused by %s (%s)", v.Layer, reason)
+}
+
+// reachesArguments reports whether a call with this verdict went through
+// the argument checks (paths, read-only shell actions) or the run budget,
+// which read what a decision log masks.
+func (v Verdict) reachesArguments() bool {
+	return v.Allowed || v.Reason == "path" || v.Reason == "run_exhausted" || (v.Reason == "not_allowed" && v.Layer == "read_only")
+}
+
+// Change is one call whose verdict, reason or layer changes.
+type Change struct {
+	Request string  `json:"request"`
+	Call    int     `json:"call"`
+	ID      any     `json:"id"`
+	Name    any     `json:"name"`
+	Before  Verdict `json:"before"`
+	After   Verdict `json:"after"`
+	// Group is the change as its group names it (see Group).
+	Group string `json:"group"`
+}
+
+// Group counts the calls (and the requests they are in) that change the
+// same way, "allowed → refused by tenant (not_allowed)".
+type Group struct {
+	Change   string `json:"change"`
+	Calls    int    `json:"calls"`
+	Requests int    `json:"requests"`
+}
+
+// EffectiveChange is a request whose effective tools change.
+type EffectiveChange struct {
+	Request string   `json:"request"`
+	Added   []string `json:"added"`
+	Removed []string `json:"removed"`
+}
+
+// ErrorsChange is a request whose error codes change.
+type ErrorsChange struct {
+	Request string   `json:"request"`
+	Before  []string `json:"before"`
+	After   []string `json:"after"`
+}
+
+// Unreplayable is a call the corpus does not hold enough of to replay:
+// its decision log masked what a check it reaches reads. Both verdicts
+// are given as replayed, not as they would be.
+type Unreplayable struct {
+	Request string  `json:"request"`
+	Call    int     `json:"call"`
+	ID      any     `json:"id"`
+	Name    any     `json:"name"`
+	Why     string  `json:"why"`
+	Before  Verdict `json:"before"`
+	After   Verdict `json:"after"`
+}
+
+// Report is what changes between two policies over a corpus.
+type Report struct {
+	Base      string `json:"base"`
+	Candidate string `json:"candidate"`
+	// Requests and Calls count what was replayed.
+	Requests int `json:"requests"`
+	Calls    int `json:"calls"`
+	// ChangedRequests counts the requests with any change (a call, the
+	// effective tools or the errors); ChangedCalls the calls that change.
+	ChangedRequests int               `json:"changed_requests"`
+	ChangedCalls    int               `json:"changed_calls"`
+	Groups          []Group           `json:"groups"`
+	Changes         []Change          `json:"changes"`
+	Effective       []EffectiveChange `json:"effective"`
+	Errors          []ErrorsChange    `json:"errors"`
+	NotReplayable   []Unreplayable    `json:"not_replayable"`
+	// Elapsed is how long the replay took.
+	Elapsed time.Duration `json:"-"`
+	// inputs keeps the input of each request with a change, for the
+	// report's tools × checks matrices.
+	inputs map[string]ast.Value
+}
+
+// Changed reports whether anything changes.
+func (r *Report) Changed() bool {
+	return r.ChangedRequests > 0
+}
+
+// Options tune a replay.
+type Options struct {
+	// Workers replay requests in parallel (default GOMAXPROCS).
+	Workers int
+	// Progress, when set, is called after each request with the number
+	// done and the total.
+	Progress func(done, total int)
+}
+
+// outcome is the comparison of one request.
+type outcome struct {
+	calls        int
+	changes      []Change
+	effective    *EffectiveChange
+	errors       *ErrorsChange
+	unreplayable []Unreplayable
+	input        ast.Value
+	err          error
+}
+
+// Replay decides every request under both policies and reports what
+// changes. An evaluation error on either side stops the replay: a
+// comparison with a fail-closed side would report changes that no
+// policy makes.
+func Replay(ctx context.Context, base, candidate Policy, requests []Request, opts Options) (*Report, error) {
+	start := time.Now()
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]outcome, len(requests))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+		next = make(chan int)
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = compare(ctx, base, candidate, requests[i])
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, len(requests))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range requests {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	r := &Report{
+		Base: base.Spec, Candidate: candidate.Spec, Requests: len(requests),
+		Groups: []Group{}, Changes: []Change{}, Effective: []EffectiveChange{}, Errors: []ErrorsChange{},
+		NotReplayable: []Unreplayable{}, inputs: map[string]ast.Value{},
+	}
+	groups := map[string]*Group{}
+	groupRequests := map[string]map[string]bool{}
+	for i, o := range results {
+		if o.err != nil {
+			return nil, fmt.Errorf("%s: %w", requests[i].Source, o.err)
+		}
+		r.Calls += o.calls
+		r.Changes = append(r.Changes, o.changes...)
+		r.NotReplayable = append(r.NotReplayable, o.unreplayable...)
+		if o.effective != nil {
+			r.Effective = append(r.Effective, *o.effective)
+		}
+		if o.errors != nil {
+			r.Errors = append(r.Errors, *o.errors)
+		}
+		if len(o.changes) > 0 || o.effective != nil || o.errors != nil {
+			r.ChangedRequests++
+			r.inputs[requests[i].Source] = o.input
+		}
+		for _, c := range o.changes {
+			g := groups[c.Group]
+			if g == nil {
+				g = &Group{Change: c.Group}
+				groups[c.Group] = g
+				groupRequests[c.Group] = map[string]bool{}
+			}
+			g.Calls++
+			groupRequests[c.Group][c.Request] = true
+		}
+	}
+	r.ChangedCalls = len(r.Changes)
+	for key, g := range groups {
+		g.Requests = len(groupRequests[key])
+		r.Groups = append(r.Groups, *g)
+	}
+	sort.Slice(r.Groups, func(i, j int) bool {
+		if r.Groups[i].Calls != r.Groups[j].Calls {
+			return r.Groups[i].Calls > r.Groups[j].Calls
+		}
+		return r.Groups[i].Change < r.Groups[j].Change
+	})
+	r.Elapsed = time.Since(start)
+	return r, nil
+}
+
+// compare decides one request under both policies.
+func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
+	input, err := engine.DecodeInput(req.Input)
+	if err != nil {
+		return outcome{err: err}
+	}
+	before, err := base.Engine.DecideValue(ctx, input)
+	if err != nil {
+		return outcome{err: fmt.Errorf("base: %w", err)}
+	}
+	after, err := candidate.Engine.DecideValue(ctx, input)
+	if err != nil {
+		return outcome{err: fmt.Errorf("candidate: %w", err)}
+	}
+	beforeTools, err := base.Engine.ToolsValue(ctx, input)
+	if err != nil {
+		return outcome{err: fmt.Errorf("base: %w", err)}
+	}
+	afterTools, err := candidate.Engine.ToolsValue(ctx, input)
+	if err != nil {
+		return outcome{err: fmt.Errorf("candidate: %w", err)}
+	}
+	o := outcome{calls: len(before.Decisions), input: input}
+	if len(before.Decisions) != len(after.Decisions) {
+		return outcome{err: fmt.Errorf("the policies decided %d and %d calls", len(before.Decisions), len(after.Decisions))}
+	}
+	whole, arguments := maskedParts(req.Masked)
+	for i, b := range before.Decisions {
+		a := after.Decisions[i]
+		vb, va := verdictOf(b), verdictOf(a)
+		switch {
+		case whole != "":
+			o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, "the log masked " + whole, vb, va})
+		case arguments != "" && (vb.reachesArguments() || va.reachesArguments()):
+			o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, "the log masked " + arguments + ": argument checks are not replayed", vb, va})
+		case vb != va:
+			o.changes = append(o.changes, Change{req.Source, i, b.ID, b.Name, vb, va, vb.String() + " → " + va.String()})
+		}
+	}
+	if added, removed := listDiff(beforeTools.Effective, afterTools.Effective); whole == "" && (len(added) > 0 || len(removed) > 0) {
+		o.effective = &EffectiveChange{req.Source, added, removed}
+	}
+	if codesBefore, codesAfter := codes(before.Errors), codes(after.Errors); whole == "" && !slices.Equal(codesBefore, codesAfter) {
+		o.errors = &ErrorsChange{req.Source, codesBefore, codesAfter}
+	}
+	return o
+}
+
+// maskedParts sorts a decision log's masked pointers into what makes the
+// whole request unreplayable (who is asking: the caller's user, a
+// continuation's requester or handoff, anything else) and what only the
+// argument checks read (call arguments, the workspace).
+func maskedParts(masked []string) (whole, arguments string) {
+	var w, a []string
+	for _, p := range masked {
+		switch {
+		case p == "/input/workspace" || strings.HasPrefix(p, "/input/workspace/"):
+			a = append(a, p)
+		case strings.HasPrefix(p, "/input/calls/") && strings.Contains(strings.TrimPrefix(p, "/input/calls/"), "/args"):
+			a = append(a, p)
+		default:
+			w = append(w, p)
+		}
+	}
+	return strings.Join(w, ", "), strings.Join(a, ", ")
+}
+
+func listDiff(before, after []string) (added, removed []string) {
+	set := func(xs []string) map[string]bool {
+		m := make(map[string]bool, len(xs))
+		for _, x := range xs {
+			m[x] = true
+		}
+		return m
+	}
+	inBefore, inAfter := set(before), set(after)
+	added, removed = []string{}, []string{}
+	for _, x := range after {
+		if !inBefore[x] {
+			added = append(added, x)
+		}
+	}
+	for _, x := range before {
+		if !inAfter[x] {
+			removed = append(removed, x)
+		}
+	}
+	return added, removed
+}
+
+func codes(problems []engine.Problem) []string {
+	out := make([]string, 0, len(problems))
+	for _, p := range problems {
+		out = append(out, p.Code())
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,132 @@
+// Package matrix lays out, for one request, every declared tool against
+// every name-level check (exclusions, configured stages and inline
+// layers, deny lists then allow lists) with what the check said: a
+// reviewer sees a whole agent's permissions at a glance. The cells come
+// from data.tooleval.explain, asked with one call of each declared tool.
+package matrix
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+// Cell outcomes, as the explain trace gives them.
+const (
+	Pass          = "pass"
+	Refused       = "refused"
+	Exempt        = "exempt"
+	NotApplicable = "not_applicable"
+)
+
+// Matrix is the declared tools × checks of one request.
+type Matrix struct {
+	// Checks are the column titles, in evaluation order: "exclusion
+	// NAME", "stage NAME deny", "layer NAME allow", ...
+	Checks []string `json:"checks"`
+	// Rows has one row per declared tool, in declaration order.
+	Rows []Row `json:"rows"`
+}
+
+// Row is one declared tool's cells.
+type Row struct {
+	// Tool is the declared name (not a string when the declaration is
+	// malformed).
+	Tool any `json:"tool"`
+	// Allowed is the tool's verdict: a call of it passes every
+	// name-level check.
+	Allowed bool `json:"allowed"`
+	// Cells hold, per check, its outcome (Pass, Refused, Exempt or
+	// NotApplicable).
+	Cells []string `json:"cells"`
+	// Entries hold the entry that decided each cell, or "".
+	Entries []string `json:"entries"`
+}
+
+// nameChecks are the trace steps that judge a tool by its name.
+var nameChecks = map[string]bool{"exclusion": true, "stage": true, "layer": true}
+
+// Build explains one call of each declared tool of input (calls and run
+// are replaced) and lays the traces out as a matrix.
+func Build(ctx context.Context, e *engine.Engine, input ast.Value) (*Matrix, error) {
+	request, names := probe(input)
+	d, err := e.ExplainValue(ctx, request)
+	if err != nil {
+		return nil, err
+	}
+	m := &Matrix{Checks: []string{}, Rows: make([]Row, 0, len(d.Decisions))}
+	for i, c := range d.Decisions {
+		row := Row{Tool: names[i], Allowed: c.Allowed}
+		var checks []string
+		for _, step := range c.Trace {
+			if !nameChecks[step.Check] {
+				continue
+			}
+			checks = append(checks, title(step))
+			row.Cells = append(row.Cells, step.Outcome)
+			entry := ""
+			if step.Entry != nil {
+				entry = fmt.Sprint(step.Entry)
+			}
+			row.Entries = append(row.Entries, entry)
+		}
+		if i == 0 {
+			m.Checks = append(m.Checks, checks...)
+		} else if len(checks) != len(m.Checks) {
+			return nil, fmt.Errorf("tool %d was traced through %d checks, the first through %d", i, len(checks), len(m.Checks))
+		}
+		m.Rows = append(m.Rows, row)
+	}
+	return m, nil
+}
+
+func title(step engine.TraceStep) string {
+	if step.List == "" {
+		return step.Check + " " + step.Name
+	}
+	return step.Check + " " + step.Name + " " + step.List
+}
+
+// probe is input with one call of each declared tool, in declaration
+// order (ids t0, t1, ...), no other call and no run; names are the
+// declared names.
+func probe(input ast.Value) (ast.Object, []any) {
+	request := ast.NewObject()
+	var declared *ast.Array
+	if obj, ok := input.(ast.Object); ok {
+		obj.Foreach(func(k, v *ast.Term) {
+			if key, ok := k.Value.(ast.String); ok && (key == "calls" || key == "run") {
+				return
+			}
+			request.Insert(k, v)
+		})
+		if t := obj.Get(ast.StringTerm("declared")); t != nil {
+			declared, _ = t.Value.(*ast.Array)
+		}
+	}
+	var calls []*ast.Term
+	var names []any
+	if declared != nil {
+		declared.Foreach(func(d *ast.Term) {
+			var name *ast.Term
+			if obj, ok := d.Value.(ast.Object); ok {
+				name = obj.Get(ast.StringTerm("name"))
+			}
+			if name == nil {
+				name = ast.NullTerm()
+			}
+			calls = append(calls, ast.ObjectTerm(
+				[2]*ast.Term{ast.StringTerm("id"), ast.StringTerm("t" + strconv.Itoa(len(calls)))},
+				[2]*ast.Term{ast.StringTerm("name"), name},
+			))
+			x, _ := ast.JSON(name.Value)
+			names = append(names, x)
+		})
+	}
+	request.Insert(ast.StringTerm("calls"), ast.ArrayTerm(calls...))
+	return request, names
+}
