@@ -129,9 +129,9 @@ func TestCheckReportsConfigurationProblemsWithLocations(t *testing.T) {
 	for _, want := range []string{
 		`configuration: error: colliding_names:`,
 		`configuration: error: unknown_group:`,
-		`field="config.tenants.acme.tools"`,
+		`field=config.tenants.acme.tools`,
 		`configuration: error: unknown_profile:`,
-		`field="config.tools.profile"`,
+		`field=config.tools.profile`,
 		`configuration: warning: duplicate_entry:`,
 		`configuration: warning: shadowed_entry:`,
 		`configuration: warning: unreachable_entry:`,

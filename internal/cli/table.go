@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/display"
 )
 
 func writeDecisionTable(w io.Writer, d *engine.Decision) error {
@@ -21,7 +22,7 @@ func writeDecisionTable(w io.Writer, d *engine.Decision) error {
 				reason += " (" + c.Rule + ")"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", display(c.ID), display(c.Name), verdict, reason, dash(c.Layer), dash(c.Message))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", display.Value(c.ID), display.Value(c.Name), verdict, reason, dash(c.Layer), dash(c.Message))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -47,7 +48,7 @@ func writeTrace(w io.Writer, c engine.CallDecision) error {
 	if !c.Allowed {
 		verdict = "refused: " + c.Reason + " by " + c.Layer
 	}
-	fmt.Fprintf(w, "\ncall %s %s: %s\n", display(c.ID), display(c.Name), verdict)
+	fmt.Fprintf(w, "\ncall %s %s: %s\n", display.Value(c.ID), display.Value(c.Name), verdict)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  CHECK\tNAME\tLIST\tOUTCOME\tENTRY\tSOURCE")
 	for _, step := range c.Trace {
@@ -57,10 +58,10 @@ func writeTrace(w io.Writer, c engine.CallDecision) error {
 		}
 		entry, source := "-", dash(step.Source)
 		if step.Entry != nil {
-			entry = display(step.Entry)
+			entry = display.Value(step.Entry)
 		}
 		if step.Member != nil {
-			entry += " > " + display(step.Member)
+			entry += " > " + display.Value(step.Member)
 			source += " > " + step.MemberSource
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", step.Check, dash(step.Name), dash(step.List), outcome, entry, source)
@@ -76,7 +77,7 @@ func writeCatalogTable(w io.Writer, c *engine.Catalog) error {
 		if !t.Allowed {
 			verdict, reason = "refused", t.Reason
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", display(t.Name), verdict, reason, dash(t.Layer))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", display.Value(t.Name), verdict, reason, dash(t.Layer))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -126,20 +127,9 @@ func location(p engine.Problem) string {
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%s", k, display(p[k]))
+		parts[i] = fmt.Sprintf("%s=%s", k, display.Value(p[k]))
 	}
 	return " (" + strings.Join(parts, " ") + ")"
-}
-
-func display(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return fmt.Sprintf("%q", x)
-	default:
-		return fmt.Sprint(x)
-	}
 }
 
 func dash(s string) string {

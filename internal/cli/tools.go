@@ -2,10 +2,17 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/display"
+	"github.com/tooleval/tooleval/internal/matrix"
 )
 
 const toolsExamples = `  # What the agent of a request may call, tool by tool
@@ -13,6 +20,9 @@ const toolsExamples = `  # What the agent of a request may call, tool by tool
 
   # The tools document exactly as OPA returns it (data.tooleval.tools)
   tooleval tools -i inputs/tenant_layers.json --format json
+
+  # Every declared tool against every check: pass, refused, exempt or -
+  tooleval tools -i inputs/delegation_chain.json --matrix
 
 Calls and run in the input are ignored. Exit status: 0 the catalog has
 no errors, 1 it has errors (every tool is then refused), 2 bad usage,
@@ -22,7 +32,7 @@ unreadable input or an evaluation failure.
 func toolsCommand() documentCommand[*engine.Catalog] {
 	return documentCommand[*engine.Catalog]{
 		name:      "tools",
-		synopsis:  "tools [-i FILE|-] [--bundle PATH] [--config FILE] [--format table|json]",
+		synopsis:  "tools [-i FILE|-] [--bundle PATH] [--config FILE] [--matrix] [--format table|json]",
 		inputHelp: "input document (agent, declared, layers, ...), or - for standard input",
 		examples:  toolsExamples,
 		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Catalog, bool, error) {
@@ -30,5 +40,60 @@ func toolsCommand() documentCommand[*engine.Catalog] {
 			return c, err == nil && len(c.Errors) == 0, err
 		},
 		table: writeCatalogTable,
+		alternative: &alternativeView{
+			flag:  "matrix",
+			usage: "print the declared tools × checks (exclusions, stages and layers, deny then allow lists) instead, each cell pass, refused, exempt or not applicable",
+			view:  writeMatrix,
+		},
+	}
+}
+
+// writeMatrix prints the tools × checks matrix of the input: a table (a
+// row per tool, a column per check) or JSON.
+func writeMatrix(ctx context.Context, s Streams, e *engine.Engine, input ast.Value, format string) (int, error) {
+	m, err := matrix.Build(ctx, e, input)
+	if err != nil {
+		return ExitUsage, err
+	}
+	if format == "json" {
+		if err := writeJSON(s, m); err != nil {
+			return ExitUsage, err
+		}
+	} else {
+		writeMatrixTable(s.Out, m)
+	}
+	for _, row := range m.Rows {
+		if !row.Allowed {
+			return ExitRefused, nil
+		}
+	}
+	return ExitOK, nil
+}
+
+// writeMatrixTable prints one row per tool and one column per check,
+// numbered; the legend under it names the checks.
+func writeMatrixTable(w io.Writer, m *matrix.Matrix) {
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+	header := []string{"TOOL", "VERDICT"}
+	for i := range m.Checks {
+		header = append(header, strconv.Itoa(i+1))
+	}
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
+	symbols := map[string]string{matrix.Pass: "pass", matrix.Refused: "REFUSED", matrix.Exempt: "exempt", matrix.NotApplicable: "-"}
+	for _, row := range m.Rows {
+		verdict := "allowed"
+		if !row.Allowed {
+			verdict = "refused"
+		}
+		cells := []string{display.Value(row.Tool), verdict}
+		for _, c := range row.Cells {
+			cells = append(cells, symbols[c])
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(w)
+	for i, check := range m.Checks {
+		fmt.Fprintf(w, "%3d  %s\n", i+1, check)
 	}
 }

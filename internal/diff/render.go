@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/tooleval/tooleval/internal/display"
 	"github.com/tooleval/tooleval/internal/matrix"
 )
 
@@ -139,21 +140,5 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// plain renders an id or name without JSON quotes; control and bidi
-// characters are escaped so that a name cannot reorder the line.
-func plain(v any) string {
-	s, ok := v.(string)
-	if !ok {
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
-	var out strings.Builder
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c {
-			fmt.Fprintf(&out, "\\u%04x", r)
-			continue
-		}
-		out.WriteRune(r)
-	}
-	return out.String()
-}
+// plain renders an id or name for a table (package display).
+func plain(v any) string { return display.Value(v) }
