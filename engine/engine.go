@@ -45,6 +45,7 @@ type Engine struct {
 	config      Config
 	timeout     time.Duration
 	verify      *bundle.VerificationConfig
+	shadow      *Shadow
 }
 
 // policy is one loaded bundle with its prepared queries. It is never
@@ -74,6 +75,7 @@ type options struct {
 	config     Config
 	timeout    time.Duration
 	keys       []VerificationKey
+	shadow     *Shadow
 }
 
 // Option configures [New].
@@ -134,7 +136,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout, verify: vc}
+	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout, verify: vc, shadow: o.shadow}
 	e.install(p)
 	return e, nil
 }

@@ -46,6 +46,9 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	p := e.current.Load()
 	d, err := p.evalDecision(ctx, p.decision, input, input)
 	e.auditDecision(ctx, p, input, d, err)
+	if e.shadow != nil && err == nil {
+		e.shadow.offer(nil, input, d)
+	}
 	return d, err
 }
 

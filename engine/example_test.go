@@ -82,6 +82,40 @@ func ExampleEngine_Explain() {
 	// tenant allow: refused (layers[1].allow)
 }
 
+// A shadow decides every decision again under a candidate policy, in
+// the background, and counts (and logs) where the two differ; the
+// candidate is never enforced.
+func ExampleNewShadow() {
+	ctx := context.Background()
+	candidate, err := engine.New(ctx, engine.WithConfig(engine.Config{
+		"tools": map[string]any{"deny": []any{"web_search"}},
+	}))
+	if err != nil {
+		panic(err)
+	}
+	shadow := engine.NewShadow(candidate, engine.ShadowOptions{})
+	defer shadow.Close()
+	e, err := engine.New(ctx, engine.WithShadow(shadow))
+	if err != nil {
+		panic(err)
+	}
+	d, err := e.DecideJSON(ctx, []byte(`{
+		"declared": [{"name": "web_search"}],
+		"calls": [{"id": "call_1", "name": "web_search"}]
+	}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("live:", d.Decisions[0].Allowed)
+	for shadow.Stats().Compared == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	fmt.Printf("%+v\n", shadow.Stats())
+	// Output:
+	// live: true
+	// {Compared:1 Differences:1 Dropped:0 Failed:0}
+}
+
 // A session compiles the agent's static request once and decides each
 // dispatch batch against it.
 func ExampleSession_Decide() {

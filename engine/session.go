@@ -227,6 +227,9 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 		d, err = evaluate(ctx, request)
 	}
 	s.engine.auditDecision(ctx, p, s.agent, d, err)
+	if s.engine.shadow != nil && err == nil {
+		s.engine.shadow.offer(s.static, request, d)
+	}
 	return d, err
 }
 

@@ -89,7 +89,7 @@ func TestCLIEqualsOPAEval(t *testing.T) {
 			"data.tooleval.launch":   {"launch"},
 		}[ex.query]
 		out, stderr, code := cli(t, "", append(command, "-i", ex.input, "--format", "json")...)
-		require.Contains(t, []int{0, 1}, code, "%s: %s", ex.input, stderr)
+		require.Contains(t, []int{0, 1, 3}, code, "%s: %s", ex.input, stderr)
 		raw := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", ex.input, ex.query)
 		require.JSONEq(t, string(raw), out, ex.input)
 	}
@@ -107,7 +107,16 @@ func TestCLIExitCodes(t *testing.T) {
 	}{
 		{"all allowed", allowed, []string{"eval"}, 0},
 		{"one refused", refused, []string{"eval", "-f", "table"}, 1},
-		{"errors without calls", configError, []string{"eval"}, 1},
+		{"errors without calls", configError, []string{"eval"}, 3},
+		{"errors in a catalog", configError, []string{"tools"}, 3},
+		{"a refused tool", `{"agent": {"role": "fork", "depth": 1}, "declared": [{"name": "agent"}]}`, []string{"tools"}, 1},
+		{"every tool allowed", allowed, []string{"tools"}, 0},
+		{"input and arguments", allowed, []string{"eval", "-i", "-", "../inputs/run_budget.json"}, 2},
+		{"several inputs, the worst", "", []string{"eval", "../inputs/run_budget.json", "../inputs/malformed.json"}, 3},
+		{"several inputs, refused", "", []string{"eval", "../inputs/run_budget.json", "../inputs/tenant_layers.json"}, 1},
+		{"check warnings, strict", "", []string{"check", "--strict", "--config", "../inputs/configured/agents/config.json", "../inputs/configured/agents/custom_agent.json"}, 1},
+		{"check warnings", "", []string{"check", "--config", "../inputs/configured/agents/config.json", "../inputs/configured/agents/custom_agent.json"}, 0},
+		{"check format", "", []string{"check", "--format", "xml"}, 2},
 		{"invalid JSON", `{"calls": [`, []string{"eval"}, 2},
 		{"missing file", "", []string{"eval", "-i", "/nonexistent/x.json"}, 2},
 		{"unknown format", allowed, []string{"eval", "--format", "xml"}, 2},
@@ -117,9 +126,9 @@ func TestCLIExitCodes(t *testing.T) {
 		{"unknown command", "", []string{"frobnicate"}, 2},
 		{"no command", "", nil, 2},
 		{"valid launch", `{"subagent_type": "fork", "fork_tools": []}`, []string{"launch"}, 0},
-		{"invalid launch", `{"subagent_type": "x", "fork_tools": []}`, []string{"launch"}, 1},
+		{"invalid launch", `{"subagent_type": "x", "fork_tools": []}`, []string{"launch"}, 3},
 		{"check clean", "", []string{"check", "../inputs/tenant_layers.json"}, 0},
-		{"check problems", "", []string{"check", "../inputs/malformed.json"}, 1},
+		{"check problems", "", []string{"check", "../inputs/malformed.json"}, 3},
 		{"version", "", []string{"version"}, 0},
 		{"bundle without build", "", []string{"bundle"}, 2},
 	} {
@@ -241,7 +250,7 @@ func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
 		require.NoError(t, err)
 		require.JSONEq(t, string(want), string(got), "engine, input %d", i)
 		out, stderr, code := cli(t, "", "eval", "-i", path, "--format", "json")
-		require.Contains(t, []int{0, 1}, code, "input %d: %s", i, stderr)
+		require.Contains(t, []int{0, 1, 3}, code, "input %d: %s", i, stderr)
 		require.JSONEq(t, string(want), out, "command line, input %d", i)
 	}
 }
@@ -277,7 +286,7 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 			require.Contains(t, stderr, "input", tc.name)
 			continue
 		}
-		require.Contains(t, []int{0, 1}, code, "%s: %s", tc.name, stderr)
+		require.Contains(t, []int{0, 1, 3}, code, "%s: %s", tc.name, stderr)
 		require.JSONEq(t, string(want), out, tc.name)
 		_, stderr, code = cli(t, "", "check", path)
 		require.NotEqual(t, 2, code, "%s: check: %s", tc.name, stderr)
@@ -340,13 +349,13 @@ func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
 func TestCLIToolsTableAndExitCodes(t *testing.T) {
 	in := `{"agent": {"role": "subagent", "depth": 1}, "declared": [{"name": "read_file"}, {"name": "gateway"}], "calls": "ignored"}`
 	out, stderr, code := cli(t, in, "tools", "--format", "table")
-	require.Equal(t, 0, code, stderr)
+	require.Equal(t, 1, code, stderr)
 	require.Regexp(t, `(?m)^read_file\s+allowed`, out)
 	require.Regexp(t, `(?m)^gateway\s+refused\s+excluded\s+subagent_hard_deny`, out)
 	require.Contains(t, out, "effective: read_file\n")
 
 	out, _, code = cli(t, `{"declared": [{"name": "a"}, {"name": "A"}]}`, "tools", "--format", "json")
-	require.Equal(t, 1, code)
+	require.Equal(t, 3, code)
 	require.Contains(t, out, `"duplicate_declaration"`)
 }
 
@@ -371,7 +380,7 @@ func TestCLIExplainTable(t *testing.T) {
 // git repository with inputs/ and policies/) where the files the
 // examples stand in for exist: request.json, deploy/config.json, the
 // bundles prod.tar.gz and review.tar.gz, and decisions.log (events of
-// an OPA decision log). Each must exit 0 or 1, never 2.
+// an OPA decision log). Each must exit 0, 1 or 3 (a decision), never 2.
 func TestCLIHelpExamplesRun(t *testing.T) {
 	bin, err := buildCLI()
 	require.NoError(t, err)
@@ -428,7 +437,7 @@ func TestCLIHelpExamplesRun(t *testing.T) {
 			} else {
 				require.NoError(t, err, line)
 			}
-			require.Contains(t, []int{0, 1}, code, "%s --help example %q exits %d:\n%s", command, line, code, out)
+			require.Contains(t, []int{0, 1, 3}, code, "%s --help example %q exits %d:\n%s", command, line, code, out)
 		}
 	}
 	require.GreaterOrEqual(t, examples, 20)

@@ -13,7 +13,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := cli.Run(ctx, cli.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Terminal: cli.IsTerminal(os.Stdout), ErrTerminal: cli.IsTerminal(os.Stderr)}, os.Args[1:])
+	code := cli.Run(ctx, cli.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Terminal: cli.IsTerminal(os.Stdout), ErrTerminal: cli.IsTerminal(os.Stderr), InTerminal: cli.IsTerminal(os.Stdin)}, os.Args[1:])
 	stop()
 	os.Exit(code)
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/inputs"
 )
 
 const checkExamples = `  # Check the bundle's configuration
@@ -19,27 +21,44 @@ const checkExamples = `  # Check the bundle's configuration
   # Check an edited bundle and a set of input documents
   tooleval check --bundle policies inputs/*.json inputs/launch/*.json
 
+  # Annotations for a GitHub Actions step
+  tooleval check --config deploy/config.json --format github
+
 Every problem is printed with its location. An error refuses every call
 of the requests that read that part of the configuration; warnings (duplicate, shadowed, unreachable or ineffective entries, agent
 tools that name no declared tool, confusable declared names) change no
 decision. A document with fork_tools or subagent_type is checked as a
 launch, any other as a decision input.
-Exit status: 0 no error (and, with --strict, no warning), 1 otherwise,
-2 bad usage.
+Files, directories (their .json and .jsonl files), JSON Lines and OPA
+decision logs may be given. --format github prints GitHub Actions
+annotations (::error file=...,title=CODE::message) for a workflow step.
+Exit status: 0 no error (and, with --strict, no warning), 3 an error,
+1 a warning with --strict, 2 bad usage.
 `
 
 func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "check", "check [--bundle PATH] [--config FILE] [--strict] [FILE...]", checkExamples)
+	fs := newFlags(s, "check", "check [--bundle PATH] [--config FILE] [--strict] [--format text|json|github] [FILE|DIR...]", checkExamples)
 	policy := addPolicyFlags(fs)
 	strict := fs.Bool("strict", false, "exit 1 on warnings too")
+	format := fs.StringP("format", "f", "text", "output format: text, json or github (GitHub Actions annotations)")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
+	}
+	if _, err := outputFormat(*format, false, []string{"text", "json", "github"}); err != nil {
+		return ExitUsage, err
+	}
+	var docs []inputs.Document
+	if fs.NArg() > 0 {
+		var err error
+		if docs, err = inputs.Read(fs.Args(), s.In, "tooleval/decision", "tooleval/explain", "tooleval/tools", "tooleval/launch", "tooleval/check"); err != nil {
+			return ExitUsage, usagef("%w", err)
+		}
 	}
 	e, err := policy.engine(ctx)
 	if err != nil {
 		return ExitUsage, err
 	}
-	r := &checkReport{s: s}
+	r := &checkReport{configFile: *policy.config}
 
 	// The configuration alone: an empty request reports only its problems.
 	base, err := e.Check(ctx, nil)
@@ -49,36 +68,52 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 	r.report("configuration", "error", base.Errors, nil)
 	r.report("configuration", "warning", base.Warnings, nil)
 
-	for _, path := range fs.Args() {
-		value, err := readValue(s, path)
+	for _, doc := range docs {
+		value, err := engine.DecodeInput(doc.Input)
 		if err != nil {
-			return ExitUsage, err
+			return ExitUsage, usagef("%s: %w", doc.Source, err)
 		}
-		if err := r.checkDocument(ctx, e, base, path, value); err != nil {
+		if err := r.checkDocument(ctx, e, base, doc.Source, value); err != nil {
 			return ExitUsage, policy.explain(err)
 		}
 	}
-	if r.errors > 0 || (*strict && r.warnings > 0) {
-		fmt.Fprintf(s.Err, "%d error(s), %d warning(s)\n", r.errors, r.warnings)
+	if err := r.write(s, *format); err != nil {
+		return ExitUsage, err
+	}
+	switch {
+	case r.errors > 0:
+		return ExitErrors, nil
+	case *strict && r.warnings > 0:
 		return ExitRefused, nil
 	}
-	if r.warnings > 0 {
-		fmt.Fprintf(s.Out, "no errors, %d warning(s)\n", r.warnings)
-		return ExitOK, nil
-	}
-	fmt.Fprintln(s.Out, "no problems")
 	return ExitOK, nil
 }
 
-// checkReport prints problems and counts them.
-type checkReport struct {
-	s        Streams
-	errors   int
-	warnings int
+// finding is one problem check reports, where it was found.
+type finding struct {
+	Where    string         `json:"where"`
+	Severity string         `json:"severity"`
+	Problem  engine.Problem `json:"problem"`
 }
 
-// report prints the problems of list that seen does not hold (those were
-// reported for the configuration already).
+// checkReport collects problems and counts them.
+type checkReport struct {
+	configFile string
+	findings   []finding
+	agentTools []agentToolsLine
+	errors     int
+	warnings   int
+}
+
+type agentToolsLine struct {
+	Where   string   `json:"where"`
+	Agent   string   `json:"agent"`
+	Valid   []string `json:"valid"`
+	Invalid []string `json:"invalid"`
+}
+
+// report records the problems of list that seen does not hold (those
+// were reported for the configuration already).
 func (r *checkReport) report(where, severity string, list, seen []engine.Problem) {
 	known := map[string]bool{}
 	for _, p := range seen {
@@ -93,8 +128,60 @@ func (r *checkReport) report(where, severity string, list, seen []engine.Problem
 		} else {
 			r.warnings++
 		}
-		fmt.Fprintf(r.s.Out, "%s: %s: %s: %s%s\n", where, severity, p.Code(), p.Message(), location(p))
+		r.findings = append(r.findings, finding{where, severity, p})
 	}
+}
+
+// write prints the findings: text (a line each, then a count), JSON
+// ({errors, warnings, findings, agent_tools}), or GitHub Actions
+// workflow commands (::error / ::warning, on the file concerned).
+func (r *checkReport) write(s Streams, format string) error {
+	switch format {
+	case "json":
+		if r.findings == nil {
+			r.findings = []finding{}
+		}
+		if r.agentTools == nil {
+			r.agentTools = []agentToolsLine{}
+		}
+		return writeJSON(s, map[string]any{"errors": r.errors, "warnings": r.warnings, "findings": r.findings, "agent_tools": r.agentTools})
+	case "github":
+		for _, f := range r.findings {
+			file := f.Where
+			if file == "configuration" {
+				file = r.configFile
+			}
+			properties := "title=" + githubEscape(f.Problem.Code(), true)
+			if file != "" {
+				properties = "file=" + githubEscape(file, true) + "," + properties
+			}
+			fmt.Fprintf(s.Out, "::%s %s::%s\n", f.Severity, properties, githubEscape(f.Problem.Message()+location(f.Problem), false))
+		}
+		return nil
+	}
+	for _, f := range r.findings {
+		fmt.Fprintf(s.Out, "%s: %s: %s: %s%s\n", f.Where, f.Severity, f.Problem.Code(), f.Problem.Message(), location(f.Problem))
+	}
+	for _, a := range r.agentTools {
+		fmt.Fprintf(s.Out, "%s: agent %q tools: valid %q, invalid %q\n", a.Where, a.Agent, a.Valid, a.Invalid)
+	}
+	switch {
+	case r.errors > 0 || r.warnings > 0:
+		fmt.Fprintf(s.Out, "%d error(s), %d warning(s)\n", r.errors, r.warnings)
+	default:
+		fmt.Fprintln(s.Out, "no problems")
+	}
+	return nil
+}
+
+// githubEscape escapes a workflow command's data (or, with property, a
+// property value) as GitHub Actions' toolkit does.
+func githubEscape(s string, property bool) string {
+	s = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	if property {
+		s = strings.NewReplacer(":", "%3A", ",", "%2C").Replace(s)
+	}
+	return s
 }
 
 func (r *checkReport) checkDocument(ctx context.Context, e *engine.Engine, base *engine.Check, path string, value ast.Value) error {
@@ -113,7 +200,7 @@ func (r *checkReport) checkDocument(ctx context.Context, e *engine.Engine, base 
 	r.report(path, "error", c.Errors, base.Errors)
 	r.report(path, "warning", c.Warnings, base.Warnings)
 	if t := c.AgentTools; t != nil {
-		fmt.Fprintf(r.s.Out, "%s: agent %q tools: valid %q, invalid %q\n", path, t.Agent, t.Valid, t.Invalid)
+		r.agentTools = append(r.agentTools, agentToolsLine{path, t.Agent, t.Valid, t.Invalid})
 	}
 	d, err := e.DecideValue(ctx, value)
 	if err != nil {
@@ -122,7 +209,9 @@ func (r *checkReport) checkDocument(ctx context.Context, e *engine.Engine, base 
 	for i, call := range d.Decisions {
 		if call.Reason == "invalid_input" {
 			r.errors++
-			fmt.Fprintf(r.s.Out, "%s: error: calls[%d]: invalid_input: %s\n", path, i, call.Message)
+			r.findings = append(r.findings, finding{path, "error", engine.Problem{
+				"code": "invalid_input", "message": call.Message, "field": fmt.Sprintf("calls[%d]", i),
+			}})
 		}
 	}
 	return nil

@@ -20,9 +20,20 @@ import (
 // Exit codes.
 const (
 	ExitOK      = 0 // every call allowed, the launch valid, nothing to report
-	ExitRefused = 1 // a call refused, a launch invalid, a problem found
+	ExitRefused = 1 // a call or tool refused, a warning under check --strict, a change found by diff
 	ExitUsage   = 2 // bad usage, unreadable or undecodable input, evaluation failure
+	ExitErrors  = 3 // the request or configuration has errors (every call is then refused), a launch is invalid
 )
+
+// worse returns the exit code that says more: errors over refusals over
+// success (usage errors end a command at once).
+func worse(a, b int) int {
+	rank := map[int]int{ExitOK: 0, ExitRefused: 1, ExitErrors: 2, ExitUsage: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
 
 // Streams are the command's standard streams.
 type Streams struct {
@@ -35,6 +46,9 @@ type Streams struct {
 	// ErrTerminal is true when Err is a terminal: long work shows its
 	// progress there.
 	ErrTerminal bool
+	// InTerminal is true when In is a terminal: a command about to read
+	// standard input says so first instead of waiting silently.
+	InTerminal bool
 }
 
 // IsTerminal reports whether f is a character device.
@@ -140,6 +154,9 @@ func parse(fs *pflag.FlagSet, args []string) error {
 // readInput reads a document from a file, or standard input for "-".
 func readInput(s Streams, path string) ([]byte, error) {
 	if path == "-" {
+		if s.InTerminal {
+			fmt.Fprintln(s.Err, "tooleval: reading a JSON document from standard input (end it with Ctrl-D; -i FILE reads a file)")
+		}
 		data, err := io.ReadAll(s.In)
 		if err != nil {
 			return nil, usagef("read standard input: %w", err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/diff"
+	"github.com/tooleval/tooleval/internal/inputs"
 )
 
 const diffExamples = `  # What would this configuration change on the example requests?
@@ -58,7 +59,7 @@ func runDiff(ctx context.Context, s Streams, args []string) (int, error) {
 	if _, err := outputFormat(*format, false, []string{"table", "json", "html"}); err != nil {
 		return ExitUsage, err
 	}
-	requests, err := diff.Read(fs.Args(), s.In)
+	requests, err := inputs.Read(fs.Args(), s.In, diff.DecisionEntryPoints...)
 	if err != nil {
 		return ExitUsage, usagef("%w", err)
 	}

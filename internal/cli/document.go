@@ -2,20 +2,25 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/display"
 )
 
 // documentCommand is a command that evaluates one entry point for one
 // input document and prints the result as a table or as the document.
 type documentCommand[T interface{ JSON() ([]byte, error) }] struct {
 	name, synopsis, inputHelp, examples string
-	// evaluate returns the document and whether it is a success (exit 0).
-	evaluate func(ctx context.Context, e *engine.Engine, input ast.Value) (T, bool, error)
-	table    func(w io.Writer, doc T) error
+	// evaluate returns the document and its exit code (ExitOK,
+	// ExitRefused or ExitErrors).
+	evaluate func(ctx context.Context, e *engine.Engine, input ast.Value) (T, int, error)
+	// entryPoints are the decision log paths whose inputs it reads.
+	entryPoints []string
+	table       func(w io.Writer, doc T) error
 	// alternative, when set, adds a flag that asks for another view of
 	// the input; view prints it and returns the exit code.
 	alternative *alternativeView
@@ -40,28 +45,38 @@ func (c documentCommand[T]) run(ctx context.Context, s Streams, args []string) (
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	out, value, e, err := prepare(ctx, s, fs.Args(), *format, []string{"table", "json"}, *input, policy)
+	out, docs, e, err := prepare(ctx, s, fs, *format, []string{"table", "json"}, *input, policy, c.entryPoints...)
 	if err != nil {
 		return ExitUsage, err
 	}
-	if alternative != nil && *alternative {
-		code, err := c.alternative.view(ctx, s, e, value, out)
-		return code, policy.explain(err)
+	code := ExitOK
+	w := newDocumentWriter(s, out, len(docs))
+	for _, d := range docs {
+		if alternative != nil && *alternative {
+			if len(docs) > 1 {
+				fmt.Fprintf(s.Out, "== %s\n", display.Value(d.source))
+			}
+			status, err := c.alternative.view(ctx, s, e, d.value, out)
+			if err != nil {
+				return ExitUsage, fmt.Errorf("%s: %w", d.source, policy.explain(err))
+			}
+			code = worse(code, status)
+			continue
+		}
+		doc, status, err := c.evaluate(ctx, e, d.value)
+		if err != nil {
+			return ExitUsage, fmt.Errorf("%s: %w", d.source, policy.explain(err))
+		}
+		err = w.write(d.source, doc, func() error {
+			if out == "json" {
+				return writeDocument(s, doc)
+			}
+			return c.table(s.Out, doc)
+		})
+		if err != nil {
+			return ExitUsage, err
+		}
+		code = worse(code, status)
 	}
-	doc, ok, err := c.evaluate(ctx, e, value)
-	if err != nil {
-		return ExitUsage, policy.explain(err)
-	}
-	if out == "json" {
-		err = writeDocument(s, doc)
-	} else {
-		err = c.table(s.Out, doc)
-	}
-	if err != nil {
-		return ExitUsage, err
-	}
-	if ok {
-		return ExitOK, nil
-	}
-	return ExitRefused, nil
+	return code, nil
 }

@@ -5,11 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+
+	"github.com/spf13/pflag"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/engine/wire"
+	"github.com/tooleval/tooleval/internal/display"
+	"github.com/tooleval/tooleval/internal/inputs"
 )
 
 const evalExamples = `  # Decide an example batch and print a table
@@ -30,19 +35,29 @@ const evalExamples = `  # Decide an example batch and print a table
   # Why: every check of every call, the entry that matched and where it came from
   tooleval eval -i inputs/deny_and_groups.json --explain
 
+  # Decide every example, one table each
+  tooleval eval inputs/*.json --format table
+
   # Decide with a deployment's configuration (tenants, agents, preset, ...)
   tooleval eval -i inputs/configured/tenants/tenant_and_scopes.json --config inputs/configured/tenants/config.json
 
-Exit status: 0 every call allowed, 1 a call refused or the request has
-errors, 2 bad usage, unreadable input or an evaluation failure. With a
-wire format, a refused call whose id is not a string has no valid tool
-result: the command exits 2 and says which call.
+Several inputs (files, directories of .json and .jsonl files, JSON Lines,
+OPA decision logs, - for JSON Lines on standard input) may follow the
+flags instead of -i: each is decided, as a table under its source or as
+JSON Lines of {source, result}.
+
+Exit status: 0 every call allowed, 1 a call refused, 3 the request or
+configuration has errors (every call is then refused), 2 bad usage,
+unreadable input or an evaluation failure; with several inputs, the
+worst of them. With a wire format, a refused call whose id is not a
+string has no valid tool result: the command exits 2 and says which
+call.
 `
 
 var evalFormats = []string{"table", "json", string(wire.Gemini), string(wire.OpenAI), string(wire.OpenAIResponses), string(wire.Anthropic)}
 
 func runEval(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "eval", "eval [-i FILE|-] [--bundle PATH] [--config FILE] [--resolve-paths] [--explain] [--format table|json|gemini|openai|openai-responses|anthropic]", evalExamples)
+	fs := newFlags(s, "eval", "eval [-i FILE|-] [FILE|DIR|-]... [--bundle PATH] [--config FILE] [--resolve-paths] [--explain] [--format table|json|gemini|openai|openai-responses|anthropic]", evalExamples)
 	input := fs.StringP("input", "i", "-", "input document, or - for standard input")
 	policy := addPolicyFlags(fs)
 	resolve := fs.Bool("resolve-paths", false, "resolve path arguments on this host first, following symbolic links")
@@ -52,53 +67,133 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitUsage, err
 	}
 	formats := evalFormats
-	if *explain {
+	if *explain || fs.NArg() > 0 {
 		formats = []string{"table", "json"}
 	}
-	out, value, e, err := prepare(ctx, s, fs.Args(), *format, formats, *input, policy)
+	out, docs, e, err := prepare(ctx, s, fs, *format, formats, *input, policy, "tooleval/decision", "tooleval/explain")
 	if err != nil {
 		return ExitUsage, err
-	}
-	if *resolve {
-		value = e.ResolvePaths(value)
 	}
 	decide := e.DecideValue
 	if *explain {
 		decide = e.ExplainValue
 	}
-	d, err := decide(ctx, value)
-	if err != nil {
-		return ExitUsage, policy.explain(err)
+	w := newDocumentWriter(s, out, len(docs))
+	code := ExitOK
+	for _, doc := range docs {
+		value := doc.value
+		if *resolve {
+			value = e.ResolvePaths(value)
+		}
+		d, err := decide(ctx, value)
+		if err != nil {
+			return ExitUsage, fmt.Errorf("%s: %w", doc.source, policy.explain(err))
+		}
+		if err := w.write(doc.source, d, func() error { return writeDecision(s, out, d) }); err != nil {
+			return ExitUsage, err
+		}
+		code = worse(code, decisionStatus(d))
 	}
-	if err := writeDecision(s, out, d); err != nil {
-		return ExitUsage, err
-	}
-	if d.AllAllowed() && len(d.Errors) == 0 {
-		return ExitOK, nil
-	}
-	return ExitRefused, nil
+	return code, nil
 }
 
-// prepare does what eval and launch share: it refuses positional
-// arguments, settles the output format, reads the input document and
-// loads the engine.
-func prepare(ctx context.Context, s Streams, args []string, format string, formats []string, input string, policy policyFlags) (string, ast.Value, *engine.Engine, error) {
-	if len(args) > 0 {
-		return "", nil, nil, usagef("unexpected argument %q (give the input with -i)", args[0])
+// decisionStatus is the exit code of one decision: errors (every call
+// refused for them), a refused call, or success.
+func decisionStatus(d *engine.Decision) int {
+	switch {
+	case len(d.Errors) > 0:
+		return ExitErrors
+	case !d.AllAllowed():
+		return ExitRefused
 	}
+	return ExitOK
+}
+
+// document is one input document and where it was read.
+type document struct {
+	source string
+	value  ast.Value
+}
+
+// prepare does what the commands that evaluate input documents share:
+// it settles the output format, reads the documents (-i, or the
+// arguments: files, directories, JSON Lines, decision log events of the
+// entry points given) and loads the engine.
+func prepare(ctx context.Context, s Streams, fs *pflag.FlagSet, format string, formats []string, input string, policy policyFlags, entryPoints ...string) (string, []document, *engine.Engine, error) {
 	out, err := outputFormat(format, s.Terminal, formats)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	value, err := readValue(s, input)
-	if err != nil {
-		return "", nil, nil, err
+	var docs []document
+	switch {
+	case fs.NArg() > 0 && fs.Changed("input"):
+		return "", nil, nil, usagef("give the input with -i or as arguments, not both")
+	case fs.NArg() > 0:
+		if s.InTerminal && slices.Contains(fs.Args(), "-") {
+			fmt.Fprintln(s.Err, "tooleval: reading JSON Lines from standard input (end them with Ctrl-D)")
+		}
+		read, err := inputs.Read(fs.Args(), s.In, entryPoints...)
+		if err != nil {
+			return "", nil, nil, usagef("%w", err)
+		}
+		for _, d := range read {
+			value, err := engine.DecodeInput(d.Input)
+			if err != nil {
+				return "", nil, nil, usagef("%s: %w", d.Source, err)
+			}
+			docs = append(docs, document{d.Source, value})
+		}
+	default:
+		value, err := readValue(s, input)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		docs = []document{{input, value}}
 	}
 	e, err := policy.engine(ctx)
 	if err != nil {
 		return "", nil, nil, err
 	}
-	return out, value, e, nil
+	return out, docs, e, nil
+}
+
+// documentWriter prints the results of several input documents: one
+// document as it is (the output opa eval gives), several as a table per
+// document under its source, or as JSON Lines of {source, result}.
+type documentWriter struct {
+	s     Streams
+	out   string
+	count int
+	n     int
+}
+
+func newDocumentWriter(s Streams, out string, count int) *documentWriter {
+	return &documentWriter{s: s, out: out, count: count}
+}
+
+// write prints doc (single prints it the way one document is printed).
+func (w *documentWriter) write(source string, doc interface{ JSON() ([]byte, error) }, single func() error) error {
+	w.n++
+	if w.count == 1 {
+		return single()
+	}
+	if w.out == "json" {
+		data, err := doc.JSON()
+		if err != nil {
+			return err
+		}
+		line, err := json.Marshal(map[string]any{"source": source, "result": json.RawMessage(data)})
+		if err != nil {
+			return err
+		}
+		_, err = w.s.Out.Write(append(line, '\n'))
+		return err
+	}
+	if w.n > 1 {
+		fmt.Fprintln(w.s.Out)
+	}
+	fmt.Fprintf(w.s.Out, "== %s\n", display.Value(source))
+	return single()
 }
 
 // outputFormat validates --format, defaulting to table on a terminal.

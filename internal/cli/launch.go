@@ -15,20 +15,27 @@ const launchExamples = `  # Validate a fork launch and print its allowlist and n
   # The launch document exactly as OPA returns it
   tooleval launch -i inputs/launch/fork_with_tools.json --format json
 
-Exit status: 0 valid, 1 invalid, 2 bad usage, unreadable input or an
-evaluation failure.
+Exit status: 0 valid, 3 invalid (the launch has errors; it is deny-all),
+2 bad usage, unreadable input or an evaluation failure.
 `
 
 func launchCommand() documentCommand[*engine.Launch] {
 	return documentCommand[*engine.Launch]{
 		name:      "launch",
-		synopsis:  "launch [-i FILE|-] [--bundle PATH] [--config FILE] [--format table|json]",
+		synopsis:  "launch [-i FILE|-] [FILE|DIR|-]... [--bundle PATH] [--config FILE] [--format table|json]",
 		inputHelp: "launch document, or - for standard input",
 		examples:  launchExamples,
-		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Launch, bool, error) {
+		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Launch, int, error) {
 			l, err := e.LaunchValue(ctx, input)
-			return l, err == nil && l.Valid, err
+			switch {
+			case err != nil:
+				return l, ExitUsage, err
+			case !l.Valid:
+				return l, ExitErrors, nil
+			}
+			return l, ExitOK, nil
 		},
+		entryPoints: []string{"tooleval/launch"},
 		table: func(w io.Writer, l *engine.Launch) error {
 			writeLaunchTable(w, l)
 			return nil

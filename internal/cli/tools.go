@@ -24,22 +24,29 @@ const toolsExamples = `  # What the agent of a request may call, tool by tool
   # Every declared tool against every check: pass, refused, exempt or -
   tooleval tools -i inputs/delegation_chain.json --matrix
 
-Calls and run in the input are ignored. Exit status: 0 the catalog has
-no errors, 1 it has errors (every tool is then refused), 2 bad usage,
-unreadable input or an evaluation failure.
+Calls and run in the input are ignored. Several inputs (files,
+directories, JSON Lines, OPA decision logs) may follow the flags instead
+of -i. Exit status: 0 every declared tool allowed, 1 a tool refused, 3
+the request or configuration has errors (every tool is then refused), 2
+bad usage, unreadable input or an evaluation failure; with several
+inputs, the worst of them.
 `
 
 func toolsCommand() documentCommand[*engine.Catalog] {
 	return documentCommand[*engine.Catalog]{
 		name:      "tools",
-		synopsis:  "tools [-i FILE|-] [--bundle PATH] [--config FILE] [--matrix] [--format table|json]",
+		synopsis:  "tools [-i FILE|-] [FILE|DIR|-]... [--bundle PATH] [--config FILE] [--matrix] [--format table|json]",
 		inputHelp: "input document (agent, declared, layers, ...), or - for standard input",
 		examples:  toolsExamples,
-		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Catalog, bool, error) {
+		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Catalog, int, error) {
 			c, err := e.ToolsValue(ctx, input)
-			return c, err == nil && len(c.Errors) == 0, err
+			if err != nil {
+				return c, ExitUsage, err
+			}
+			return c, catalogStatus(c), nil
 		},
-		table: writeCatalogTable,
+		entryPoints: []string{"tooleval/tools", "tooleval/decision", "tooleval/explain"},
+		table:       writeCatalogTable,
 		alternative: &alternativeView{
 			flag:  "matrix",
 			usage: "print the declared tools × checks (exclusions, stages and layers, deny then allow lists) instead, each cell pass, refused, exempt or not applicable",
@@ -62,12 +69,26 @@ func writeMatrix(ctx context.Context, s Streams, e *engine.Engine, input ast.Val
 	} else {
 		writeMatrixTable(s.Out, m)
 	}
+	code := ExitOK
 	for _, row := range m.Rows {
 		if !row.Allowed {
-			return ExitRefused, nil
+			code = ExitRefused
 		}
 	}
-	return ExitOK, nil
+	return code, nil
+}
+
+// catalogStatus is the exit code of one catalog.
+func catalogStatus(c *engine.Catalog) int {
+	if len(c.Errors) > 0 {
+		return ExitErrors
+	}
+	for _, t := range c.Tools {
+		if !t.Allowed {
+			return ExitRefused
+		}
+	}
+	return ExitOK
 }
 
 // writeMatrixTable prints one row per tool and one column per check,

@@ -1,3 +1,7 @@
+// Package diff replays a corpus of requests under two policies (a base
+// and a candidate) and reports every call whose verdict, reason or layer
+// changes, with the changes in each request's effective tools and
+// errors: the impact analysis behind `tooleval diff`.
 package diff
 
 import (
@@ -13,7 +17,15 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/inputs"
 )
+
+// Request is one request of a corpus (inputs.Read with DecisionEntryPoints).
+type Request = inputs.Document
+
+// DecisionEntryPoints are the decision log paths whose inputs a diff
+// replays.
+var DecisionEntryPoints = []string{"tooleval/decision", "tooleval/explain"}
 
 // Verdict is what a policy said of one call.
 type Verdict struct {

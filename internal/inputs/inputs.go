@@ -1,8 +1,6 @@
-// Package diff replays a corpus of requests under two policies (a base
-// and a candidate) and reports every call whose verdict, reason or layer
-// changes, with the changes in each request's effective tools and
-// errors: the impact analysis behind `tooleval diff`.
-package diff
+// Package inputs reads the input documents the command line evaluates
+// or replays: JSON files, directories, JSON Lines and OPA decision logs.
+package inputs
 
 import (
 	"bufio"
@@ -17,8 +15,8 @@ import (
 	"strings"
 )
 
-// Request is one replayable request of a corpus.
-type Request struct {
+// Document is one input document and where it was read.
+type Document struct {
 	// Source says where the request was read: a file, and for JSON
 	// Lines and logs the line (file:line).
 	Source string `json:"source"`
@@ -33,19 +31,24 @@ type Request struct {
 // maxLine bounds one line of a JSON Lines file or decision log.
 const maxLine = 64 << 20
 
-// Read reads the requests of the corpus paths, in order: JSON files
-// (one input document each), directories (their *.json, *.jsonl and
+// Read reads the documents of the paths, in order: files (one JSON
+// document each, unless named *.jsonl or *.log), directories (their *.json, *.jsonl and
 // *.log files, recursively, in lexical order), JSON Lines files (*.jsonl,
 // *.log, or "-" for standard input: one input document per line), and
 // OPA decision logs (the console or file output of OPA's decision log
-// plugin: lines with decision_id and input, of which those whose path is
-// a tooleval decision are replayed). A decision log event names what the
-// mask removed from its input; see Request.Masked.
-func Read(paths []string, stdin io.Reader) ([]Request, error) {
-	var out []Request
+// plugin: lines with decision_id and input, of which those of the entry
+// points given, such as "tooleval/decision", are read and the others
+// skipped). A decision log event names what the mask removed from its
+// input; see Document.Masked.
+func Read(paths []string, stdin io.Reader, entryPoints ...string) ([]Document, error) {
+	r := reader{entryPoints: map[string]bool{}}
+	for _, p := range entryPoints {
+		r.entryPoints[p] = true
+	}
+	var out []Document
 	for _, path := range paths {
 		if path == "-" {
-			requests, err := readLines("standard input", stdin)
+			requests, err := r.readLines("standard input", stdin)
 			if err != nil {
 				return nil, err
 			}
@@ -57,7 +60,7 @@ func Read(paths []string, stdin io.Reader) ([]Request, error) {
 			return nil, err
 		}
 		for _, file := range files {
-			requests, err := readFile(file)
+			requests, err := r.readFile(file)
 			if err != nil {
 				return nil, err
 			}
@@ -70,7 +73,7 @@ func Read(paths []string, stdin io.Reader) ([]Request, error) {
 func corpusFiles(path string) ([]string, error) {
 	info, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %w", err)
+		return nil, fmt.Errorf("inputs: %w", err)
 	}
 	if !info.IsDir() {
 		return []string{path}, nil
@@ -86,11 +89,11 @@ func corpusFiles(path string) ([]string, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %w", err)
+		return nil, fmt.Errorf("inputs: %w", err)
 	}
 	sort.Strings(files)
 	if len(files) == 0 {
-		return nil, fmt.Errorf("corpus: %s has no .json, .jsonl or .log file", path)
+		return nil, fmt.Errorf("inputs: %s has no .json, .jsonl or .log file", path)
 	}
 	return files, nil
 }
@@ -103,37 +106,41 @@ func corpusExtension(p string) bool {
 	return false
 }
 
-func readFile(path string) ([]Request, error) {
+type reader struct {
+	entryPoints map[string]bool
+}
+
+func (r reader) readFile(path string) ([]Document, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("corpus: %w", err)
+		return nil, fmt.Errorf("inputs: %w", err)
 	}
 	defer f.Close()
-	if filepath.Ext(path) == ".json" {
+	if ext := filepath.Ext(path); ext != ".jsonl" && ext != ".log" {
 		data, err := io.ReadAll(f)
 		if err != nil {
-			return nil, fmt.Errorf("corpus: %s: %w", path, err)
+			return nil, fmt.Errorf("inputs: %s: %w", path, err)
 		}
 		data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-		r, ok, err := request(path, data)
+		doc, ok, err := r.document(path, data)
 		if err != nil || !ok {
 			return nil, err
 		}
-		return []Request{r}, nil
+		return []Document{doc}, nil
 	}
-	return readLines(path, f)
+	return r.readLines(path, f)
 }
 
-func readLines(name string, r io.Reader) ([]Request, error) {
-	scanner := bufio.NewScanner(r)
+func (r reader) readLines(name string, in io.Reader) ([]Document, error) {
+	scanner := bufio.NewScanner(in)
 	scanner.Buffer(make([]byte, 0, 64<<10), maxLine)
-	var out []Request
+	var out []Document
 	for line := 1; scanner.Scan(); line++ {
 		text := bytes.TrimSpace(scanner.Bytes())
 		if len(text) == 0 {
 			continue
 		}
-		req, ok, err := request(fmt.Sprintf("%s:%d", name, line), bytes.Clone(text))
+		req, ok, err := r.document(fmt.Sprintf("%s:%d", name, line), bytes.Clone(text))
 		if err != nil {
 			return nil, err
 		}
@@ -142,16 +149,16 @@ func readLines(name string, r io.Reader) ([]Request, error) {
 		}
 	}
 	if err := scanner.Err(); err != nil {
-		return nil, fmt.Errorf("corpus: %s: %w", name, err)
+		return nil, fmt.Errorf("inputs: %s: %w", name, err)
 	}
 	return out, nil
 }
 
-// request reads one JSON document: a decision log event (replayed when
-// it is a tooleval decision, skipped otherwise) or an input document.
-func request(source string, data []byte) (Request, bool, error) {
+// document reads one JSON document: a decision log event (read when it
+// is one of the entry points', skipped otherwise) or an input document.
+func (r reader) document(source string, data []byte) (Document, bool, error) {
 	if !json.Valid(data) {
-		return Request{}, false, fmt.Errorf("corpus: %s: not one JSON document", source)
+		return Document{}, false, fmt.Errorf("inputs: %s: not one JSON document", source)
 	}
 	var event struct {
 		DecisionID *string          `json:"decision_id"`
@@ -161,10 +168,10 @@ func request(source string, data []byte) (Request, bool, error) {
 		Masked     []string         `json:"masked"`
 	}
 	if err := json.Unmarshal(data, &event); err != nil || event.DecisionID == nil {
-		return Request{Source: source, Input: data}, true, nil // an input document (any JSON value)
+		return Document{Source: source, Input: data}, true, nil // an input document (any JSON value)
 	}
-	if !decisionPath(event.Path) || event.Input == nil {
-		return Request{}, false, nil // another entry point's event, or one without input
+	if !r.entryPoints[entryPoint(event.Path)] || event.Input == nil {
+		return Document{}, false, nil // another entry point's event, or one without input
 	}
 	var masked []string
 	for _, pointer := range append(event.Erased, event.Masked...) {
@@ -172,12 +179,10 @@ func request(source string, data []byte) (Request, bool, error) {
 			masked = append(masked, pointer)
 		}
 	}
-	return Request{Source: source, Input: *event.Input, Masked: masked}, true, nil
+	return Document{Source: source, Input: *event.Input, Masked: masked}, true, nil
 }
 
-// decisionPath reports whether a decision log path is one of the
-// entry points whose input is a decision input.
-func decisionPath(path string) bool {
-	path = strings.TrimPrefix(strings.ReplaceAll(path, ".", "/"), "data/")
-	return path == "tooleval/decision" || path == "tooleval/explain"
+// entryPoint is a decision log path as a/b ("data.a.b" and "a/b" alike).
+func entryPoint(path string) string {
+	return strings.TrimPrefix(strings.ReplaceAll(path, ".", "/"), "data/")
 }
