@@ -5,55 +5,172 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// AuditRecord is what the audit logger receives for every decision, as
-// the attributes of one "tooleval decision" record.
-type AuditRecord struct {
-	DecisionID string      `json:"decision_id"`
-	Revision   string      `json:"revision"`
-	Agent      any         `json:"agent"`
-	Calls      []AuditCall `json:"calls"`
-	Errors     int         `json:"errors"`
-	Failure    string      `json:"failure,omitempty"`
+// AuditMessage is the message of every audit record: the message of
+// OPA's console decision logger, so that one log pipeline reads the
+// engine's records and OPA servers' decision logs alike.
+const AuditMessage = "Decision Log"
+
+// The members of an audit record (slog attributes), named as in an OPA
+// decision log event:
+//
+//	decision_id  a random id for this evaluation
+//	path         the entry point: tooleval/decision, tooleval/explain,
+//	             tooleval/launch or tooleval/check
+//	bundles      {"tooleval": {"revision": ...}}: the bundle that decided
+//	timestamp    when the evaluation ended (RFC 3339, UTC)
+//	input        the input document (a session's batch: its static
+//	             document with the batch), masked
+//	result       the document returned, masked
+//	erased       the JSON pointers the mask removed, sorted
+//	error        why the evaluation failed, when it did (result is then
+//	             the fail-closed document)
+//
+// The mask is the bundle's own data.system.log.mask, the one OPA servers
+// apply: arguments, paths, users and continuation sessions never reach
+// the log by default (docs/deploy.md says how to keep more). If the mask
+// cannot be evaluated, the whole input and result are erased.
+const auditBundle = "tooleval"
+
+// The entry points an audit record names in path.
+const (
+	auditDecision = "tooleval/decision"
+	auditExplain  = "tooleval/explain"
+	auditLaunch   = "tooleval/launch"
+	auditCheck    = "tooleval/check"
+)
+
+// record logs one evaluation: request is the input document, result the
+// document returned (any JSON-compatible value or ast.Value).
+func (e *Engine) record(ctx context.Context, p *policy, path string, request ast.Value, result any, evalErr error) {
+	if e.audit == nil {
+		return
+	}
+	var resultValue ast.Value
+	switch r := result.(type) {
+	case ast.Value:
+		resultValue = r
+	default:
+		v, err := ast.InterfaceToValue(r)
+		if err != nil {
+			v = ast.Null{}
+		}
+		resultValue = v
+	}
+	if request == nil {
+		request = ast.Null{}
+	}
+	event := map[string]any{"input": jsonOf(request), "result": jsonOf(resultValue)}
+	erased := e.maskPointers(ctx, p, request, resultValue)
+	for _, pointer := range erased {
+		erase(event, pointer)
+	}
+	attrs := []slog.Attr{
+		slog.String("decision_id", newDecisionID()),
+		slog.String("path", path),
+		slog.Any("bundles", map[string]any{auditBundle: map[string]any{"revision": p.revision}}),
+		slog.String("timestamp", time.Now().UTC().Format(time.RFC3339Nano)),
+		slog.Any("input", event["input"]),
+		slog.Any("result", event["result"]),
+		slog.Any("erased", erased),
+	}
+	if evalErr != nil {
+		attrs = append(attrs, slog.String("error", evalErr.Error()))
+	}
+	e.audit.LogAttrs(ctx, slog.LevelInfo, AuditMessage, attrs...)
 }
 
-// AuditCall is one call of an [AuditRecord]. Arguments are never logged.
-type AuditCall struct {
-	ID      any    `json:"id"`
-	Name    any    `json:"name"`
-	Allowed bool   `json:"allowed"`
-	Reason  string `json:"reason,omitempty"`
-	Layer   string `json:"layer,omitempty"`
-}
-
-func (e *Engine) auditDecision(ctx context.Context, p *policy, request ast.Value, d *Decision, evalErr error) {
+// auditDecision is record for a decision (nil d: nothing to log).
+func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, request ast.Value, d *Decision, evalErr error) {
 	if e.audit == nil || d == nil {
 		return
 	}
-	rec := AuditRecord{
-		DecisionID: newDecisionID(),
-		Revision:   p.revision,
-		Agent:      fieldOrNull(request, "agent"),
-		Calls:      make([]AuditCall, len(d.Decisions)),
-		Errors:     len(d.Errors),
+	var result any = d.value
+	if d.value == nil {
+		result = d.document
 	}
-	for i, c := range d.Decisions {
-		rec.Calls[i] = AuditCall{ID: c.ID, Name: c.Name, Allowed: c.Allowed, Reason: c.Reason, Layer: c.Layer}
-	}
-	if evalErr != nil {
-		rec.Failure = evalErr.Error()
-	}
-	e.audit.LogAttrs(ctx, slog.LevelInfo, "tooleval decision",
-		slog.String("decision_id", rec.DecisionID),
-		slog.String("revision", rec.Revision),
-		slog.Any("agent", rec.Agent),
-		slog.Any("calls", rec.Calls),
-		slog.Int("errors", rec.Errors),
-		slog.String("failure", rec.Failure),
+	e.record(ctx, p, path, request, result, evalErr)
+}
+
+// maskPointers evaluates the bundle's decision log mask for one event:
+// the JSON pointers to erase, sorted. If it cannot, everything is.
+func (e *Engine) maskPointers(ctx context.Context, p *policy, request, result ast.Value) []string {
+	everything := []string{"/input", "/result"}
+	maskInput := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("input"), ast.NewTerm(request)},
+		[2]*ast.Term{ast.StringTerm("result"), ast.NewTerm(result)},
 	)
+	value, err := evalAST(ctx, p.mask, maskInput)
+	if err != nil {
+		return everything
+	}
+	set, ok := value.(ast.Set)
+	if !ok {
+		return everything
+	}
+	var pointers []string
+	var bad bool
+	set.Foreach(func(t *ast.Term) {
+		s, ok := t.Value.(ast.String)
+		if !ok {
+			bad = true
+			return
+		}
+		pointers = append(pointers, string(s))
+	})
+	if bad {
+		return everything
+	}
+	sort.Strings(pointers)
+	return pointers
+}
+
+func jsonOf(v ast.Value) any {
+	x, err := ast.JSON(v)
+	if err != nil {
+		return nil
+	}
+	return x
+}
+
+// erase removes the member a JSON pointer names from doc (an array
+// element becomes null). A pointer that names nothing changes nothing.
+func erase(doc map[string]any, pointer string) {
+	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i, p := range parts {
+		parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+	}
+	var parent any = doc
+	for i, key := range parts {
+		last := i == len(parts)-1
+		switch node := parent.(type) {
+		case map[string]any:
+			if last {
+				delete(node, key)
+				return
+			}
+			parent = node[key]
+		case []any:
+			index, err := strconv.Atoi(key)
+			if err != nil || index < 0 || index >= len(node) {
+				return
+			}
+			if last {
+				node[index] = nil
+				return
+			}
+			parent = node[index]
+		default:
+			return
+		}
+	}
 }
 
 func newDecisionID() string {

@@ -68,6 +68,16 @@ func (e *Engine) CheckValue(ctx context.Context, input ast.Value) (*Check, error
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
+	c, err := p.evalCheck(ctx, input)
+	var document any
+	if c != nil {
+		document = c.document
+	}
+	e.record(ctx, p, auditCheck, input, document, err)
+	return c, err
+}
+
+func (p *policy) evalCheck(ctx context.Context, input ast.Value) (*Check, error) {
 	value, err := evalAST(ctx, p.check, input)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"go.opentelemetry.io/otel/metric"
 )
 
 // The queries the engine prepares. Each names a rule or function of the
@@ -27,6 +28,7 @@ const (
 	decisionQuery = "data.tooleval.decision"
 	toolsQuery    = "data.tooleval.tools"
 	explainQuery  = "data.tooleval.explain"
+	maskQuery     = "data.system.log.mask"
 	launchQuery   = "data.tooleval.launch"
 	sessionQuery  = "data.tooleval.context.session(input)"
 	decideQuery   = "data.tooleval.decide(input.context, input.request)"
@@ -46,6 +48,7 @@ type Engine struct {
 	timeout     time.Duration
 	verify      *bundle.VerificationConfig
 	shadow      *Shadow
+	meters      *meters
 }
 
 // policy is one loaded bundle with its prepared queries. It is never
@@ -63,6 +66,7 @@ type policy struct {
 	catalog    rego.PreparedEvalQuery
 	check      rego.PreparedEvalQuery
 	explain    rego.PreparedEvalQuery
+	mask       rego.PreparedEvalQuery
 	paths      pathArguments
 	// maxCalls is the policy's largest batch (data.tooleval.shape.max_calls);
 	// a session answers from its context's entries only up to it.
@@ -76,6 +80,7 @@ type options struct {
 	timeout    time.Duration
 	keys       []VerificationKey
 	shadow     *Shadow
+	meters     metric.MeterProvider
 }
 
 // Option configures [New].
@@ -91,8 +96,10 @@ func WithBundle(path string) Option {
 	return func(o *options) { o.bundlePath = path }
 }
 
-// WithAuditLogger logs every decision as one structured record to l
-// (see [AuditRecord]). Auditing is off by default.
+// WithAuditLogger logs every decision, explanation, launch and check as
+// one structured record to l, with the members of an OPA decision log
+// event, masked by the bundle's own decision log mask (see
+// [AuditMessage]). Auditing is off by default.
 func WithAuditLogger(l *slog.Logger) Option {
 	return func(o *options) { o.audit = l }
 }
@@ -136,7 +143,11 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout, verify: vc, shadow: o.shadow}
+	m, err := newMeters(o.meters)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout, verify: vc, shadow: o.shadow, meters: m}
 	e.install(p)
 	return e, nil
 }

@@ -9,9 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 )
 
 // newEngine returns an engine on the embedded bundle, shared by a test.
@@ -173,21 +176,73 @@ func TestLaunch(t *testing.T) {
 func TestAuditLogsOneRecordPerDecision(t *testing.T) {
 	var buf bytes.Buffer
 	e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
-	_, err := e.DecideJSON(context.Background(), []byte(`{"agent": {"name": "a", "role": "main", "depth": 0},
+	ctx := context.Background()
+	_, err := e.DecideJSON(ctx, []byte(`{"agent": {"name": "a", "role": "main", "depth": 0}, "workspace": {"root": "/home/alice/ws"},
+		"caller": {"user": "alice@example.com", "scopes": null},
 		"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file", "args": {"path": "/secret"}}, {"id": "c2", "name": "nope"}]}`))
 	require.NoError(t, err)
 	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
 	require.Len(t, lines, 1)
 	var rec map[string]any
 	require.NoError(t, json.Unmarshal(lines[0], &rec))
-	require.Equal(t, "tooleval decision", rec["msg"])
+	require.Equal(t, AuditMessage, rec["msg"])
 	require.Len(t, rec["decision_id"], 32)
-	require.Equal(t, map[string]any{"name": "a", "role": "main", "depth": float64(0)}, rec["agent"])
-	require.Equal(t, []any{
-		map[string]any{"id": "c1", "name": "read_file", "allowed": true},
-		map[string]any{"id": "c2", "name": "nope", "allowed": false, "reason": "not_declared", "layer": "declaration"},
-	}, rec["calls"])
-	require.NotContains(t, buf.String(), "/secret", "arguments must not be logged")
+	require.Equal(t, "tooleval/decision", rec["path"])
+	require.Equal(t, map[string]any{"tooleval": map[string]any{"revision": e.Revision()}}, rec["bundles"])
+	_, err = time.Parse(time.RFC3339Nano, rec["timestamp"].(string))
+	require.NoError(t, err)
+	require.Equal(t, []any{"/input/caller/user", "/input/calls/0/args", "/input/workspace", "/result/decisions/0/message"}, rec["erased"])
+	input := rec["input"].(map[string]any)
+	require.Equal(t, map[string]any{"name": "a", "role": "main", "depth": float64(0)}, input["agent"])
+	require.Equal(t, []any{map[string]any{"id": "c1", "name": "read_file"}, map[string]any{"id": "c2", "name": "nope"}}, input["calls"])
+	result := rec["result"].(map[string]any)
+	require.Equal(t, map[string]any{"id": "c1", "name": "read_file", "allowed": false, "reason": "path", "layer": "workspace", "rule": "not_readable"},
+		result["decisions"].([]any)[0], "the path refusal's message quotes the path: erased")
+	for _, secret := range []string{"/secret", "alice", "/home"} {
+		require.NotContains(t, buf.String(), secret, "the mask erases arguments, users and the workspace")
+	}
+}
+
+// TestAuditRecordsLaunchesChecksAndSessionBatches: launches, checks and
+// explanations are audited with their entry point's path, and a
+// session's batch with the full input (its static document and the
+// batch), so that the record can be replayed.
+func TestAuditRecordsLaunchesChecksAndSessionBatches(t *testing.T) {
+	var buf bytes.Buffer
+	e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
+	ctx := context.Background()
+	_, err := e.LaunchJSON(ctx, []byte(`{"subagent_type": "fork", "fork_tools": ["read_file"]}`))
+	require.NoError(t, err)
+	_, err = e.CheckJSON(ctx, []byte(`{}`))
+	require.NoError(t, err)
+	_, err = e.ExplainJSON(ctx, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "x", "name": "read_file"}]}`))
+	require.NoError(t, err)
+	s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "read_file"}}})
+	require.NoError(t, err)
+	_, err = s.Decide(ctx, []Call{{ID: "b1", Name: "read_file"}})
+	require.NoError(t, err)
+	var paths []string
+	var session map[string]any
+	for _, line := range bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n")) {
+		var rec map[string]any
+		require.NoError(t, json.Unmarshal(line, &rec))
+		paths = append(paths, rec["path"].(string))
+		session = rec
+	}
+	require.Equal(t, []string{"tooleval/launch", "tooleval/check", "tooleval/explain", "tooleval/decision"}, paths)
+	input := session["input"].(map[string]any)
+	require.Equal(t, []any{map[string]any{"name": "read_file"}}, input["declared"])
+	require.Equal(t, []any{map[string]any{"id": "b1", "name": "read_file"}}, input["calls"])
+}
+
+func TestEraseFollowsJSONPointers(t *testing.T) {
+	doc := map[string]any{"input": map[string]any{"a/b": 1, "m~n": 2, "list": []any{map[string]any{"x": 1, "y": 2}}}}
+	for _, p := range []string{"/input/a~1b", "/input/m~0n", "/input/list/0/x", "/input/list/7/x", "/input/nothing/here", "/input/list/-1"} {
+		erase(doc, p)
+	}
+	require.Equal(t, map[string]any{"input": map[string]any{"list": []any{map[string]any{"y": 2}}}}, doc)
+	erase(doc, "/input/list/0")
+	require.Equal(t, map[string]any{"input": map[string]any{"list": []any{nil}}}, doc)
 }
 
 // TestDecideJSONReadsLikeOPAEval: a leading byte order mark is skipped;
@@ -213,4 +268,53 @@ func TestDecideJSONReadsLikeOPAEval(t *testing.T) {
 		_, err = e.CheckJSON(ctx, []byte(trailing))
 		require.Error(t, err)
 	}
+}
+
+// TestMeterProviderCountsDecisionsByOutcome: an OpenTelemetry meter
+// provider (the SDK's, with a manual reader) gets one count per
+// decision, by outcome, and a duration for each.
+func TestMeterProviderCountsDecisionsByOutcome(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	provider := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	e := newEngine(t, WithMeterProvider(provider))
+	ctx := context.Background()
+	for _, in := range []string{
+		`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`,
+		`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "write_file"}]}`,
+		`{"layers": [{"name": "x", "allow": ["*"]}], "calls": [{"id": "a", "name": "x"}]}`,
+	} {
+		_, err := e.DecideJSON(ctx, []byte(in))
+		require.NoError(t, err)
+	}
+	s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "read_file"}}})
+	require.NoError(t, err)
+	_, err = s.Decide(ctx, []Call{{ID: "b", Name: "read_file"}})
+	require.NoError(t, err)
+	_, err = e.DecideJSON(ctx, []byte(`{`))
+	require.Error(t, err)
+
+	var rm metricdata.ResourceMetrics
+	require.NoError(t, reader.Collect(ctx, &rm))
+	counts := map[string]int64{}
+	var durations uint64
+	for _, scope := range rm.ScopeMetrics {
+		for _, m := range scope.Metrics {
+			switch data := m.Data.(type) {
+			case metricdata.Sum[int64]:
+				require.Equal(t, "tooleval.decisions", m.Name)
+				for _, p := range data.DataPoints {
+					outcome, _ := p.Attributes.Value("outcome")
+					counts[outcome.AsString()] += p.Value
+				}
+			case metricdata.Histogram[float64]:
+				require.Equal(t, "tooleval.decision.duration", m.Name)
+				for _, p := range data.DataPoints {
+					durations += p.Count
+				}
+			}
+		}
+	}
+	// The undecodable document never reached the policy: not counted.
+	require.Equal(t, map[string]int64{"allowed": 2, "refused": 1, "errors": 1}, counts)
+	require.Equal(t, uint64(4), durations)
 }

@@ -44,8 +44,10 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
+	start := time.Now()
 	d, err := p.evalDecision(ctx, p.decision, input, input)
-	e.auditDecision(ctx, p, input, d, err)
+	e.meters.decided(ctx, start, d, err)
+	e.auditDecision(ctx, p, auditDecision, input, d, err)
 	if e.shadow != nil && err == nil {
 		e.shadow.offer(nil, input, d)
 	}
@@ -80,8 +82,10 @@ func (e *Engine) ExplainValue(ctx context.Context, input ast.Value) (*Decision, 
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
+	start := time.Now()
 	d, err := p.evalExplained(ctx, input)
-	e.auditDecision(ctx, p, input, d, err)
+	e.meters.decided(ctx, start, d, err)
+	e.auditDecision(ctx, p, auditExplain, input, d, err)
 	return d, err
 }
 
@@ -123,6 +127,12 @@ func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, err
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
+	l, err := p.evalLaunch(ctx, input)
+	e.record(ctx, p, auditLaunch, input, l.document, err)
+	return l, err
+}
+
+func (p *policy) evalLaunch(ctx context.Context, input ast.Value) (*Launch, error) {
 	value, err := evalAST(ctx, p.launch, input)
 	if err != nil {
 		return failedLaunch(), err

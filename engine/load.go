@@ -65,6 +65,7 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle) (*policy, error) {
 		catalogQuery:  &p.catalog,
 		checkQuery:    &p.check,
 		explainQuery:  &p.explain,
+		maskQuery:     &p.mask,
 	} {
 		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -215,9 +216,11 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 		return p.evalDecision(ctx, p.decide, input, request)
 	}
 	var (
-		d   *Decision
-		err error
+		d     *Decision
+		err   error
+		start = time.Now()
 	)
+	defer func() { s.engine.meters.decided(ctx, start, d, err) }()
 	if err = contextEnded(ctx); err != nil {
 		d = failClosed(request)
 	} else if looked, ok := lookupBatch(ctx, st.entries, p.maxCalls, request, evaluate); ok {
@@ -226,7 +229,9 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 	} else {
 		d, err = evaluate(ctx, request)
 	}
-	s.engine.auditDecision(ctx, p, s.agent, d, err)
+	if s.engine.audit != nil {
+		s.engine.auditDecision(ctx, p, auditDecision, sessionInput(s.static, request), d, err)
+	}
 	if s.engine.shadow != nil && err == nil {
 		s.engine.shadow.offer(s.static, request, d)
 	}

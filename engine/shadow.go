@@ -168,15 +168,7 @@ func (s *Shadow) work() {
 func (s *Shadow) compare(job shadowJob) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.opts.Timeout)
 	defer cancel()
-	input := job.request
-	if static, ok := job.static.(ast.Object); ok {
-		merged := static.Copy()
-		if request, ok := job.request.(ast.Object); ok {
-			request.Foreach(func(k, v *ast.Term) { merged.Insert(k, v) })
-		}
-		input = merged
-	}
-	candidate, err := s.candidate.DecideValue(ctx, input)
+	candidate, err := s.candidate.DecideValue(ctx, sessionInput(job.static, job.request))
 	if err == nil && len(candidate.Decisions) != len(job.live.Decisions) {
 		err = errShape
 	}
@@ -201,6 +193,21 @@ func (s *Shadow) compare(job shadowJob) {
 			slog.Group("live", verdictAttrs(live)...), slog.Group("candidate", verdictAttrs(c)...),
 			slog.String("live_revision", job.live.Revision), slog.String("candidate_revision", candidate.Revision))
 	}
+}
+
+// sessionInput is the full input document of a session's batch: its
+// static document with the batch's members ({calls, run}) over it, or
+// request alone when there is no static document.
+func sessionInput(static, request ast.Value) ast.Value {
+	obj, ok := static.(ast.Object)
+	if !ok {
+		return request
+	}
+	merged := obj.Copy()
+	if r, ok := request.(ast.Object); ok {
+		r.Foreach(func(k, v *ast.Term) { merged.Insert(k, v) })
+	}
+	return merged
 }
 
 func verdictAttrs(c CallDecision) []any {

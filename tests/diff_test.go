@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -268,4 +269,35 @@ func TestDiffCorpus(t *testing.T) {
 	require.Equal(t, changed, r.ChangedCalls)
 	t.Logf("diff of %d generated requests (%d calls): %d calls in %d requests change, %s (%.2f ms per request, both policies, decision and catalog)",
 		n, r.Calls, r.ChangedCalls, r.ChangedRequests, elapsed.Round(time.Millisecond), float64(elapsed.Microseconds())/1000/float64(n))
+}
+
+// TestDiffReplaysTheEnginesAuditLog: the embedded engine's audit records
+// carry an OPA decision log event's members, masked by the same mask,
+// so tooleval diff replays them as it replays a server's log.
+func TestDiffReplaysTheEnginesAuditLog(t *testing.T) {
+	ctx := context.Background()
+	log := filepath.Join(t.TempDir(), "audit.log")
+	f, err := os.Create(log)
+	require.NoError(t, err)
+	e, err := engine.New(ctx, engine.WithAuditLogger(slog.New(slog.NewJSONHandler(f, nil))))
+	require.NoError(t, err)
+	for _, r := range []string{
+		`{"declared": [{"name": "read_file"}, {"name": "web_search"}], "workspace": {"root": "/ws"},
+		  "calls": [{"id": "log_1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "log_2", "name": "web_search"}]}`,
+		`{"declared": [{"name": "web_search"}, {"name": "grep"}], "calls": [{"id": "log_3", "name": "web_search"}, {"id": "log_4", "name": "grep"}]}`,
+	} {
+		_, err := e.DecideJSON(ctx, []byte(r))
+		require.NoError(t, err)
+	}
+	_, err = e.LaunchJSON(ctx, []byte(`{"fork_tools": []}`)) // another entry point: not replayed
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+
+	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
+	r, code := runDiffJSON(t, "--candidate", candidate, log)
+	require.Equal(t, 1, code)
+	require.Equal(t, 2, r.Requests)
+	require.Len(t, r.NotReplayable, 2)
+	require.Len(t, r.Changes, 1)
+	require.Equal(t, "log_3", r.Changes[0].ID)
 }
