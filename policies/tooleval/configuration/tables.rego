@@ -42,3 +42,12 @@ collision_errors(table, location, name) := [shape.problem(
 	keys := _table_keys(table, name)
 	count(keys) > 1
 } else := []
+
+# METADATA
+# description: |
+#   Where each entry of a list at base comes from: base[0], base[1], ...
+#   (none when list is not an array). tooleval.explain names matched
+#   entries with these.
+indexed_sources(base, list) := [sprintf("%s[%d]", [base, i]) | some i, _ in list] if {
+	is_array(list)
+} else := []

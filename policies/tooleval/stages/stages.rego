@@ -23,10 +23,11 @@
 #   | requester_policy      | a verified handoff resumes a requester         | requester |
 #   | continuation_restricted | any other handoff                            | requester |
 #
-#   Each package (tooleval.stages.NAME) has the same three rules: layers
+#   Each package (tooleval.stages.NAME) has the same four rules: layers
 #   (its stages that apply to a request), request_errors (what is wrong
-#   with the request's fields and the configuration the request reads)
-#   and config_errors (every error in its part of the configuration).
+#   with the request's fields and the configuration the request reads),
+#   config_errors (every error in its part of the configuration) and
+#   sources (where each entry of its stages comes from, for explain).
 #
 #   A stage is {name, allow, deny, exempt?, servers?}: allow null states
 #   nothing, deny wins, exempt ("mcp" or "non_mcp") names the kind of tool
@@ -75,6 +76,20 @@ request_errors(doc, s, conf) := array.flatten([
 	mcp.request_errors(doc, s, conf),
 	read_only.request_errors(doc, s, conf),
 	requester.request_errors(doc, s, conf),
+])
+
+# METADATA
+# description: |
+#   Where the entries of the stages that apply to this request come from,
+#   by stage name and list, one source per entry: config.tenants.acme.tools[4],
+#   config.scopes.repo:read[0], ... (tooleval.tracing).
+sources(doc, s, conf) := object.union_n([
+	agents.sources(doc, s, conf),
+	profiles.sources(doc, s, conf),
+	tenants.sources(doc, s, conf),
+	mcp.sources(doc, s, conf),
+	read_only.sources(doc, s, conf),
+	requester.sources(doc, s, conf),
 ])
 
 # METADATA

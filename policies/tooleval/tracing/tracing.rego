@@ -73,29 +73,57 @@ sources(doc, compiled) := {
 		some name in configuration.exclusion_names
 	},
 	"layers": array.concat(
-		[_stage_lists(s) | some s in stage_list],
+		[_stage_lists(s, object.get(stage_sources, s.name, {})) | some s in stage_list],
 		[_layer_lists(i, l) | some i, l in layers.inline(doc)],
 	),
 } if {
 	conf := configuration.config
-	stage_list := stages.layers(doc, stages.subject(doc, conf), conf)
+	subject := stages.subject(doc, conf)
+	stage_list := stages.layers(doc, subject, conf)
+	stage_sources := _stage_sources(doc, subject, conf)
 	count(stage_list) + count(layers.inline(doc)) == compiled
 }
 
-_stage_lists(s) := {
+# The sources of the stages' entries; none (each entry is then named by
+# its place in its stage) if they cannot be read.
+_stage_sources(doc, subject, conf) := x if {
+	x := stages.sources(doc, subject, conf)
+} else := {}
+
+# A stage's lists, with the sources of their entries: where the
+# configuration says (tooleval.stages.sources) when that names each
+# entry, else the entry's place in the stage (stages.NAME.allow[i]).
+_stage_lists(s, known) := {
 	"kind": "stage",
-	"allow": object.get(s, "allow", null),
-	"deny": object.get(s, "deny", []),
+	"allow": allow,
+	"deny": deny,
 	"servers": object.get(s, "servers", null),
-	"base": sprintf("stages.%s", [s.name]),
+	"base": base,
+	"allow_sources": _entry_sources(object.get(known, "allow", []), base, "allow", allow),
+	"deny_sources": _entry_sources(object.get(known, "deny", []), base, "deny", deny),
+} if {
+	base := sprintf("stages.%s", [s.name])
+	allow := object.get(s, "allow", null)
+	deny := object.get(s, "deny", [])
 }
+
+_entry_sources(known, base, list, entries) := known if {
+	is_array(entries)
+	count(known) == count(entries)
+} else := _indexed(base, list, entries)
 
 _layer_lists(i, l) := {
 	"kind": "layer",
-	"allow": shape.field(l, "allow", null),
-	"deny": shape.field(l, "deny", []),
+	"allow": allow,
+	"deny": deny,
 	"servers": null,
-	"base": sprintf("layers[%d]", [i]),
+	"base": base,
+	"allow_sources": _indexed(base, "allow", allow),
+	"deny_sources": _indexed(base, "deny", deny),
+} if {
+	base := sprintf("layers[%d]", [i])
+	allow := shape.field(l, "allow", null)
+	deny := shape.field(l, "deny", [])
 }
 
 # METADATA
@@ -155,7 +183,7 @@ _deny_step(c, l, f) := {"check": l.kind, "name": c.name, "list": "deny", "outcom
 	checks.exempt(c, f.tool)
 } else := object.union(
 	{"check": l.kind, "name": c.name, "list": "deny", "outcome": "refused", "reason": "denied", "layer": c.name},
-	_first_hit(l.deny, _indexed(l.base, "deny", l.deny), "deny", f),
+	_first_hit(l.deny, l.deny_sources, "deny", f),
 ) if {
 	pattern.matches(c.deny, f.canonical, f.tool)
 } else := {"check": l.kind, "name": c.name, "list": "deny", "outcome": "pass"}
@@ -180,7 +208,7 @@ _allow_source(l) := sprintf("%s.servers", [l.base]) if {
 # The allow entry that let the tool through, with its source.
 _allowed_by(l, f) := _first_server(l, f) if {
 	l.servers != null
-} else := _first_hit(l.allow, _indexed(l.base, "allow", l.allow), "allow", f)
+} else := _first_hit(l.allow, l.allow_sources, "allow", f)
 
 _first_server(l, f) := hits[0] if {
 	f.tool.kind == "mcp"

@@ -214,3 +214,30 @@ test_configured_exclusions_name_the_configuration if {
 		"layer": "subagent_hard_deny", "entry": "deploy", "source": "config.exclusions.subagent_hard_deny[0]",
 	}
 }
+
+# The configuration the stage sources are tested under.
+stage_config := {
+	"tenants": {"acme": {"tools": ["read_file", "grep"]}},
+	"scopes": {"files:read": ["read_file"]},
+	"tools": {"deny": ["debug_*"]},
+}
+
+test_configured_stages_name_the_configuration if {
+	doc := {
+		"agent": {"role": "main", "depth": 0}, "tenant": "acme", "caller": {"scopes": ["files:read", "grep"]},
+		"declared": [{"name": "read_file"}, {"name": "grep"}, {"name": "debug_dump"}],
+		"calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "grep"}, {"id": "c", "name": "debug_dump"}],
+	}
+	explained := tooleval.explain with input as doc with data.tooleval.config as configuration.overlay(data.tooleval.config, stage_config)
+	sources := {[d.id, s.name, s.list]: [s.entry, s.source] |
+		some d in explained.decisions
+		some s in d.trace
+		s.check == "stage"
+		s.source
+	}
+	sources[["a", "tenant", "allow"]] == ["read_file", "config.tenants.acme.tools[0]"]
+	sources[["b", "tenant", "allow"]] == ["grep", "config.tenants.acme.tools[1]"]
+	sources[["a", "caller", "allow"]] == ["read_file", "config.scopes.files:read[0]"]
+	sources[["b", "caller", "allow"]] == ["grep", "input.caller.scopes[1]"]
+	sources[["c", "global_policy", "deny"]] == ["debug_*", "config.tools.deny[0]"]
+}

@@ -266,3 +266,30 @@ _filter_list_errors(conf, name, kind) := configuration.entries_errors(
 	configuration.value_at(_filters(conf), name), kind,
 	sprintf("config.agent_filters.%s", [name]), conf, true,
 )
+
+# METADATA
+# description: |
+#   Where the entries of this package's stages come from, by stage and
+#   list, one source per entry (see tooleval.tracing).
+sources(_, s, conf) := {
+	"all_agents": {"deny": _filter_sources(conf, "all_agents_disallowed")},
+	"custom_agents": {"deny": _filter_sources(conf, "custom_agents_disallowed")},
+	"async_agents": {"allow": array.concat(_filter_sources(conf, "async_allowed"), _teammate_sources(s, conf))},
+	"coordinator_mode": {"allow": _filter_sources(conf, "coordinator_allowed")},
+	"agent_definition": {
+		"allow": configuration.indexed_sources(sprintf("config.agents.%s.tools", [s.definition_key]), _definition_allow(s.definition)),
+		"deny": configuration.indexed_sources(
+			sprintf("config.agents.%s.disallowed_tools", [s.definition_key]),
+			shape.field(s.definition, "disallowed_tools", []),
+		),
+	},
+}
+
+_filter_sources(conf, list) := configuration.indexed_sources(sprintf("config.agent_filters.%s", [list]), shape.field(_filters(conf), list, []))
+
+_teammate_sources(s, conf) := array.concat(
+	_filter_sources(conf, "in_process_teammate_allowed"),
+	["config.agent_filters.agent_tool"],
+) if {
+	s.teammate
+} else := []

@@ -109,3 +109,10 @@ request_errors(doc, _, conf) := array.concat(_mcp_service_errors(doc), _mcp_requ
 # METADATA
 # description: Every error in config.mcp_user_services.
 config_errors(conf) := _mcp_config_errors(conf)
+
+# METADATA
+# description: |
+#   Where the entries of this package's stages come from: none by entry
+#   (their allow is a set of servers, which tooleval.tracing names by the
+#   server that matched).
+sources(_, _, _) := {}

@@ -148,3 +148,27 @@ request_errors(_, s, conf) := _profile_request_errors(s, conf)
 # METADATA
 # description: Every error in config.profiles, config.tools and config.subagents.
 config_errors(conf) := _profile_config_errors(conf)
+
+# METADATA
+# description: |
+#   Where the entries of this package's stages come from, by stage and
+#   list, one source per entry (see tooleval.tracing).
+sources(_, s, conf) := {
+	"profile": {"allow": array.flatten([
+		configuration.indexed_sources(sprintf("config.profiles.%s", [s.profile]), _profile_tools(s, conf)),
+		configuration.indexed_sources("config.tools.also_allow", shape.field(_tools_config(conf), "also_allow", [])),
+		configuration.indexed_sources(sprintf("config.agents.%s.also_allow", [s.definition_key]), shape.field(s.definition, "also_allow", [])),
+	])},
+	"global_policy": {
+		"allow": configuration.indexed_sources("config.tools.allow", shape.field(_tools_config(conf), "allow", null)),
+		"deny": configuration.indexed_sources("config.tools.deny", shape.field(_tools_config(conf), "deny", [])),
+	},
+	"subagent_policy": {
+		"allow": configuration.indexed_sources("config.subagents.allow", shape.field(_subagents_config(conf), "allow", null)),
+		"deny": configuration.indexed_sources("config.subagents.deny", shape.field(_subagents_config(conf), "deny", [])),
+	},
+}
+
+_profile_tools(s, conf) := tools if {
+	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
+} else := []

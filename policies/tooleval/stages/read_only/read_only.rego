@@ -107,3 +107,7 @@ request_errors(_, s, conf) := _read_only_request_errors(s, conf)
 # METADATA
 # description: Every error in config.read_only and config.shell.
 config_errors(conf) := _read_only_config_errors(conf)
+
+# METADATA
+# description: Where the entries of the read_only stage come from, one source per entry (see tooleval.tracing).
+sources(_, _, conf) := {"read_only": {"allow": configuration.indexed_sources("config.read_only.allow", shape.field(_read_only_config(conf), "allow", []))}}

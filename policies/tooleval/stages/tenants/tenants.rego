@@ -136,3 +136,33 @@ request_errors(doc, _, conf) := array.flatten([_tenant_errors(doc, conf), _calle
 # METADATA
 # description: Every error in config.tenants and config.scopes.
 config_errors(conf) := _tenant_config_errors(conf)
+
+# METADATA
+# description: |
+#   Where the entries of this package's stages come from, by stage and
+#   list, one source per entry (see tooleval.tracing): the tenant's plan,
+#   and for the caller each scope's tools in config.scopes, or the scope
+#   itself.
+sources(doc, _, conf) := {
+	"tenant": {"allow": configuration.indexed_sources(sprintf("config.tenants.%s.tools", [shape.field(doc, "tenant", null)]), _plan_tools(doc, conf))},
+	"caller": {"allow": [source |
+		some j, scope in _scopes(doc)
+		some source in _scope_sources(j, scope, conf)
+	]},
+}
+
+_scopes(doc) := scopes if {
+	scopes := shape.field(caller(doc), "scopes", null)
+	is_array(scopes)
+} else := []
+
+_scope_sources(j, scope, conf) := configuration.indexed_sources(sprintf("config.scopes.%s", [scope]), tools) if {
+	tools := configuration.table_entry(shape.field(conf, "scopes", {}), scope)
+	is_array(tools)
+} else := [sprintf("input.caller.scopes[%d]", [j])] if {
+	plain_name(scope)
+} else := []
+
+_plan_tools(doc, conf) := shape.field(plan, "tools", null) if {
+	plan := configuration.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
+} else := []
