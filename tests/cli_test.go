@@ -376,15 +376,83 @@ func TestCLIExplainTable(t *testing.T) {
 }
 
 // TestCLIHelpExamplesRun runs every example of every command's --help,
-// as a reader would paste it, in a copy of the repository's layout (a
-// git repository with inputs/ and policies/) where the files the
-// examples stand in for exist: request.json, deploy/config.json, the
-// bundles prod.tar.gz and review.tar.gz, and decisions.log (events of
-// an OPA decision log). Each must exit 0, 1 or 3 (a decision), never 2.
+// as a reader would paste it, in a copy of the repository's layout
+// (exampleWorkdir). Each must exit 0, 1 or 3 (a decision), never 2.
 func TestCLIHelpExamplesRun(t *testing.T) {
+	dir, bin := exampleWorkdir(t)
+	examples := 0
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {
+		help, _, code := cli(t, "", command, "--help")
+		require.Equal(t, 0, code)
+		_, section, found := strings.Cut(help, "\nExamples:\n")
+		require.True(t, found, "%s --help has no examples", command)
+		for _, line := range strings.Split(section, "\n") {
+			line = strings.TrimSpace(line)
+			if !strings.HasPrefix(line, "tooleval ") && !strings.HasPrefix(line, "cat ") {
+				continue
+			}
+			examples++
+			runExample(t, dir, bin, command+" --help", line)
+		}
+	}
+	require.GreaterOrEqual(t, examples, 20)
+}
+
+// TestREADMEExamplesRun runs every tooleval command the README shows (a
+// line of a code block that starts with "$ tooleval" or "bin/tooleval",
+// with its continuation lines) the same way.
+func TestREADMEExamplesRun(t *testing.T) {
+	dir, bin := exampleWorkdir(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bin"), 0o755))
+	require.NoError(t, os.Symlink(bin, filepath.Join(dir, "bin", "tooleval")))
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	examples := 0
+	inBlock := false
+	var pending string
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "```") {
+			inBlock = !inBlock
+			continue
+		}
+		if !inBlock {
+			continue
+		}
+		if pending != "" {
+			pending += " " + strings.TrimSpace(strings.TrimSuffix(line, "\\"))
+			if !strings.HasSuffix(line, "\\") {
+				examples++
+				runExample(t, dir, bin, "README", pending)
+				pending = ""
+			}
+			continue
+		}
+		command, ok := strings.CutPrefix(line, "$ ")
+		if !ok && strings.HasPrefix(line, "bin/tooleval ") {
+			command, ok = line, true
+		}
+		if !ok || !(strings.HasPrefix(command, "tooleval ") || strings.HasPrefix(command, "bin/tooleval ")) {
+			continue
+		}
+		if strings.HasSuffix(command, "\\") {
+			pending = strings.TrimSpace(strings.TrimSuffix(command, "\\"))
+			continue
+		}
+		examples++
+		runExample(t, dir, bin, "README", command)
+	}
+	require.GreaterOrEqual(t, examples, 3)
+}
+
+// exampleWorkdir is a copy of the repository's layout (a git repository
+// with inputs/ and policies/) where the files examples stand in for
+// exist: request.json, deploy/config.json, the bundles prod.tar.gz and
+// review.tar.gz, and decisions.log (events of an OPA decision log).
+func exampleWorkdir(t *testing.T) (dir, bin string) {
+	t.Helper()
 	bin, err := buildCLI()
 	require.NoError(t, err)
-	dir := t.TempDir()
+	dir = t.TempDir()
 	copyTree(t, "../inputs", filepath.Join(dir, "inputs"))
 	copyTree(t, policiesDir, filepath.Join(dir, "policies"))
 	bundle, err := os.ReadFile(bundlePath(t))
@@ -413,34 +481,26 @@ func TestCLIHelpExamplesRun(t *testing.T) {
 	git("init", "-q")
 	git("add", "policies", "inputs")
 	git("commit", "-q", "-m", "examples")
+	return dir, bin
+}
 
-	examples := 0
-	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {
-		help, _, code := cli(t, "", command, "--help")
-		require.Equal(t, 0, code)
-		_, section, found := strings.Cut(help, "\nExamples:\n")
-		require.True(t, found, "%s --help has no examples", command)
-		for _, line := range strings.Split(section, "\n") {
-			line = strings.TrimSpace(line)
-			if !strings.HasPrefix(line, "tooleval ") && !strings.HasPrefix(line, "cat ") {
-				continue
-			}
-			examples++
-			cmd := exec.Command("sh", "-c", line)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
-			out, err := cmd.CombinedOutput()
-			code := 0
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				code = exit.ExitCode()
-			} else {
-				require.NoError(t, err, line)
-			}
-			require.Contains(t, []int{0, 1, 3}, code, "%s --help example %q exits %d:\n%s", command, line, code, out)
-		}
+// runExample runs one example command line in dir with the built
+// command line first on PATH; it must exit 0, 1 or 3 (a decision), never
+// 2.
+func runExample(t *testing.T, dir, bin, where, line string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", line)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err, line)
 	}
-	require.GreaterOrEqual(t, examples, 20)
+	require.Contains(t, []int{0, 1, 3}, code, "%s example %q exits %d:\n%s", where, line, code, out)
 }
 
 // copyTree copies a directory's regular files.
