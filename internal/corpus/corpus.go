@@ -205,6 +205,9 @@ func (g *Generator) layers() []any {
 		if g.chance(0.4) {
 			layer["deny"] = g.list()
 		}
+		if g.chance(0.2) {
+			layer["message"] = g.pick([]string{"ask a human", "Refunds need a ticket: https://help.example.com", "ＳＴＯＰ %s \n", ""})
+		}
 		if g.chance(0.02) {
 			out = append(out, nil)
 			continue

@@ -1,6 +1,7 @@
 package tooleval_test
 
 import data.tooleval
+import data.tooleval.configuration
 
 declared := [
 	{"name": "read_file"},
@@ -410,4 +411,41 @@ test_mark_order_is_never_guessed if {
 	[e.code | some e in d.errors] == ["uncanonicalizable_entry"]
 	d2 := tooleval.decision with input as {"declared": [{"name": "read_file"}], "calls": [{"id": "c", "name": "a\u0345\u0323"}]}
 	d2.decisions[0].reason == "not_declared"
+}
+
+# A layer's or a configured stage's message is quoted in the refusals of
+# the calls it refuses, and only in those.
+test_layer_and_stage_messages_are_quoted_in_their_refusals if {
+	doc := {
+		"agent": {"role": "subagent", "depth": 1},
+		"declared": [{"name": "read_file"}, {"name": "Refund"}, {"name": "gateway"}, {"name": "debug_dump"}],
+		"layers": [
+			{"name": "tenant", "allow": ["read_file", "gateway", "debug_dump"], "message": "refunds need a ticket"},
+			{"name": "agent", "deny": ["gateway"]},
+		],
+		"calls": [
+			{"id": "a", "name": "Refund"}, {"id": "b", "name": "read_file"},
+			{"id": "c", "name": "gateway"}, {"id": "d", "name": "debug_dump"},
+		],
+	}
+	conf := {"tools": {"deny": ["debug_*"], "message": "debugging tools are off in production"}}
+	d := tooleval.decision with input as doc with data.tooleval.config as configuration.overlay(data.tooleval.config, conf)
+	d.errors == []
+	[object.get(x, "message", null) | some x in d.decisions] == [
+		"tool \"Refund\" is not permitted: refused by layer \"tenant\": refunds need a ticket",
+		null,
+		"tool \"gateway\" is not permitted: removed by runtime exclusion \"subagent_hard_deny\"",
+		"tool \"debug_dump\" is not permitted: denied by layer \"global_policy\": debugging tools are off in production",
+	]
+}
+
+test_messages_must_be_short_strings if {
+	long := concat("", [" " | some _ in numbers.range(1, 1001)])
+	every message in [7, long, {"x": 1}] {
+		d := tooleval.decision with input as {"layers": [{"name": "l", "message": message}], "calls": []}
+		d.errors[0].code == "invalid_layer"
+	}
+	c := tooleval.check with input as {} with data.tooleval.config as configuration.overlay(data.tooleval.config, {"tools": {"message": 7}})
+	some e in c.errors
+	e.field == "config.tools.message"
 }

@@ -114,6 +114,7 @@ _facts(ctx, errors, run, duplicates, i, call) := {
 	"path": _path_refusal_or_null(ctx, tool, canonical_name, call),
 	"exhausted": _exhausted(run, i),
 	"run": run,
+	"notes": object.get(ctx, "notes", {}),
 } if {
 	name := shape.field(call, "name", null)
 	canonical_name := canonical_or_null(name)
@@ -150,7 +151,7 @@ _call_verdict(f) := _refused("invalid_input", "input", f.problem) if {
 	f.errors > 0
 } else := _refused("not_declared", "declaration", _not_declared_message(f.name, f.canonical)) if {
 	f.tool == null
-} else := name_refusal(f.name, f.refusal) if {
+} else := name_refusal(f.name, f.refusal, f.notes) if {
 	f.refusal != null
 } else := _refused("not_allowed", f.action.layer, _action_message(f.name, f.action)) if {
 	f.action != null
@@ -172,8 +173,11 @@ _call_verdict(f) := _refused("invalid_input", "input", f.problem) if {
 } else := _refused("invalid_config", "config", "the call is refused: the policy could not decide it")
 
 # METADATA
-# description: The refusal of a call of name that a name-level check refused ({reason, layer}).
-name_refusal(name, refusal) := _refused(refusal.reason, refusal.layer, _name_refusal_message(name, refusal))
+# description: |
+#   The refusal of a call of name that a name-level check refused
+#   ({reason, layer}); notes are the messages of the checks that carry
+#   one, by check name (tooleval.checks.notes).
+name_refusal(name, refusal, notes) := _refused(refusal.reason, refusal.layer, _name_refusal_message(name, refusal, notes))
 
 _name_refusal_or_null(ctx, canonical_name, tool) := refusal if {
 	tool != null

@@ -8,14 +8,22 @@ _not_declared_message(name, null) := sprintf("tool %q is refused: its name has n
 
 _not_declared_message(name, canonical_name) := sprintf("tool %q is not declared for this request", [name]) if canonical_name != null
 
-_name_refusal_message(name, refusal) := sprintf(
+_name_refusal_message(name, refusal, notes) := sprintf(
 	"tool %q is not permitted: removed by runtime exclusion %q",
 	[name, refusal.layer],
 ) if {
 	refusal.reason == "excluded"
-} else := sprintf("tool %q is not permitted: denied by layer %q", [name, refusal.layer]) if {
-	refusal.reason == "denied"
-} else := sprintf("tool %q is not permitted: refused by layer %q", [name, refusal.layer])
+} else := sprintf(
+	"tool %q is not permitted: %s by layer %q%s",
+	[name, object.get(_verb, refusal.reason, "refused"), refusal.layer, _note(notes, refusal.layer)],
+)
+
+_verb := {"denied": "denied", "not_allowed": "refused"}
+
+# A check's own message, quoted after the refusal.
+_note(notes, layer) := sprintf(": %s", [notes[layer]]) if {
+	is_string(notes[layer])
+} else := ""
 
 _path_message(name, refusal) := sprintf("tool %q is not permitted: %s", [name, _path_reason(refusal)])
 

@@ -26,6 +26,16 @@ checks(exclusions, layers) := {"exclusions": exclusions, "layers": layers}
 
 # METADATA
 # description: |
+#   The message each check that carries one gives (a layer's or a
+#   configured stage's message), by check name; when two checks of one
+#   name carry messages, the first one's.
+notes(checks) := {name: messages[0] |
+	some name in {c.name | some c in checks.layers; is_string(c.message)}
+	messages := [c.message | some c in checks.layers; c.name == name; is_string(c.message)]
+}
+
+# METADATA
+# description: |
 #   The first name-level refusal of the declared tool with canonical name
 #   name and record {kind, server, tool}, as {reason, layer}, or undefined
 #   when every check lets it through.

@@ -29,23 +29,18 @@ import data.tooleval.stages.read_only
 # METADATA
 # description: |
 #   The compiled context of an input document: {errors, tools, checks,
-#   workspace, path_arguments, actions, names}. tools maps each valid
+#   workspace, path_arguments, actions, names, notes}. tools maps each valid
 #   declared tool's canonical name to {name, kind, server, tool}; names
 #   maps each name that has aliases to all of its canonical names.
 compile(input_doc) := {
 	"errors": errors,
 	"tools": declarations.tools,
-	"checks": checks.checks(
-		exclusions.active(agent, prepared),
-		array.concat(
-			stages.compile(stages.layers(doc, subject, config), prepared.vocabulary),
-			layers.compile(raw_layers, prepared.vocabulary),
-		),
-	),
+	"checks": compiled,
 	"workspace": arguments.workspace(doc, prepared.sensitive_paths),
 	"path_arguments": prepared.path_arguments,
 	"actions": read_only.action_policy(subject, config),
 	"names": prepared.names,
+	"notes": checks.notes(compiled),
 } if {
 	doc := shape.document(input_doc)
 	prepared := configuration.prepared
@@ -54,6 +49,13 @@ compile(input_doc) := {
 	agent := shape.agent(doc)
 	declarations := declared.read(shape.list_field(doc, "declared"), prepared.names)
 	raw_layers := layers.inline(doc)
+	compiled := checks.checks(
+		exclusions.active(agent, prepared),
+		array.concat(
+			stages.compile(stages.layers(doc, subject, config), prepared.vocabulary),
+			layers.compile(raw_layers, prepared.vocabulary),
+		),
+	)
 	errors := array.flatten([
 		shape.document_errors(input_doc),
 		shape.agent_errors(doc),
@@ -94,12 +96,12 @@ _entries(ctx, refusals) := {} if {
 	count(ctx.errors) > 0
 } else := _entries_of(ctx, refusals)
 
-_entries_of(ctx, refusals) := {record.name: _verdict(refusals, name, record) |
+_entries_of(ctx, refusals) := {record.name: _verdict(ctx, refusals, name, record) |
 	some name, record in ctx.tools
 	not _checks_args(ctx, name)
 }
 
-_verdict(refusals, name, record) := batch.name_refusal(record.name, refusals[name]) if {
+_verdict(ctx, refusals, name, record) := batch.name_refusal(record.name, refusals[name], ctx.notes) if {
 	refusals[name]
 } else := {"allowed": true}
 

@@ -29,6 +29,7 @@ _layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must
 	not is_object(layer)
 } else := array.flatten([
 	_name_errors(i, layer),
+	_message_errors(i, layer),
 	_list_errors(i, layer, "allow", groups),
 	_list_errors(i, layer, "deny", groups),
 ])
@@ -54,6 +55,17 @@ _list_errors(i, layer, list, groups) := [shape.problem(
 
 _layer_name(layer) := shape.field(layer, "name", null)
 
+_message_errors(i, layer) := [] if {
+	shape.field(layer, "message", null) == null
+} else := [] if {
+	is_string(layer.message)
+	count(layer.message) <= shape.max_message_length
+} else := [shape.problem(
+	"invalid_layer",
+	sprintf("a layer's message must be a string of at most %d characters, or null", [shape.max_message_length]),
+	{"field": "layers", "layer_index": i, "layer": _layer_name(layer)},
+)]
+
 # METADATA
 # description: |
 #   Each layer as {name, allow, deny} with compiled matchers; allow is
@@ -65,6 +77,7 @@ _compile_layer(layer, vocabulary) := {
 	"name": layer.name,
 	"allow": _allow_matcher(shape.field(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", vocabulary),
+	"message": shape.field(layer, "message", null),
 } if {
 	is_object(layer)
 	is_array(shape.field(layer, "deny", []))
@@ -73,6 +86,7 @@ _compile_layer(layer, vocabulary) := {
 	"name": _layer_name(layer),
 	"allow": pattern.compile([], "allow", vocabulary),
 	"deny": pattern.compile([], "deny", vocabulary),
+	"message": null,
 }
 
 _allow_matcher(allow, vocabulary) := pattern.compile(allow, "allow", vocabulary) if is_array(allow)

@@ -72,6 +72,12 @@ max_layers := 256
 max_declared := 100000
 
 # METADATA
+# description: |
+#   The longest message a layer or configured stage may carry; it is
+#   quoted in the refusal message of every call it refuses.
+max_message_length := 1000
+
+# METADATA
 # description: The most calls a batch may have.
 max_calls := 100000
 

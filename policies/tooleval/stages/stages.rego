@@ -29,10 +29,11 @@
 #   config_errors (every error in its part of the configuration) and
 #   sources (where each entry of its stages comes from, for explain).
 #
-#   A stage is {name, allow, deny, exempt?, servers?}: allow null states
+#   A stage is {name, allow, deny, exempt?, servers?, message?}: allow null states
 #   nothing, deny wins, exempt ("mcp" or "non_mcp") names the kind of tool
-#   the stage lets through untouched, and servers (canonical raw MCP server
-#   names) allows the MCP tools of those servers.
+#   the stage lets through untouched, servers (canonical raw MCP server
+#   names) allows the MCP tools of those servers, and message is quoted in
+#   the refusal message of the calls the stage refuses.
 package tooleval.stages
 
 import data.tooleval.pattern
@@ -113,6 +114,7 @@ compile(stages, vocabulary) := [{
 	"allow": _allow_matcher(s, vocabulary),
 	"deny": pattern.compile(object.get(s, "deny", []), "deny", vocabulary),
 	"exempt": object.get(s, "exempt", null),
+	"message": object.get(s, "message", null),
 } |
 	some s in stages
 ]

@@ -52,6 +52,7 @@ _global_policy_stage(conf) := [] if {
 	"name": "global_policy",
 	"allow": shape.field(_tools_config(conf), "allow", null),
 	"deny": shape.field(_tools_config(conf), "deny", []),
+	"message": shape.field(_tools_config(conf), "message", null),
 }]
 
 _subagent_policy_stage(s, conf) := [{
@@ -92,7 +93,7 @@ _request_subagent_errors(s, conf) := _subagent_errors(conf) if {
 	s.subagent
 } else := []
 
-_tools_members := {"profile", "also_allow", "allow", "deny"}
+_tools_members := {"profile", "also_allow", "allow", "deny", "message"}
 
 _subagent_errors(conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "subagents"), "config.subagents", true),
@@ -114,8 +115,21 @@ _profile_config_errors(conf) := array.flatten([
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
+	_message_errors(conf),
 	_subagent_errors(conf),
 ])
+
+# config.tools.message is quoted in the refusals of the global policy.
+_message_errors(conf) := [] if {
+	shape.field(_tools_config(conf), "message", null) == null
+} else := [] if {
+	is_string(conf.tools.message)
+	count(conf.tools.message) <= shape.max_message_length
+} else := [shape.problem(
+	"invalid_config",
+	sprintf("config.tools.message must be a string of at most %d characters, or null", [shape.max_message_length]),
+	{"field": "config.tools.message"},
+)]
 
 # METADATA
 # scope: document
