@@ -78,7 +78,7 @@ func changedPolicies(t *testing.T, marker string) string {
 	messages := filepath.Join(dst, "tooleval", "batch", "messages.rego")
 	data, err := os.ReadFile(messages)
 	require.NoError(t, err)
-	changed := strings.Replace(string(data), `refused by layer %q"`, `refused by layer %q (`+marker+`)"`, 1)
+	changed := strings.Replace(string(data), `by layer %q%s"`, `by layer %q%s (`+marker+`)"`, 1)
 	require.NotEqual(t, string(data), changed, "the rule to change was not found")
 	require.NoError(t, os.WriteFile(messages, []byte(changed), 0o644))
 	return dst
