@@ -60,7 +60,6 @@ type Shadow struct {
 	candidate Decider
 	opts      ShadowOptions
 	queue     chan shadowJob
-	done      chan struct{}
 	stop      context.CancelFunc // cancels the candidate evaluations under way
 	ctx       context.Context
 	closeOnce sync.Once
@@ -88,7 +87,7 @@ func NewShadow(candidate Decider, opts ShadowOptions) *Shadow {
 		opts.Timeout = DefaultEvalTimeout
 	}
 	ctx, stop := context.WithCancel(context.Background())
-	s := &Shadow{candidate: candidate, opts: opts, queue: make(chan shadowJob, opts.Queue), done: make(chan struct{}), ctx: ctx, stop: stop}
+	s := &Shadow{candidate: candidate, opts: opts, queue: make(chan shadowJob, opts.Queue), ctx: ctx, stop: stop}
 	for range opts.Workers {
 		s.wg.Add(1)
 		go s.work()
@@ -108,7 +107,6 @@ func WithShadow(s *Shadow) Option {
 // workers have stopped.
 func (s *Shadow) Close() {
 	s.closeOnce.Do(func() {
-		close(s.done)
 		s.stop()
 		s.wg.Wait()
 		for {
@@ -136,7 +134,7 @@ func (s *Shadow) Stats() ShadowStats {
 // offer queues a live decision for the candidate, without waiting.
 func (s *Shadow) offer(static, request ast.Value, live *Decision) {
 	select {
-	case <-s.done:
+	case <-s.ctx.Done():
 		s.dropped.Add(1)
 		return
 	default:
@@ -152,12 +150,12 @@ func (s *Shadow) work() {
 	defer s.wg.Done()
 	for {
 		select {
-		case <-s.done:
+		case <-s.ctx.Done():
 			return
 		default:
 		}
 		select {
-		case <-s.done:
+		case <-s.ctx.Done():
 			return
 		case job := <-s.queue:
 			s.compare(job)

@@ -97,11 +97,7 @@ func explainSample(data []byte) bool {
 	if os.Getenv("TOOLEVAL_EXPLAIN_EVERY") == "1" {
 		return true
 	}
-	var h uint32 = 2166136261
-	for _, b := range data {
-		h = (h ^ uint32(b)) * 16777619
-	}
-	return h/10%10 == 0
+	return fnv32(data)/10%10 == 0
 }
 
 // explainDisagrees says how an explained decision x differs from the
@@ -142,12 +138,16 @@ func explainDisagrees(d, x *engine.Decision) string {
 }
 
 // catalogSample picks one document in ten, by its bytes.
-func catalogSample(data []byte) bool {
+func catalogSample(data []byte) bool { return fnv32(data)%10 == 0 }
+
+// fnv32 is the FNV-1a hash of data: the samples of the differential test
+// depend on the documents, not on the order the workers take them in.
+func fnv32(data []byte) uint32 {
 	var h uint32 = 2166136261
 	for _, b := range data {
 		h = (h ^ uint32(b)) * 16777619
 	}
-	return h%10 == 0
+	return h
 }
 
 // normalize renders a result for comparison, numbers as JSON float64 so

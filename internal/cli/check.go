@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -50,7 +51,7 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 	var docs []inputs.Document
 	if fs.NArg() > 0 {
 		var err error
-		if docs, err = inputs.Read(fs.Args(), s.In, "tooleval/decision", "tooleval/explain", "tooleval/tools", "tooleval/launch", "tooleval/check"); err != nil {
+		if docs, err = inputs.Read(fs.Args(), s.In, slices.Concat(inputs.DecisionEntryPoints, []string{"tooleval/tools", "tooleval/launch", "tooleval/check"})...); err != nil {
 			return ExitUsage, usagef("%w", err)
 		}
 	}

@@ -59,7 +59,7 @@ func runDiff(ctx context.Context, s Streams, args []string) (int, error) {
 	if _, err := outputFormat(*format, false, []string{"table", "json", "html"}); err != nil {
 		return ExitUsage, err
 	}
-	requests, err := inputs.Read(fs.Args(), s.In, diff.DecisionEntryPoints...)
+	requests, err := inputs.Read(fs.Args(), s.In, inputs.DecisionEntryPoints...)
 	if err != nil {
 		return ExitUsage, usagef("%w", err)
 	}

@@ -70,7 +70,7 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 	if *explain || fs.NArg() > 0 {
 		formats = []string{"table", "json"}
 	}
-	out, docs, e, err := prepare(ctx, s, fs, *format, formats, *input, policy, "tooleval/decision", "tooleval/explain")
+	out, docs, e, err := prepare(ctx, s, fs, *format, formats, *input, policy, inputs.DecisionEntryPoints...)
 	if err != nil {
 		return ExitUsage, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/display"
+	"github.com/tooleval/tooleval/internal/inputs"
 	"github.com/tooleval/tooleval/internal/matrix"
 )
 
@@ -45,7 +46,7 @@ func toolsCommand() documentCommand[*engine.Catalog] {
 			}
 			return c, catalogStatus(c), nil
 		},
-		entryPoints: []string{"tooleval/tools", "tooleval/decision", "tooleval/explain"},
+		entryPoints: append([]string{"tooleval/tools"}, inputs.DecisionEntryPoints...),
 		table:       writeCatalogTable,
 		alternative: &alternativeView{
 			flag:  "matrix",

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -20,12 +19,9 @@ import (
 	"github.com/tooleval/tooleval/internal/inputs"
 )
 
-// Request is one request of a corpus (inputs.Read with DecisionEntryPoints).
+// Request is one request of a corpus (inputs.Read with
+// inputs.DecisionEntryPoints).
 type Request = inputs.Document
-
-// DecisionEntryPoints are the decision log paths whose inputs a diff
-// replays.
-var DecisionEntryPoints = []string{"tooleval/decision", "tooleval/explain"}
 
 // Verdict is what a policy said of one call.
 type Verdict struct {
@@ -121,8 +117,6 @@ type Report struct {
 	Effective       []EffectiveChange `json:"effective"`
 	Errors          []ErrorsChange    `json:"errors"`
 	NotReplayable   []Unreplayable    `json:"not_replayable"`
-	// Elapsed is how long the replay took.
-	Elapsed time.Duration `json:"-"`
 	// inputs keeps the input of each request with a change, for the
 	// report's tools × checks matrices.
 	inputs map[string]ast.Value
@@ -158,7 +152,6 @@ type outcome struct {
 // comparison with a fail-closed side would report changes that no
 // policy makes.
 func Replay(ctx context.Context, base, candidate Policy, requests []Request, opts Options) (*Report, error) {
-	start := time.Now()
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -237,7 +230,6 @@ func Replay(ctx context.Context, base, candidate Policy, requests []Request, opt
 		}
 		return r.Groups[i].Change < r.Groups[j].Change
 	})
-	r.Elapsed = time.Since(start)
 	return r, nil
 }
 

@@ -32,7 +32,7 @@ func WriteTable(w io.Writer, r *Report) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "REQUEST\tID\tNAME\tBEFORE\tAFTER")
 		for _, c := range r.Changes {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Request, plain(c.ID), plain(c.Name), c.Before, c.After)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Request, display.Value(c.ID), display.Value(c.Name), c.Before, c.After)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -50,7 +50,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	if len(r.NotReplayable) > 0 {
 		fmt.Fprintf(w, "\n%d calls not replayable (their verdicts as replayed are not compared):\n", len(r.NotReplayable))
 		for _, u := range r.NotReplayable {
-			fmt.Fprintf(w, "  %s %s %s: %s\n", u.Request, plain(u.ID), plain(u.Name), u.Why)
+			fmt.Fprintf(w, "  %s %s %s: %s\n", u.Request, display.Value(u.ID), display.Value(u.Name), u.Why)
 		}
 	}
 	return nil
@@ -139,6 +139,3 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
-
-// plain renders an id or name for a table (package display).
-func plain(v any) string { return display.Value(v) }

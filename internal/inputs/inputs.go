@@ -15,6 +15,10 @@ import (
 	"strings"
 )
 
+// DecisionEntryPoints are the decision log paths whose inputs are
+// decision inputs (the input shape of data.tooleval.decision).
+var DecisionEntryPoints = []string{"tooleval/decision", "tooleval/explain"}
+
 // Document is one input document and where it was read.
 type Document struct {
 	// Source says where the request was read: a file, and for JSON
