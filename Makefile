@@ -48,8 +48,7 @@ coverage: | $(BUILD)
 test-go: bundle browser
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./...
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
-	$(GO) test -count=1 -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
-	$(GO) test -count=1 -timeout 30m -race -run TestHotReloadUnderConcurrency ./tests/
+	$(GO) test -count=1 -timeout 30m -race -run 'TestConcurrentUse|TestRunGuard|TestHotReloadUnderConcurrency' ./engine/ ./tests/
 
 ## browser: Debian's chromium for the browser test of the diff report,
 ## installed when missing (the machine has no other browser source)

@@ -39,6 +39,7 @@ func decideWithin(t *testing.T, e *engine.Engine, bound time.Duration, doc any) 
 }
 
 func TestAdversarial100000Calls(t *testing.T) {
+	t.Parallel()
 	e := newAdversarialEngine(t)
 	calls := make([]any, 100000)
 	for i := range calls {
@@ -60,6 +61,7 @@ func TestAdversarial100000Calls(t *testing.T) {
 }
 
 func TestAdversarial50000Declared(t *testing.T) {
+	t.Parallel()
 	e := newAdversarialEngine(t)
 	declared := make([]any, 50000)
 	for i := range declared {

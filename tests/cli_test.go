@@ -80,6 +80,7 @@ func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
 // (and `tooleval tools`, `tooleval launch`) prints the document `go tool opa eval` computes
 // on the built bundle.
 func TestCLIEqualsOPAEval(t *testing.T) {
+	t.Parallel()
 	bundle := bundlePath(t)
 	for _, ex := range examples(t) {
 		command := map[string][]string{
@@ -96,6 +97,7 @@ func TestCLIEqualsOPAEval(t *testing.T) {
 }
 
 func TestCLIExitCodes(t *testing.T) {
+	t.Parallel()
 	allowed := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`
 	refused := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "write_file"}]}`
 	configError := `{"layers": [{"name": "a", "allow": ["*"]}]}`
@@ -379,6 +381,7 @@ func TestCLIExplainTable(t *testing.T) {
 // as a reader would paste it, in a copy of the repository's layout
 // (exampleWorkdir). Each must exit 0, 1 or 3 (a decision), never 2.
 func TestCLIHelpExamplesRun(t *testing.T) {
+	t.Parallel()
 	dir, bin := exampleWorkdir(t)
 	examples := 0
 	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {

@@ -70,6 +70,7 @@ func configuredBundle(t *testing.T, d deployment) string {
 // (TOOLEVAL_UPDATE_EXPECTED=1 rewrites them). The tooleval command line
 // given the overlay with --config must print the same document.
 func TestConfiguredInputs(t *testing.T) {
+	t.Parallel()
 	update := os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1"
 	for _, d := range deployments(t) {
 		bundle := configuredBundle(t, d)
@@ -90,6 +91,7 @@ func TestConfiguredInputs(t *testing.T) {
 // a warning, and the examples draw only the problems they exist to show
 // (an unknown tenant; an agent tool that names no declared tool).
 func TestConfiguredExamplesHaveNoConfigurationErrors(t *testing.T) {
+	t.Parallel()
 	shown := map[string]string{
 		"unknown_tenant.json": ": error: unknown_tenant:",
 		"custom_agent.json":   ": warning: unmatched_agent_tool:",
@@ -150,6 +152,7 @@ func TestCheckReportsConfigurationProblemsWithLocations(t *testing.T) {
 // caller scopes and user, MCP services, handoffs) the configuration
 // knows and some it does not.
 func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	total, differences := 0, 0
 	for _, d := range deployments(t) {
@@ -273,6 +276,7 @@ func keys(x any) []any {
 // caller, MCP services, a handoff) to a request never allows a call or an
 // effective tool that the same request without them refuses.
 func TestPropertyIdentifyingFieldsOnlyNarrow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	checked := 0
 	for _, d := range deployments(t) {

@@ -17,6 +17,7 @@ import (
 // "x"+skeleton are reported as confusable by data.tooleval.check, and a
 // name is never reported with itself.
 func TestConfusablesAgreeWithTheTable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	e, err := engine.New(ctx)
 	require.NoError(t, err)

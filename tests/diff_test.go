@@ -226,6 +226,7 @@ func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 // TestDiffCorpus replays generated requests from a JSON Lines file and
 // holds the report to the engines' own decisions, call by call.
 func TestDiffCorpus(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	n := 1000
 	if s := os.Getenv("TOOLEVAL_DIFF_CORPUS"); s != "" { // make soak: 10,000

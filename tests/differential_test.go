@@ -164,6 +164,7 @@ func normalize(r oracle.Result) string {
 // oracle on generated documents, valid and malformed. On a divergence it
 // shrinks the document and prints it with both results.
 func TestDifferentialAgainstOracle(t *testing.T) {
+	t.Parallel()
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)
 	cfg := oracleConfig(t)

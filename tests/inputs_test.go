@@ -70,6 +70,7 @@ func opa(t *testing.T, args ...string) []byte {
 // bundle and compares the result with the committed expectation. With
 // TOOLEVAL_UPDATE_EXPECTED=1 it rewrites the expectations instead.
 func TestInputs(t *testing.T) {
+	t.Parallel()
 	bundle := bundlePath(t)
 	update := os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1"
 	for _, ex := range examples(t) {

@@ -110,6 +110,7 @@ func documents(t *testing.T, e *engine.Engine, decisions, launches [][]byte) []s
 // either refuse it (and a reload keep the last good policy serving), or,
 // when the file is not needed, decide exactly as the full bundle does.
 func TestIncompleteBundlesAreRefused(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	full, err := engine.New(ctx, engine.WithBundle(bundleCopy(t, "", nil)))
 	require.NoError(t, err)

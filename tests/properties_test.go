@@ -56,6 +56,7 @@ func propertyDocs() []map[string]any {
 
 // Appending a layer never grows effective.
 func TestPropertyAppendingALayerNeverWidens(t *testing.T) {
+	t.Parallel()
 	e := newTestEngine(t)
 	for i, doc := range propertyDocs() {
 		layers, isList := doc["layers"].([]any)
@@ -83,6 +84,7 @@ func TestPropertyAppendingALayerNeverWidens(t *testing.T) {
 // Permuting the declarations, or the entries of every list, changes no
 // verdict and no effective set.
 func TestPropertyOrderDoesNotMatter(t *testing.T) {
+	t.Parallel()
 	e := newTestEngine(t)
 	for i, doc := range propertyDocs() {
 		want := decideDoc(t, e, doc)
@@ -112,6 +114,7 @@ func TestPropertyOrderDoesNotMatter(t *testing.T) {
 // A delegation chain's effective set is a subset of what each hop alone
 // allows.
 func TestPropertyDelegationOnlyNarrows(t *testing.T) {
+	t.Parallel()
 	e := newTestEngine(t)
 	for i, doc := range propertyDocs() {
 		layers, ok := doc["layers"].([]any)
@@ -131,6 +134,7 @@ func TestPropertyDelegationOnlyNarrows(t *testing.T) {
 // Without a budget and with distinct ids, a batch decides like its calls
 // taken one by one.
 func TestPropertyBatchEqualsCallsOneByOne(t *testing.T) {
+	t.Parallel()
 	e := newTestEngine(t)
 	for i, doc := range propertyDocs() {
 		doc = without(doc, "run")

@@ -19,6 +19,7 @@ import (
 // stock OPA server loaded with the built bundle, and requires each result
 // to be identical to the embedded engine's document for the same input.
 func TestRESTEqualsEmbedded(t *testing.T) {
+	t.Parallel()
 	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)

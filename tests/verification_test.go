@@ -17,6 +17,7 @@ import (
 // the last good policy. The command line does the same with
 // --verification-key. (The engine used to load all four.)
 func TestEngineVerifiesBundles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	private, public := signingKey(t)
 	otherPrivate, _ := signingKey(t)
