@@ -81,7 +81,13 @@ _kind(d) := "mcp" if {
 #   every configuration error among them and tools the index of the valid
 #   ones (see index). Most declarations are plain (see clean), and are
 #   read without building a record for each.
-read(declared, names) := {
+read(declared, names) := {"errors": [], "tools": tools} if {
+	tools := _plain_list_tools(declared, names)
+} else := _read_each(declared, names)
+
+# read, declaration by declaration: a plain pair for each when all of
+# them have one, else a record for each.
+_read_each(declared, names) := {
 	"errors": [],
 	"tools": {c: _with_names(c, record, names) | some [c, record] in pairs},
 } if {
@@ -208,6 +214,46 @@ _plain_pair(d) := [c, {"name": d.name, "kind": kind, "server": null, "tool": nul
 	tool := plain_canonical(d.mcp.tool)
 	object.get(d, "agent", false) == false
 }
+
+# METADATA
+# description: |
+#   The index (see read) of a declaration list written the plain way,
+#   checked a whole list at a time: a few built-in calls over its JSON text
+#   instead of several rule evaluations per declaration. Each declaration
+#   is {name}, {agent, name} with agent a boolean, or {mcp: {server,
+#   tool}, name}, possibly with agent false, every name a plain name
+#   (tooleval.canonical.plain_name); no built-in or peer agent has a
+#   canonical name starting with mcp__, and no two declarations share a
+#   canonical name. Undefined for any other list, which read then takes
+#   declaration by declaration.
+_plain_list_tools(declared, names) := object.union_n([
+	mcp,
+	builtins,
+	{c: object.union(builtins[c], aliases) | some c, aliases in names; builtins[c]},
+]) if {
+	regex.match(_plain_list_text, json.marshal(declared))
+	count({lower(d.name) | some d in declared}) == count(declared)
+	builtins := {lower(d.name): {"name": d.name, "kind": _agent_kind[object.get(d, "agent", false)], "server": null, "tool": null} |
+		some d in declared
+		not d.mcp
+	}
+	not regex.match(`(^|\n)mcp__`, concat("\n", object.keys(builtins)))
+	mcp := {lower(d.name): {"name": d.name, "kind": "mcp", "server": lower(d.mcp.server), "tool": lower(d.mcp.tool)} |
+		some d in declared
+		d.mcp
+	}
+}
+
+# The JSON text (json.marshal writes members in key order) of a list of
+# plain declarations: see _plain_list_tools.
+_plain_list_text := concat("", [`^\[(`, _plain_declaration, `(,`, _plain_declaration, `)*)?\]$`])
+
+_plain_declaration := concat("", [
+	`(\{("agent":(true|false),)?"name":`, _plain_string, `\}`,
+	`|\{("agent":false,)?"mcp":\{"server":`, _plain_string, `,"tool":`, _plain_string, `\},"name":`, _plain_string, `\})`,
+])
+
+_plain_string := `"[A-Za-z0-9_.-]{1,256}"`
 
 _slim(r) := {"name": r.name, "kind": r.kind, "server": r.server, "tool": r.tool}
 

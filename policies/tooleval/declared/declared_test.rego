@@ -62,3 +62,46 @@ test_built_ins_with_aliases_carry_their_names if {
 		"key": "exec", "names": {"exec": true, "bash": true},
 	}}
 }
+
+# Lists the whole-list path (_plain_list_tools) takes, and lists it
+# leaves to the declaration-by-declaration path.
+plain_declaration_lists := [
+	[],
+	[{"name": "Read_File"}, {"name": "r", "agent": true}, {"name": "w", "agent": false}],
+	[{"name": "mcp__s__t", "mcp": {"server": "S", "tool": "T"}}, {"name": "X", "mcp": {"server": "s", "tool": "t"}, "agent": false}],
+	[{"name": "Bash"}, {"name": "grep"}, {"name": "mcp__s__bash", "mcp": {"server": "s", "tool": "bash"}}],
+]
+
+not_plain_declaration_lists := [
+	[{"name": "a"}, {"name": "A"}],
+	[{"name": "a"}, {"name": "A", "mcp": {"server": "s", "tool": "t"}}],
+	[{"name": "a", "agent": "yes"}],
+	[{"name": "a", "agent": null}],
+	[{"name": "a", "mcp": null}],
+	[{"name": "a", "description": "more members than the plain form"}],
+	[{"name": "MCP__a"}],
+	[{"name": "mcp__x", "agent": true}],
+	[{"name": "mcp__s__t", "agent": true, "mcp": {"server": "s", "tool": "t"}}],
+	[{"name": "mcp__s__t", "mcp": {"server": "s", "tool": "t", "title": "T"}}],
+	[{"name": "mcp__s__t", "mcp": {"server": "", "tool": "t"}}],
+	[{"name": "e\u0301"}],
+	[{"name": "a b"}],
+	[{"name": ""}],
+	[{"name": "x\"},{\"name\":\"y"}],
+	[5],
+	[{"name": 5}],
+]
+
+test_the_whole_list_path_equals_the_declaration_by_declaration_path if {
+	every list in array.concat(plain_declaration_lists, not_plain_declaration_lists) {
+		every names in [{}, {"bash": {"key": "exec", "names": {"exec": true, "bash": true}}}] {
+			declared.read(list, names) == declared._read_each(list, names)
+		}
+	}
+	every list in plain_declaration_lists {
+		declared._plain_list_tools(list, {})
+	}
+	every list in not_plain_declaration_lists {
+		not declared._plain_list_tools(list, {})
+	}
+}
