@@ -3,7 +3,8 @@
 // a destructive tool, and add_tool, which adds a tool (the server then
 // sends notifications/tools/list_changed). It appends every tools/call
 // it receives to the file named by TOOLEVAL_MCP_RECORD, one JSON line
-// each, so that a test can tell what reached it. It serves stdio, or
+// each, after a line {"started": PID}, so that a test can tell what
+// reached it and whether it was restarted. It serves stdio, or
 // Streamable HTTP with -http ADDR (printing its URL on standard output).
 package main
 
@@ -25,6 +26,11 @@ var recordMu sync.Mutex
 
 // record appends one received call to the record file.
 func record(req *mcp.CallToolRequest) {
+	appendRecord(map[string]any{"tool": req.Params.Name, "arguments": req.Params.Arguments})
+}
+
+// appendRecord appends one JSON line to the record file, if there is one.
+func appendRecord(entry map[string]any) {
 	path := os.Getenv("TOOLEVAL_MCP_RECORD")
 	if path == "" {
 		return
@@ -36,7 +42,7 @@ func record(req *mcp.CallToolRequest) {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	line, _ := json.Marshal(map[string]any{"tool": req.Params.Name, "arguments": req.Params.Arguments})
+	line, _ := json.Marshal(entry)
 	_, _ = f.Write(append(line, '\n'))
 }
 
@@ -103,6 +109,7 @@ func ptr[T any](v T) *T { return &v }
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on ADDR instead of stdio")
 	flag.Parse()
+	appendRecord(map[string]any{"started": os.Getpid()})
 	server := newServer()
 	if *addr == "" {
 		if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
