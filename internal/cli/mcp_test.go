@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+// mcp proxy refuses, as bad usage, a command line that names no server,
+// no upstream, or two; mcp alone lists its subcommand.
+func TestMCPProxyUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"mcp", "proxy", "--", "server"}, "--server-name is required"},
+		{[]string{"mcp", "proxy", "--server-name", "s"}, "no upstream"},
+		{[]string{"mcp", "proxy", "--server-name", "s", "--upstream", "http://127.0.0.1:1/mcp", "--", "server"}, "not both"},
+		{[]string{"mcp", "proxy", "--server-name", "s", "extra", "--", "server"}, "unexpected arguments before --"},
+		{[]string{"mcp", "proxy", "--server-name", "s", "--layer", "/no/such/layer.json", "--", "server"}, "read layer"},
+		{[]string{"mcp", "nope"}, "unknown subcommand"},
+	} {
+		_, stderr, code := run(t, "", false, tc.args...)
+		require.Equal(t, ExitUsage, code, tc.args)
+		require.Contains(t, stderr, tc.says, tc.args)
+	}
+	out, _, code := run(t, "", false, "mcp", "--help")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, out, "tooleval mcp proxy [flags] -- COMMAND [ARGS...]")
+	out, _, code = run(t, "", false, "mcp", "proxy", "--help")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, out, "--max-refusals")
+}
+
+// A layer file holds one layer or a list of them; allow null and allow
+// [] stay apart; a layer without a name or with an unknown member is an
+// error.
+func TestReadLayers(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(content), 0o600))
+		return path
+	}
+	one, err := readLayers(write("one.json", `{"name": "operator", "allow": ["mcp__files__*"], "deny": ["mcp__files__drop_*"]}`))
+	require.NoError(t, err)
+	require.Equal(t, []engine.Layer{{Name: "operator", Allow: []string{"mcp__files__*"}, Deny: []string{"mcp__files__drop_*"}}}, one)
+	list, err := readLayers(write("list.json", `[{"name": "a", "allow": null}, {"name": "b", "allow": []}]`))
+	require.NoError(t, err)
+	require.Len(t, list, 2)
+	require.Nil(t, list[0].Allow)
+	require.NotNil(t, list[1].Allow)
+	require.Empty(t, list[1].Allow)
+	_, err = readLayers(write("unnamed.json", `{"allow": []}`))
+	require.ErrorContains(t, err, "has no name")
+	_, err = readLayers(write("unknown.json", `{"name": "a", "alow": []}`))
+	require.Error(t, err)
+}
