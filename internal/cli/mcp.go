@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -199,6 +200,8 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	switch {
 	case *serverName == "":
 		return ExitUsage, usagef("--server-name is required: the raw MCP server name the policy's mcp__S__* patterns name")
+	case strings.Contains(*serverName, "__"):
+		return ExitUsage, usagef("--server-name %q contains \"__\": no mcp__S__* pattern could name it (S ends at the first __)", *serverName)
 	case len(command) > 0 && *upstreamURL != "":
 		return ExitUsage, usagef("give the upstream either as a command after -- or as --upstream URL, not both")
 	case len(command) == 0 && *upstreamURL == "":

@@ -22,6 +22,7 @@ func TestMCPProxyUsage(t *testing.T) {
 		{[]string{"mcp", "proxy", "--server-name", "s", "--upstream", "http://127.0.0.1:1/mcp", "--", "server"}, "not both"},
 		{[]string{"mcp", "proxy", "--server-name", "s", "extra", "--", "server"}, "unexpected arguments before --"},
 		{[]string{"mcp", "proxy", "--server-name", "s", "--layer", "/no/such/layer.json", "--", "server"}, "read layer"},
+		{[]string{"mcp", "proxy", "--server-name", "a__b", "--", "server"}, "no mcp__S__* pattern could name it"},
 		{[]string{"mcp", "nope"}, "unknown subcommand"},
 	} {
 		_, stderr, code := run(t, "", false, tc.args...)

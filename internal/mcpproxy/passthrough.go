@@ -23,7 +23,11 @@ func (p *Proxy) clientOptions() *mcp.ClientOptions {
 			go p.refreshCatalog(p.life)
 		},
 		LoggingMessageHandler: func(ctx context.Context, req *mcp.LoggingMessageRequest) {
-			for ss := range p.server.Sessions() {
+			server := p.ready.Load()
+			if server == nil {
+				return
+			}
+			for ss := range server.Sessions() {
 				if err := ss.Log(ctx, req.Params); err != nil {
 					p.log.Debug("mcp proxy: forward a log message", "error", err.Error())
 				}
@@ -39,7 +43,11 @@ func (p *Proxy) clientOptions() *mcp.ClientOptions {
 			}
 		},
 		ResourceUpdatedHandler: func(ctx context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-			if err := p.server.ResourceUpdated(ctx, req.Params); err != nil {
+			server := p.ready.Load()
+			if server == nil {
+				return
+			}
+			if err := server.ResourceUpdated(ctx, req.Params); err != nil {
 				p.log.Debug("mcp proxy: forward a resource update", "error", err.Error())
 			}
 		},
@@ -63,8 +71,12 @@ func (p *Proxy) clientOptions() *mcp.ClientOptions {
 // onlyClient is the one connected client session, to which the
 // upstream's requests go; with none or several there is no one to ask.
 func (p *Proxy) onlyClient() (*mcp.ServerSession, error) {
+	server := p.ready.Load()
+	if server == nil {
+		return nil, errors.New("the tooleval proxy is still starting")
+	}
 	var only *mcp.ServerSession
-	for ss := range p.server.Sessions() {
+	for ss := range server.Sessions() {
 		if only != nil {
 			return nil, errors.New("several clients are connected to the tooleval proxy; it cannot tell which one to ask")
 		}

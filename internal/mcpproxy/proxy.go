@@ -76,7 +76,10 @@ type Proxy struct {
 	stop     context.CancelFunc
 	upstream *mcp.ClientSession
 	server   *mcp.Server
-	calls    atomic.Uint64
+	// ready is server once Start has built it: the upstream's
+	// notifications and requests can arrive before.
+	ready atomic.Pointer[mcp.Server]
+	calls atomic.Uint64
 
 	// mu serializes catalog changes and reloads and guards the fields
 	// below it.
@@ -143,13 +146,17 @@ func Start(ctx context.Context, upstream mcp.Transport, opts Options) (*Proxy, e
 	p.server = mcp.NewServer(serverImplementation(cs.InitializeResult()), p.serverOptions(cs.InitializeResult()))
 	p.server.AddReceivingMiddleware(p.intercept)
 
-	tools, err := p.listUpstreamTools(ctx)
-	if err != nil {
-		_ = cs.Close()
-		stop()
-		return nil, err
+	p.ready.Store(p.server)
+
+	if init := cs.InitializeResult(); init != nil && init.Capabilities != nil && init.Capabilities.Tools != nil {
+		tools, err := p.listUpstreamTools(ctx)
+		if err != nil {
+			_ = cs.Close()
+			stop()
+			return nil, err
+		}
+		p.catalog = tools
 	}
-	p.catalog = tools
 	p.install(ctx)
 	return p, nil
 }
