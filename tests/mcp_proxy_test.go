@@ -380,6 +380,11 @@ func TestMCPProxyBrokenBundleFailsClosedUntilReload(t *testing.T) {
 	calls, _, starts := g.received(t)
 	require.Equal(t, []string{"read_file"}, calls)
 	require.Equal(t, 1, starts, "the upstream was not restarted")
+
+	decisions := auditDecisions(t, g.audit)
+	require.Len(t, decisions, 2, "the refusal without a policy is audited too")
+	require.Equal(t, auditDecision{Name: "mcp__files__read_file", Reason: "invalid_config", Layer: "config"}, decisions[0])
+	require.True(t, decisions[1].Allowed)
 }
 
 // TestMCPProxyMalformedJSONRPC: a line that is not JSON gets a JSON-RPC

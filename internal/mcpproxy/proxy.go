@@ -16,6 +16,8 @@ package mcpproxy
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -458,11 +460,15 @@ func (p *Proxy) auditUnevaluated(ctx context.Context, name string, failure error
 	if p.opts.Audit == nil {
 		return
 	}
+	var id [16]byte
+	_, _ = rand.Read(id[:])
 	p.opts.Audit.LogAttrs(ctx, slog.LevelInfo, engine.AuditMessage,
+		slog.String("decision_id", hex.EncodeToString(id[:])),
 		slog.String("path", "tooleval/decision"),
 		slog.String("timestamp", time.Now().UTC().Format(time.RFC3339Nano)),
 		slog.Any("input", map[string]any{"calls": []any{map[string]any{"name": name}}}),
 		slog.Any("result", map[string]any{"decisions": []any{map[string]any{"name": name, "allowed": false, "reason": "invalid_config", "layer": "config"}}}),
+		slog.Any("erased", []string{"/input/calls/0/args"}),
 		slog.String("error", failure.Error()),
 	)
 }
