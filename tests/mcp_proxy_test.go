@@ -49,6 +49,8 @@ type mcpGateway struct {
 	audit     string // the proxy's audit log
 	stderr    *lockedBuffer
 	changed   chan struct{} // a notifications/tools/list_changed reached the client
+	progress  chan string   // the messages of the progress notifications the client got
+	logs      chan any      // the data of the log messages the client got
 }
 
 // lockedBuffer is a bytes.Buffer that a process and the test share.
@@ -82,6 +84,8 @@ func newMCPGateway(t *testing.T) *mcpGateway {
 		audit:     filepath.Join(dir, "audit.jsonl"),
 		stderr:    &lockedBuffer{},
 		changed:   make(chan struct{}, 16),
+		progress:  make(chan string, 16),
+		logs:      make(chan any, 16),
 	}
 	require.NoError(t, os.MkdirAll(g.workspace, 0o755))
 	writeJSON(t, filepath.Join(dir, "operator.json"), map[string]any{
@@ -128,11 +132,36 @@ func (g *mcpGateway) proxyCommand(t *testing.T, extra ...string) *exec.Cmd {
 	return cmd
 }
 
-// clientOptions count the list_changed notifications the client gets.
+// clientOptions keep the notifications the client gets, and answer a
+// sampling request with "yes".
 func (g *mcpGateway) clientOptions() *mcp.ClientOptions {
-	return &mcp.ClientOptions{ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
-		g.changed <- struct{}{}
-	}}
+	return &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+			g.changed <- struct{}{}
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			g.progress <- req.Params.Message
+		},
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			g.logs <- req.Params.Data
+		},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Model: "test", Role: "assistant", Content: &mcp.TextContent{Text: "yes"}}, nil
+		},
+	}
+}
+
+// receive waits for a value on ch.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s reached the client", what)
+	}
+	var zero T
+	return zero
 }
 
 // connect starts the proxy over stdio and connects an SDK client to it.
@@ -235,7 +264,7 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	cs := g.connect(t)
 	ctx := context.Background()
 
-	require.Equal(t, []string{"add_tool", "read_file", "write_file"}, toolNames(t, cs), "drop_database is denied by the operator layer")
+	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "write_file"}, toolNames(t, cs), "drop_database is denied by the operator layer")
 
 	inside := filepath.Join(g.workspace, "notes.txt")
 	proxied := callTool(t, cs, "read_file", map[string]any{"path": inside})
@@ -269,11 +298,11 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	// the proxy list and filter again, and tell the client.
 	require.False(t, callTool(t, cs, "add_tool", map[string]any{"name": "search_notes"}).IsError)
 	g.waitForListChanged(t)
-	require.Equal(t, []string{"add_tool", "read_file", "search_notes", "write_file"}, toolNames(t, cs))
+	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "search_notes", "write_file"}, toolNames(t, cs))
 	require.False(t, callTool(t, cs, "search_notes", nil).IsError)
 	require.False(t, callTool(t, cs, "add_tool", map[string]any{"name": "secret_dump"}).IsError)
 	g.waitForListChanged(t)
-	require.Equal(t, []string{"add_tool", "read_file", "search_notes", "write_file"}, toolNames(t, cs), "secret_* is denied")
+	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "search_notes", "write_file"}, toolNames(t, cs), "secret_* is denied")
 	require.Contains(t, refusalText(t, callTool(t, cs, "secret_dump", nil)), `denied by layer "operator"`)
 
 	resource, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "note://readme"})
@@ -284,15 +313,31 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	require.Len(t, prompts.Prompts, 1)
 	require.Equal(t, "greet", prompts.Prompts[0].Name)
 
+	// Progress and log messages of an allowed call reach the client, and
+	// the upstream's sampling request (a multi round-trip input request)
+	// is answered by the client and the call retried. (From
+	// protocol 2026-07-28 on, a client states its log level on each
+	// request.)
+	report := &mcp.CallToolParams{Name: "report", Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}
+	report.SetProgressToken("report-1")
+	reported, err := cs.CallTool(ctx, report)
+	require.NoError(t, err)
+	require.Equal(t, "reported", reported.Content[0].(*mcp.TextContent).Text)
+	require.Equal(t, "halfway", receive(t, g.progress, "progress notification"))
+	require.Equal(t, "working", receive(t, g.logs, "log message"))
+	asked := callTool(t, cs, "ask", nil)
+	require.Equal(t, "the model said yes", asked.Content[0].(*mcp.TextContent).Text)
+
 	calls, arguments, starts := g.received(t)
-	require.Equal(t, []string{"read_file", "write_file", "add_tool", "search_notes", "add_tool"}, calls, "refused calls never reach the server")
+	require.Equal(t, []string{"read_file", "write_file", "add_tool", "search_notes", "add_tool", "report", "ask", "ask"}, calls, "refused calls never reach the server")
 	require.Equal(t, 1, starts)
 	require.JSONEq(t, `{"path": "notes.txt", "content": "x"}`, arguments[1], "arguments are forwarded as the client sent them")
 
-	// One audit record per decision: 10 calls were decided.
+	// One audit record per decision: 13 calls were decided (ask twice:
+	// the client's answer to the input request is a call of its own).
 	require.NoError(t, cs.Close())
 	decisions := auditDecisions(t, g.audit)
-	require.Len(t, decisions, 10)
+	require.Len(t, decisions, 13)
 	require.Equal(t, "mcp__files__drop_database", decisions[1].Name)
 	require.False(t, decisions[1].Allowed)
 	require.Equal(t, "denied", decisions[1].Reason)
@@ -375,7 +420,7 @@ func TestMCPProxyBrokenBundleFailsClosedUntilReload(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
 	g.waitForListChanged(t)
 
-	require.Equal(t, []string{"add_tool", "read_file", "write_file"}, toolNames(t, cs))
+	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "write_file"}, toolNames(t, cs))
 	require.False(t, callTool(t, cs, "read_file", map[string]any{"path": filepath.Join(g.workspace, "a")}).IsError)
 	calls, _, starts := g.received(t)
 	require.Equal(t, []string{"read_file"}, calls)
@@ -441,7 +486,7 @@ func TestMCPProxyMalformedJSONRPC(t *testing.T) {
 	for _, tool := range list["result"].(map[string]any)["tools"].([]any) {
 		names = append(names, tool.(map[string]any)["name"].(string))
 	}
-	require.ElementsMatch(t, []string{"add_tool", "read_file", "write_file"}, names)
+	require.ElementsMatch(t, []string{"add_tool", "ask", "read_file", "report", "write_file"}, names)
 
 	send(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"drop_database","arguments":{}}}`)
 	refused := next()
@@ -498,7 +543,7 @@ func TestMCPProxyOverHTTP(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cs.Close() })
 
-	require.Equal(t, []string{"add_tool", "read_file", "write_file"}, toolNames(t, cs))
+	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "write_file"}, toolNames(t, cs))
 	res := callTool(t, cs, "read_file", map[string]any{"path": filepath.Join(g.workspace, "b")})
 	require.False(t, res.IsError)
 	require.Equal(t, "contents of "+filepath.Join(g.workspace, "b"), res.Content[0].(*mcp.TextContent).Text)
@@ -508,7 +553,7 @@ func TestMCPProxyOverHTTP(t *testing.T) {
 
 	require.False(t, callTool(t, cs, "add_tool", map[string]any{"name": "search_notes"}).IsError)
 	g.waitForListChanged(t)
-	require.Equal(t, []string{"add_tool", "read_file", "search_notes", "write_file"}, toolNames(t, cs))
+	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "search_notes", "write_file"}, toolNames(t, cs))
 
 	calls, _, _ := g.received(t)
 	require.Equal(t, []string{"read_file", "add_tool"}, calls)

@@ -17,6 +17,10 @@ func (p *Proxy) clientOptions() *mcp.ClientOptions {
 	return &mcp.ClientOptions{
 		// No roots: the proxy does not speak for the client's file system.
 		Capabilities: &mcp.ClientCapabilities{},
+		// An upstream's input requests (protocol 2026-07-28 on) go back to
+		// the client in the result, and the client's retry is a new call,
+		// decided like any other.
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
 			// Not in the handler: listing waits for the upstream, whose
 			// messages this handler's caller delivers.
@@ -27,18 +31,30 @@ func (p *Proxy) clientOptions() *mcp.ClientOptions {
 			if server == nil {
 				return
 			}
+			live := map[*mcp.ServerSession]bool{}
 			for ss := range server.Sessions() {
-				if err := ss.Log(ctx, req.Params); err != nil {
+				live[ss] = true
+				logCtx := ctx
+				if c, ok := p.logContexts.Load(ss); ok {
+					logCtx = c.(context.Context)
+				}
+				if err := ss.Log(logCtx, req.Params); err != nil {
 					p.log.Debug("mcp proxy: forward a log message", "error", err.Error())
 				}
 			}
+			p.logContexts.Range(func(k, _ any) bool {
+				if !live[k.(*mcp.ServerSession)] {
+					p.logContexts.Delete(k)
+				}
+				return true
+			})
 		},
 		ProgressNotificationHandler: func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
-			ss, ok := p.progress.Load(req.Params.ProgressToken)
+			reg, ok := p.progress.Load(req.Params.ProgressToken)
 			if !ok {
 				return
 			}
-			if err := ss.(*mcp.ServerSession).NotifyProgress(ctx, req.Params); err != nil {
+			if err := reg.(*progressRoute).session.NotifyProgress(ctx, req.Params); err != nil {
 				p.log.Debug("mcp proxy: forward a progress notification", "error", err.Error())
 			}
 		},

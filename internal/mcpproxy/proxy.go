@@ -89,12 +89,22 @@ type Proxy struct {
 	policy  *Policy         // the last policy loaded, nil if none has
 	catalog []*mcp.Tool     // the upstream's tools, as last listed
 	served  map[string]bool // the upstream tool names served to clients
+	// servedNow is a copy of served for tools/call, read without mu.
+	servedNow atomic.Pointer[map[string]bool]
 
 	// decider is what tools/call reads: the session of the current
 	// catalog and policy, swapped whole.
 	decider atomic.Pointer[decider]
 
-	progress sync.Map // a forwarded call's progress token -> *mcp.ServerSession
+	progress sync.Map // a forwarded call's progress token -> *progressRoute
+	// levels holds the log level each client session set with
+	// logging/setLevel (before protocol 2026-07-28), for the calls it
+	// makes: from 2026-07-28 on, the upstream reads it from each request.
+	levels sync.Map // *mcp.ServerSession -> mcp.LoggingLevel
+	// logContexts holds, per client session, the context of its latest
+	// request: from protocol 2026-07-28 on, a client states its log level
+	// on each request, and the SDK reads it from the request's context.
+	logContexts sync.Map // *mcp.ServerSession -> context.Context
 }
 
 // decider is the session that decides calls, or why there is none.
@@ -271,9 +281,12 @@ func (p *Proxy) install(ctx context.Context) {
 		p.server.RemoveTools(removed...)
 	}
 	p.served = map[string]bool{}
+	now := map[string]bool{}
 	for _, name := range served {
 		p.served[name] = true
+		now[name] = true
 	}
+	p.servedNow.Store(&now)
 	p.log.Info("mcp proxy: catalog", "server", p.opts.ServerName, "listed", len(p.catalog), "served", served, "withheld", withheld)
 }
 
@@ -334,17 +347,24 @@ func (p *Proxy) serve(tool *mcp.Tool) (err error) {
 	return nil
 }
 
-// intercept is the server's receiving middleware: tools/call is decided
-// here for every name (a name the client was not shown is refused by
-// the policy as not declared, not reported as unknown), and the
-// upstream's resources and prompts are forwarded. Everything else is the
-// SDK's: initialize, ping, tools/list from the served tools, and the
-// completion and subscription handlers.
+// intercept is the server's receiving middleware. A tools/call of a
+// tool the client was not shown is decided here (and refused by the
+// policy, as not declared or as the policy says, not reported as an
+// unknown tool); a served tool's call goes through the SDK to its
+// handler, [Proxy.callTool], so that the SDK relays multi round-trip
+// input requests. The upstream's resources and prompts are forwarded.
+// Everything else is the SDK's: initialize, ping, tools/list from the
+// served tools, and the completion and subscription handlers.
 func (p *Proxy) intercept(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+			p.logContexts.Store(ss, context.WithoutCancel(ctx))
+		}
 		switch r := req.(type) {
 		case *mcp.CallToolRequest:
-			return p.callTool(ctx, r)
+			if served := p.servedNow.Load(); r.Params == nil || served == nil || !(*served)[r.Params.Name] {
+				return p.callTool(ctx, r)
+			}
 		case *mcp.ListResourcesRequest:
 			return p.upstream.ListResources(ctx, r.Params)
 		case *mcp.ListResourceTemplatesRequest:
@@ -359,9 +379,12 @@ func (p *Proxy) intercept(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "logging/setLevel" {
 			// The upstream filters its messages at the client's level; the
 			// SDK records the level for this session too.
-			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok {
+			if params, ok := req.GetParams().(*mcp.SetLoggingLevelParams); ok && params != nil {
 				if err := p.upstream.SetLoggingLevel(ctx, params); err != nil {
 					return nil, err
+				}
+				if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+					p.levels.Store(ss, params.Level)
 				}
 			}
 		}
@@ -379,8 +402,17 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if refusal := p.decide(ctx, params); refusal != nil {
 		return refusal, nil
 	}
+	meta := forwardedMeta(params.Meta)
+	if level, ok := p.levels.Load(req.Session); ok && req.Session != nil {
+		if meta == nil {
+			meta = mcp.Meta{}
+		}
+		if _, stated := meta[mcp.MetaKeyLogLevel]; !stated {
+			meta[mcp.MetaKeyLogLevel] = level
+		}
+	}
 	forward := &mcp.CallToolParams{
-		Meta:           params.Meta,
+		Meta:           meta,
 		Name:           params.Name,
 		Arguments:      params.Arguments,
 		InputResponses: params.InputResponses,
@@ -390,10 +422,43 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		forward.Arguments = nil
 	}
 	if token := params.GetProgressToken(); token != nil && req.Session != nil {
-		p.progress.Store(token, req.Session)
-		defer p.progress.Delete(token)
+		route := &progressRoute{session: req.Session}
+		p.progress.Store(token, route)
+		// The upstream's notifications are handled apart from its
+		// responses: one sent before the result may be handled after it.
+		defer time.AfterFunc(progressGrace, func() { p.progress.CompareAndDelete(token, route) })
 	}
 	return p.upstream.CallTool(ctx, forward)
+}
+
+// progressGrace is how long a call's progress token still routes the
+// upstream's notifications to its client after the call returned.
+const progressGrace = 10 * time.Second
+
+// progressRoute is the client session a forwarded call's progress
+// notifications go to.
+type progressRoute struct {
+	session *mcp.ServerSession
+}
+
+// sessionMeta are the _meta members that describe the client's own
+// session (protocol 2026-07-28 on): the proxy's client states its own.
+var sessionMeta = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities, mcp.MetaKeySubscriptionID}
+
+// forwardedMeta is a call's _meta as it goes upstream: everything but
+// the members that describe the client's session (the progress token
+// and the log level go on).
+func forwardedMeta(meta mcp.Meta) mcp.Meta {
+	if meta == nil {
+		return nil
+	}
+	out := make(mcp.Meta, len(meta))
+	for k, v := range meta {
+		if !slices.Contains(sessionMeta, k) {
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // decide asks the session about one call: nil when it may be

@@ -1,7 +1,8 @@
 // Command mcpupstream is the MCP server the gateway tests put behind
 // `tooleval mcp proxy`: a file tool with a path argument, a write tool,
-// a destructive tool, and add_tool, which adds a tool (the server then
-// sends notifications/tools/list_changed). It appends every tools/call
+// a destructive tool, add_tool, which adds a tool (the server then
+// sends notifications/tools/list_changed), report (a progress
+// notification and a log message) and ask (a sampling request). It appends every tools/call
 // it receives to the file named by TOOLEVAL_MCP_RECORD, one JSON line
 // each, after a line {"started": PID}, so that a test can tell what
 // reached it and whether it was restarted. It serves stdio, or
@@ -92,6 +93,37 @@ func newServer() *mcp.Server {
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name + " ran"}}}, nil
 				})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "added " + name}}}, nil
+		})
+	server.AddTool(&mcp.Tool{Name: "report", Description: "send a progress notification and a log message, then return", InputSchema: schema()},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			record(req)
+			if token := req.Params.GetProgressToken(); token != nil {
+				if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 2, Message: "halfway"}); err != nil {
+					return nil, err
+				}
+			}
+			if err := req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "info", Logger: "upstream", Data: "working"}); err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "reported"}}}, nil
+		})
+	server.AddTool(&mcp.Tool{Name: "ask", Description: "ask the client's model (sampling, as a multi round-trip input request) and return its answer", InputSchema: schema()},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			record(req)
+			if len(req.Params.InputResponses) == 0 {
+				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"answer": &mcp.CreateMessageParams{MaxTokens: 10,
+					Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "say yes"}}}}}}, nil
+			}
+			var text string
+			switch answer := req.Params.InputResponses["answer"].(type) {
+			case *mcp.CreateMessageResult:
+				text = answer.Content.(*mcp.TextContent).Text
+			case *mcp.CreateMessageWithToolsResult:
+				text = answer.Content[0].(*mcp.TextContent).Text
+			default:
+				return nil, fmt.Errorf("unexpected input response %T", answer)
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the model said " + text}}}, nil
 		})
 	server.AddResource(&mcp.Resource{URI: "note://readme", Name: "readme", MIMEType: "text/plain"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
