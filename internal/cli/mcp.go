@@ -40,7 +40,7 @@ const mcpProxyExamples = `  # In an mcpServers entry: the filesystem server, beh
   # A tenant's plan from a configuration overlay, with a run budget
   tooleval mcp proxy --server-name github --config deploy.json --tenant acme --max-attempts 200 --max-refusals 20 -- github-mcp-server stdio
 
-  # A Streamable HTTP server, served on 127.0.0.1:8931 over Streamable HTTP
+  # A Streamable HTTP server, served to clients on 127.0.0.1:8931 over Streamable HTTP
   tooleval mcp proxy --server-name docs --listen 127.0.0.1:8931 --upstream http://127.0.0.1:9000/mcp
 
 The upstream's tools are declared as MCP tools of --server-name (model-visible
