@@ -53,7 +53,7 @@ func TestMCPGatewayDocExample(t *testing.T) {
 	input, err := json.Marshal(map[string]any{
 		"declared": declared, "layers": []any{operator}, "tenant": "acme",
 		"workspace": map[string]any{"root": "/home/me/project"},
-		"calls": []any{map[string]any{"id": "1", "name": "mcp__filesystem__read_text_file", "args": map[string]any{"path": "/home/me/.ssh/id_ed25519"}}},
+		"calls":     []any{map[string]any{"id": "1", "name": "mcp__filesystem__read_text_file", "args": map[string]any{"path": "/home/me/.ssh/id_ed25519"}}},
 	})
 	require.NoError(t, err)
 
