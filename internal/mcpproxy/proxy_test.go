@@ -184,3 +184,40 @@ func TestArgumentsAreDecodedAsTheyCame(t *testing.T) {
 	_, err = decodeArguments(json.RawMessage(`{`))
 	require.Error(t, err)
 }
+
+// A configuration with errors (here an unknown tenant) withholds every
+// tool and refuses every call with the policy's invalid_config message;
+// the upstream sees nothing.
+func TestConfigurationErrorsWithholdEveryTool(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	require.NoError(t, err)
+	load := func(context.Context) (*Policy, error) {
+		return &Policy{Engine: e, Session: engine.SessionConfig{Tenant: "no-such-tenant"}}, nil
+	}
+	var received atomic.Int64
+	upTransport, upServerSide := mcp.NewInMemoryTransports()
+	upSession, err := upstreamServer(&received).Connect(ctx, upServerSide, nil)
+	require.NoError(t, err)
+	defer upSession.Close()
+	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
+	require.NoError(t, err)
+	defer proxy.Close()
+
+	clientSide, proxySide := mcp.NewInMemoryTransports()
+	_, err = proxy.Server().Connect(ctx, proxySide, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	list, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Empty(t, list.Tools)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file"})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.Equal(t, `tool "mcp__files__read_file" is refused: the request or policy configuration has 1 error(s), listed under errors`,
+		res.Content[0].(*mcp.TextContent).Text)
+	require.Zero(t, received.Load())
+}
