@@ -432,6 +432,28 @@ func TestMCPProxyBrokenBundleFailsClosedUntilReload(t *testing.T) {
 	require.True(t, decisions[1].Allowed)
 }
 
+// TestMCPProxyWatchReloadsALayer: with --watch, replacing a layer file
+// re-filters the tools and tells the client, with the same upstream.
+func TestMCPProxyWatchReloadsALayer(t *testing.T) {
+	g := newMCPGateway(t)
+	cs := g.connect(t, "--watch")
+	require.Contains(t, toolNames(t, cs), "read_file")
+
+	layer := filepath.Join(g.dir, "operator.json")
+	writeJSON(t, layer+".new", map[string]any{
+		"name": "operator", "allow": []string{"mcp__files__*"}, "deny": []string{"mcp__files__drop_*", "mcp__files__read_*"},
+	})
+	require.NoError(t, os.Rename(layer+".new", layer))
+	g.waitForListChanged(t)
+
+	require.Equal(t, []string{"add_tool", "ask", "report", "write_file"}, toolNames(t, cs))
+	require.Equal(t, `tool "mcp__files__read_file" is not permitted: denied by layer "operator"`,
+		refusalText(t, callTool(t, cs, "read_file", map[string]any{"path": filepath.Join(g.workspace, "a")})))
+	calls, _, starts := g.received(t)
+	require.Empty(t, calls)
+	require.Equal(t, 1, starts)
+}
+
 // TestMCPProxyMalformedJSONRPC: a line that is not JSON gets a JSON-RPC
 // parse error, a batch and a request without its params an invalid
 // request error, and the proxy goes on serving the same connection.

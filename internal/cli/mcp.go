@@ -48,8 +48,9 @@ name mcp__SERVER__TOOL); the client sees only those the policy lets execute,
 under their own names. A refused call never reaches the upstream: it returns
 a tool result with isError set and the policy's message. Every decision goes
 to the audit log (--audit-log, default standard error; never standard output,
-which carries the protocol). SIGHUP reloads the bundle, the configuration and
-the layer files without restarting the upstream. A policy that cannot be
+which carries the protocol). SIGHUP (or, with --watch, a change of one of
+the files) reloads the bundle, the configuration and the layer files without
+restarting the upstream. A policy that cannot be
 evaluated withholds every tool and refuses every call. Exit status: 0 when the
 client or the upstream ends the session, 2 bad usage or a failure.
 `
@@ -184,13 +185,14 @@ func checkLayers(path string, layers []engine.Layer) error {
 }
 
 func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "mcp proxy", "mcp proxy --server-name NAME [POLICY FLAGS] [IDENTITY FLAGS] [--audit-log FILE] (-- COMMAND [ARGS...] | --upstream URL) [--listen HOST:PORT]", mcpProxyExamples)
+	fs := newFlags(s, "mcp proxy", "mcp proxy --server-name NAME [POLICY FLAGS] [IDENTITY FLAGS] [--audit-log FILE] [--watch] (-- COMMAND [ARGS...] | --upstream URL) [--listen HOST:PORT]", mcpProxyExamples)
 	serverName := fs.String("server-name", "", "the raw MCP server name the policy sees, the S of mcp__S__* (required)")
 	upstreamURL := fs.String("upstream", "", "the upstream's Streamable HTTP endpoint, instead of a command after --")
 	listen := fs.String("listen", "", "serve clients over Streamable HTTP on HOST:PORT instead of standard input and output")
 	auditPath := fs.String("audit-log", "", "append the audit log (JSON Lines, one record per decision) to FILE (default: standard error)")
 	maxAttempts := fs.Int64("max-attempts", 0, "refuse every call after this many calls over the proxy's lifetime (0: no cap)")
 	maxRefusals := fs.Int64("max-refusals", 0, "refuse every call once this many calls were refused over the proxy's lifetime (0: no cap)")
+	watch := fs.Bool("watch", false, "reload when --bundle, --config or a --layer file changes, as on SIGHUP (replace files atomically)")
 	policy := addPolicyFlags(fs)
 	identity := addIdentityFlags(fs)
 	if err := parse(fs, args); err != nil {
@@ -273,6 +275,17 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 		}
 	}()
 	reloadOnHangUp(ctx, proxy)
+	if *watch {
+		files := append([]string{}, *identity.layers...)
+		for _, f := range []string{*policy.bundle, *policy.config} {
+			if f != "" {
+				files = append(files, f)
+			}
+		}
+		if err := watchFiles(ctx, files, 200*time.Millisecond, func() { _ = proxy.Reload(ctx) }); err != nil {
+			return ExitUsage, usagef("--watch: %w", err)
+		}
+	}
 
 	if *listen != "" {
 		return serveHTTP(ctx, s, proxy, *listen)

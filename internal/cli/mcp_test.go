@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -60,4 +62,38 @@ func TestReadLayers(t *testing.T) {
 	require.ErrorContains(t, err, "has no name")
 	_, err = readLayers(write("unknown.json", `{"name": "a", "alow": []}`))
 	require.Error(t, err)
+}
+
+// watchFiles fires once a watched file is replaced by a rename (as
+// atomic writers do) or written, and not for other files beside it.
+func TestWatchFiles(t *testing.T) {
+	dir := t.TempDir()
+	layer := filepath.Join(dir, "layer.json")
+	require.NoError(t, os.WriteFile(layer, []byte(`{"name": "a"}`), 0o600))
+	fired := make(chan struct{}, 8)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	require.NoError(t, watchFiles(ctx, []string{layer}, 20*time.Millisecond, func() { fired <- struct{}{} }))
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "other.json"), []byte(`{}`), 0o600))
+	select {
+	case <-fired:
+		t.Fatal("a file beside the watched one fired the watch")
+	case <-time.After(200 * time.Millisecond):
+	}
+
+	require.NoError(t, os.WriteFile(layer+".new", []byte(`{"name": "b"}`), 0o600))
+	require.NoError(t, os.Rename(layer+".new", layer))
+	select {
+	case <-fired:
+	case <-time.After(5 * time.Second):
+		t.Fatal("replacing the watched file did not fire the watch")
+	}
+
+	require.NoError(t, os.WriteFile(layer, []byte(`{"name": "c"}`), 0o600))
+	select {
+	case <-fired:
+	case <-time.After(5 * time.Second):
+		t.Fatal("writing the watched file did not fire the watch")
+	}
 }
