@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -215,15 +216,11 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitUsage, usageError{err}
 	}
 
-	audit := s.Err
-	if *auditPath != "" {
-		f, err := os.OpenFile(*auditPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-		if err != nil {
-			return ExitUsage, usagef("--audit-log: %w", err)
-		}
-		defer f.Close()
-		audit = f
+	audit, closeAudit, err := openAuditLog(s, *auditPath)
+	if err != nil {
+		return ExitUsage, err
 	}
+	defer closeAudit()
 	auditLog := slog.New(slog.NewJSONHandler(audit, nil))
 	log := slog.New(slog.NewJSONHandler(s.Err, nil))
 
@@ -243,19 +240,12 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 		return &mcpproxy.Policy{Engine: e, Session: session}, nil
 	}
 
-	var upstream mcp.Transport
-	if *upstreamURL != "" {
-		upstream = &mcp.StreamableClientTransport{Endpoint: *upstreamURL}
-	} else {
-		cmd := exec.Command(command[0], command[1:]...)
-		cmd.Stderr = s.Err
-		if *identity.workspace != "" {
-			// The policy resolves a relative path against the workspace
-			// root: the server must resolve it against the same directory.
-			cmd.Dir = *identity.workspace
-		}
-		upstream = &mcp.CommandTransport{Command: cmd}
-	}
+	// Caught from here on: SIGHUP's default action ends the process.
+	hangUps := make(chan os.Signal, 1)
+	signal.Notify(hangUps, syscall.SIGHUP)
+	defer signal.Stop(hangUps)
+
+	upstream := upstreamTransport(s, command, *upstreamURL, *identity.workspace)
 	proxy, err := mcpproxy.Start(ctx, upstream, mcpproxy.Options{
 		ServerName: *serverName, Load: load, Guard: guard, Log: log, Audit: auditLog,
 	})
@@ -274,7 +264,7 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 		case <-ctx.Done():
 		}
 	}()
-	reloadOnHangUp(ctx, proxy)
+	go reloadOn(ctx, hangUps, proxy)
 	if *watch {
 		files := append([]string{}, *identity.layers...)
 		for _, f := range []string{*policy.bundle, *policy.config} {
@@ -296,22 +286,44 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	return ExitOK, nil
 }
 
-// reloadOnHangUp reloads the proxy's policy on every SIGHUP until ctx
-// ends. A failed reload keeps the policy in force (the proxy logs it).
-func reloadOnHangUp(ctx context.Context, proxy *mcpproxy.Proxy) {
-	hangUps := make(chan os.Signal, 1)
-	signal.Notify(hangUps, syscall.SIGHUP)
-	go func() {
-		defer signal.Stop(hangUps)
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-hangUps:
-				_ = proxy.Reload(ctx)
-			}
+// openAuditLog opens the audit log: FILE appended to, or standard
+// error when path is empty.
+func openAuditLog(s Streams, path string) (io.Writer, func(), error) {
+	if path == "" {
+		return s.Err, func() {}, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, usagef("--audit-log: %w", err)
+	}
+	return f, func() { _ = f.Close() }, nil
+}
+
+// upstreamTransport connects to the upstream: Streamable HTTP at url, or
+// else the command over stdio, started in the workspace (the policy
+// resolves a relative path against the workspace root, so the server must
+// resolve it against the same directory) with its standard error on ours.
+func upstreamTransport(s Streams, command []string, url, workspace string) mcp.Transport {
+	if url != "" {
+		return &mcp.StreamableClientTransport{Endpoint: url}
+	}
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Stderr = s.Err
+	cmd.Dir = workspace
+	return &mcp.CommandTransport{Command: cmd}
+}
+
+// reloadOn reloads the proxy's policy on every signal until ctx ends. A
+// failed reload keeps the policy in force (the proxy logs it).
+func reloadOn(ctx context.Context, signals <-chan os.Signal, proxy *mcpproxy.Proxy) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-signals:
+			_ = proxy.Reload(ctx)
 		}
-	}()
+	}
 }
 
 // serveHTTP serves clients over Streamable HTTP on addr until ctx ends.
