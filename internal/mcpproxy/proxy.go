@@ -86,11 +86,12 @@ type Proxy struct {
 	// mu serializes catalog changes and reloads and guards the fields
 	// below it.
 	mu      sync.Mutex
-	policy  *Policy         // the last policy loaded, nil if none has
-	catalog []*mcp.Tool     // the upstream's tools, as last listed
-	served  map[string]bool // the upstream tool names served to clients
-	// servedNow is a copy of served for tools/call, read without mu.
-	servedNow atomic.Pointer[map[string]bool]
+	policy  *Policy     // the last policy loaded, nil if none has
+	catalog []*mcp.Tool // the upstream's tools, as last listed
+
+	// served is the set of upstream tool names served to the clients:
+	// replaced whole under mu, read without it.
+	served atomic.Pointer[map[string]bool]
 
 	// decider is what tools/call reads: the session of the current
 	// catalog and policy, swapped whole.
@@ -133,8 +134,9 @@ func Start(ctx context.Context, upstream mcp.Transport, opts Options) (*Proxy, e
 		log = slog.New(slog.DiscardHandler)
 	}
 	life, stop := context.WithCancel(context.WithoutCancel(ctx))
-	p := &Proxy{opts: opts, log: log, life: life, stop: stop, served: map[string]bool{}}
+	p := &Proxy{opts: opts, log: log, life: life, stop: stop}
 	p.decider.Store(&decider{failure: errNoPolicy})
+	p.served.Store(&map[string]bool{})
 
 	// Hold mu until the first catalog is installed: a list_changed that
 	// arrives meanwhile waits for it.
@@ -272,7 +274,7 @@ func (p *Proxy) install(ctx context.Context) {
 		served = append(served, tool.Name)
 	}
 	var removed []string
-	for name := range p.served {
+	for name := range *p.served.Load() {
 		if !slices.Contains(served, name) {
 			removed = append(removed, name)
 		}
@@ -280,13 +282,11 @@ func (p *Proxy) install(ctx context.Context) {
 	if len(removed) > 0 {
 		p.server.RemoveTools(removed...)
 	}
-	p.served = map[string]bool{}
-	now := map[string]bool{}
+	now := make(map[string]bool, len(served))
 	for _, name := range served {
-		p.served[name] = true
 		now[name] = true
 	}
-	p.servedNow.Store(&now)
+	p.served.Store(&now)
 	p.log.Info("mcp proxy: catalog", "server", p.opts.ServerName, "listed", len(p.catalog), "served", served, "withheld", withheld)
 }
 
@@ -362,7 +362,7 @@ func (p *Proxy) intercept(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch r := req.(type) {
 		case *mcp.CallToolRequest:
-			if served := p.servedNow.Load(); r.Params == nil || served == nil || !(*served)[r.Params.Name] {
+			if r.Params == nil || !(*p.served.Load())[r.Params.Name] {
 				return p.callTool(ctx, r)
 			}
 		case *mcp.ListResourcesRequest:
