@@ -1,5 +1,5 @@
 // Package cli implements the tooleval command line: eval, tools, launch, check,
-// diff, bundle build and version. cmd/tooleval only wires it to the process.
+// diff, bundle build, mcp proxy and version. cmd/tooleval only wires it to the process.
 package cli
 
 import (
@@ -78,6 +78,7 @@ func commands() []command {
 		{"check", "validate the configuration and input documents", runCheck},
 		{"diff", "replay requests under two policies and report what changes", runDiff},
 		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},
+		{"mcp", "put the policy in front of an MCP server (mcp proxy)", runMCP},
 		{"version", "print the tooleval, bundle and OPA versions", runVersion},
 	}
 }
@@ -191,13 +192,14 @@ func addPolicyFlags(fs *pflag.FlagSet) policyFlags {
 	}
 }
 
-// engine loads the engine the flags choose.
-func (f policyFlags) engine(ctx context.Context) (*engine.Engine, error) {
+// engine loads the engine the flags choose, with any further options.
+func (f policyFlags) engine(ctx context.Context, more ...engine.Option) (*engine.Engine, error) {
 	config, err := readConfig(*f.config)
 	if err != nil {
 		return nil, err
 	}
 	opts := []engine.Option{engine.WithBundle(*f.bundle), engine.WithConfig(config), engine.WithEvalTimeout(*f.timeout)}
+	opts = append(opts, more...)
 	if *f.key != "" {
 		if *f.bundle == "" {
 			return nil, usagef("--verification-key verifies the bundle given with --bundle; the embedded bundle is part of this binary and is not signed")

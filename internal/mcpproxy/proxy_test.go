@@ -1,0 +1,223 @@
+package mcpproxy
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+func TestModelName(t *testing.T) {
+	require.Equal(t, "mcp__github__read_issue", ModelName("github", "read_issue"))
+	require.Equal(t, "mcp__foo_bar__a_b-c", ModelName("foo.bar", "a/b-c"))
+	require.Equal(t, "mcp__s_p__t_", ModelName("s p", "tä"))
+}
+
+func TestScreenLine(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		code int64 // 0: the line passes
+		id   any
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, 0, nil},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`, 0, nil},
+		{`{"jsonrpc":"2.0","id":1,"method":`, jsonrpc.CodeParseError, nil},
+		{`not json`, jsonrpc.CodeParseError, nil},
+		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, jsonrpc.CodeInvalidRequest, nil},
+		{`{"jsonrpc":"1.0","id":"a","method":"ping"}`, jsonrpc.CodeInvalidRequest, "a"},
+		{`42`, jsonrpc.CodeInvalidRequest, nil},
+	} {
+		reply := screenLine([]byte(tc.line), false)
+		if tc.code == 0 {
+			require.Nil(t, reply, tc.line)
+			continue
+		}
+		require.NotNil(t, reply, tc.line)
+		require.Equal(t, tc.code, reply.Error.(*jsonrpc.Error).Code, tc.line)
+		require.Equal(t, tc.id, reply.ID.Raw(), tc.line)
+	}
+	reply := screenLine(nil, true)
+	require.Equal(t, int64(jsonrpc.CodeInvalidRequest), reply.Error.(*jsonrpc.Error).Code)
+}
+
+// A line longer than the limit is dropped whole, and the next line is
+// read as it is.
+func TestReadLineDropsALongLine(t *testing.T) {
+	r := bufio.NewReaderSize(strings.NewReader(strings.Repeat("x", 100)+"\nnext\n"), 16)
+	line, tooLong, err := readLine(r, 50)
+	require.NoError(t, err)
+	require.True(t, tooLong)
+	require.Empty(t, line)
+	line, tooLong, err = readLine(r, 50)
+	require.NoError(t, err)
+	require.False(t, tooLong)
+	require.Equal(t, "next", string(line))
+	_, _, err = readLine(r, 50)
+	require.ErrorIs(t, err, io.EOF)
+}
+
+func TestStartNeedsANameAndALoader(t *testing.T) {
+	_, err := Start(context.Background(), nil, Options{Load: func(context.Context) (*Policy, error) { return nil, nil }})
+	require.ErrorContains(t, err, "needs a name")
+	_, err = Start(context.Background(), nil, Options{ServerName: "s"})
+	require.ErrorContains(t, err, "no policy loader")
+}
+
+// upstreamServer is an in-process MCP server with two tools; it counts
+// the calls it receives.
+func upstreamServer(received *atomic.Int64) *mcp.Server {
+	server := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
+	for _, name := range []string{"read_file", "search"} {
+		server.AddTool(&mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				received.Add(1)
+				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name + " ran"}}}, nil
+			})
+	}
+	return server
+}
+
+// A reload re-filters the catalog with the new policy and tells the
+// client; a reload that fails keeps the policy in force.
+func TestReloadRefiltersAndKeepsThePolicyOnError(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	require.NoError(t, err)
+	layers := [][]engine.Layer{
+		{{Name: "operator", Allow: []string{"mcp__files__*"}}},
+		{{Name: "operator", Allow: []string{"mcp__files__*"}, Deny: []string{"mcp__files__read_file"}}},
+	}
+	var loads atomic.Int64
+	load := func(context.Context) (*Policy, error) {
+		n := int(loads.Add(1)) - 1
+		if n >= len(layers) {
+			return nil, errors.New("the bundle is broken")
+		}
+		return &Policy{Engine: e, Session: engine.SessionConfig{Layers: layers[n]}}, nil
+	}
+
+	var received atomic.Int64
+	upTransport, upServerSide := mcp.NewInMemoryTransports()
+	upSession, err := upstreamServer(&received).Connect(ctx, upServerSide, nil)
+	require.NoError(t, err)
+	defer upSession.Close()
+
+	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
+	require.NoError(t, err)
+	defer proxy.Close()
+
+	changed := make(chan struct{}, 4)
+	clientSide, proxySide := mcp.NewInMemoryTransports()
+	_, err = proxy.Server().Connect(ctx, proxySide, nil)
+	require.NoError(t, err)
+	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err := client.Connect(ctx, clientSide, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	names := func() []string {
+		res, err := cs.ListTools(ctx, nil)
+		require.NoError(t, err)
+		var out []string
+		for _, tool := range res.Tools {
+			out = append(out, tool.Name)
+		}
+		slices.Sort(out)
+		return out
+	}
+	call := func(name string) *mcp.CallToolResult {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name})
+		require.NoError(t, err)
+		return res
+	}
+
+	require.Equal(t, []string{"read_file", "search"}, names())
+	require.False(t, call("read_file").IsError)
+	require.Equal(t, int64(1), received.Load())
+
+	require.NoError(t, proxy.Reload(ctx))
+	select {
+	case <-changed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the reload did not notify the client")
+	}
+	require.Equal(t, []string{"search"}, names())
+	refused := call("read_file")
+	require.True(t, refused.IsError)
+	require.Equal(t, `tool "mcp__files__read_file" is not permitted: denied by layer "operator"`, refused.Content[0].(*mcp.TextContent).Text)
+	require.Equal(t, int64(1), received.Load(), "the refused call did not reach the upstream")
+
+	require.ErrorContains(t, proxy.Reload(ctx), "the bundle is broken")
+	require.Equal(t, []string{"search"}, names(), "a failed reload keeps the policy")
+	require.False(t, call("search").IsError)
+	require.True(t, call("read_file").IsError)
+	require.Equal(t, int64(2), received.Load())
+}
+
+// decodeArguments keeps a call's arguments as they came: exact numbers,
+// any JSON value (the policy refuses what is not an object of
+// arguments), nil for none, an error for what is not JSON.
+func TestArgumentsAreDecodedAsTheyCame(t *testing.T) {
+	args, err := decodeArguments(json.RawMessage(`{"n": 12345678901234567890}`))
+	require.NoError(t, err)
+	require.Equal(t, json.Number("12345678901234567890"), args.(map[string]any)["n"])
+	args, err = decodeArguments(json.RawMessage(`[1]`))
+	require.NoError(t, err)
+	require.Equal(t, []any{json.Number("1")}, args)
+	args, err = decodeArguments(nil)
+	require.NoError(t, err)
+	require.Nil(t, args)
+	_, err = decodeArguments(json.RawMessage(`{`))
+	require.Error(t, err)
+}
+
+// A configuration with errors (here an unknown tenant) withholds every
+// tool and refuses every call with the policy's invalid_config message;
+// the upstream sees nothing.
+func TestConfigurationErrorsWithholdEveryTool(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	require.NoError(t, err)
+	load := func(context.Context) (*Policy, error) {
+		return &Policy{Engine: e, Session: engine.SessionConfig{Tenant: "no-such-tenant"}}, nil
+	}
+	var received atomic.Int64
+	upTransport, upServerSide := mcp.NewInMemoryTransports()
+	upSession, err := upstreamServer(&received).Connect(ctx, upServerSide, nil)
+	require.NoError(t, err)
+	defer upSession.Close()
+	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
+	require.NoError(t, err)
+	defer proxy.Close()
+
+	clientSide, proxySide := mcp.NewInMemoryTransports()
+	_, err = proxy.Server().Connect(ctx, proxySide, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	list, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Empty(t, list.Tools)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file"})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.Equal(t, `tool "mcp__files__read_file" is refused: the request or policy configuration has 1 error(s), listed under errors`,
+		res.Content[0].(*mcp.TextContent).Text)
+	require.Zero(t, received.Load())
+}
