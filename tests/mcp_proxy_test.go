@@ -293,6 +293,13 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	require.Contains(t, refusalText(t, escape), "outside the workspace")
 	wrote := callTool(t, cs, "write_file", map[string]any{"path": "notes.txt", "content": "x"})
 	require.False(t, wrote.IsError, "a relative path inside the workspace is written")
+	// A member written twice counts once, as the policy read it (the last,
+	// as Go reads JSON): the server gets the arguments as decided, never
+	// the bytes in which a server that reads the first member would find
+	// /etc/passwd.
+	twice, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_file", Arguments: json.RawMessage(`{"path": "/etc/passwd", "path": "notes.txt", "content": "y"}`)})
+	require.NoError(t, err)
+	require.False(t, twice.IsError, "the policy read notes.txt")
 
 	// Tools the server adds later: notifications/tools/list_changed makes
 	// the proxy list and filter again, and tell the client.
@@ -329,15 +336,16 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	require.Equal(t, "the model said yes", asked.Content[0].(*mcp.TextContent).Text)
 
 	calls, arguments, starts := g.received(t)
-	require.Equal(t, []string{"read_file", "write_file", "add_tool", "search_notes", "add_tool", "report", "ask", "ask"}, calls, "refused calls never reach the server")
+	require.Equal(t, []string{"read_file", "write_file", "write_file", "add_tool", "search_notes", "add_tool", "report", "ask", "ask"}, calls, "refused calls never reach the server")
 	require.Equal(t, 1, starts)
 	require.JSONEq(t, `{"path": "notes.txt", "content": "x"}`, arguments[1], "arguments are forwarded as the client sent them")
+	require.Equal(t, `{"content":"y","path":"notes.txt"}`, arguments[2], "arguments are forwarded as the policy read them")
 
-	// One audit record per decision: 13 calls were decided (ask twice:
+	// One audit record per decision: 14 calls were decided (ask twice:
 	// the client's answer to the input request is a call of its own).
 	require.NoError(t, cs.Close())
 	decisions := auditDecisions(t, g.audit)
-	require.Len(t, decisions, 13)
+	require.Len(t, decisions, 14)
 	require.Equal(t, "mcp__files__drop_database", decisions[1].Name)
 	require.False(t, decisions[1].Allowed)
 	require.Equal(t, "denied", decisions[1].Reason)

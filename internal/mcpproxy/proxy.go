@@ -399,7 +399,8 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if params == nil {
 		params = &mcp.CallToolParamsRaw{}
 	}
-	if refusal := p.decide(ctx, params); refusal != nil {
+	args, refusal := p.decide(ctx, params)
+	if refusal != nil {
 		return refusal, nil
 	}
 	meta := forwardedMeta(params.Meta)
@@ -414,12 +415,9 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	forward := &mcp.CallToolParams{
 		Meta:           meta,
 		Name:           params.Name,
-		Arguments:      params.Arguments,
+		Arguments:      args, // as decided, written anew: see decide
 		InputResponses: params.InputResponses,
 		RequestState:   params.RequestState,
-	}
-	if len(params.Arguments) == 0 {
-		forward.Arguments = nil
 	}
 	if token := params.GetProgressToken(); token != nil && req.Session != nil {
 		route := &progressRoute{session: req.Session}
@@ -461,20 +459,23 @@ func forwardedMeta(meta mcp.Meta) mcp.Meta {
 	return out
 }
 
-// decide asks the session about one call: nil when it may be
-// forwarded, else the refusal the client gets.
-func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) *mcp.CallToolResult {
+// decide asks the session about one call. It returns the call's
+// arguments as the policy read them, to be forwarded in place of the
+// client's bytes (so that the server cannot read them otherwise: a
+// repeated member, for one, counts once, as the policy counted it), or
+// the refusal the client gets.
+func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any, *mcp.CallToolResult) {
 	name := ModelName(p.opts.ServerName, params.Name)
 	d := p.decider.Load()
 	if d.session == nil {
 		p.auditUnevaluated(ctx, name, d.failure)
-		return Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
+		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
 	}
 	call := map[string]any{"id": fmt.Sprintf("mcp_call_%d", p.calls.Add(1)), "name": name}
 	args, err := decodeArguments(params.Arguments)
 	if err != nil {
 		p.log.Error("mcp proxy: the call's arguments are not JSON; it is refused", "tool", params.Name, "error", err.Error())
-		return Refusal(fmt.Sprintf("tool %q is not permitted: its arguments are not JSON", name))
+		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: its arguments are not JSON", name))
 	}
 	if args != nil {
 		call["args"] = args // any JSON value: the policy refuses what is not an object of arguments
@@ -484,17 +485,17 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) *mcp.
 		p.log.Error("mcp proxy: the call could not be decided and is refused", "tool", params.Name, "error", err.Error())
 	}
 	if decision == nil || len(decision.Decisions) != 1 {
-		return Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
+		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
 	}
 	verdict := decision.Decisions[0]
 	if err == nil && verdict.Allowed {
-		return nil
+		return args, nil
 	}
 	message := verdict.Message
 	if message == "" {
 		message = fmt.Sprintf("tool %q is not permitted (%s)", name, verdict.Reason)
 	}
-	return Refusal(message)
+	return nil, Refusal(message)
 }
 
 // Refusal is the result a client gets for a refused call: isError set,
@@ -505,7 +506,8 @@ func Refusal(message string) *mcp.CallToolResult {
 }
 
 // decodeArguments reads a call's arguments as they came (numbers kept
-// exact): nil for none.
+// exact, as json.Number, so that they are written anew as they came):
+// nil for none.
 func decodeArguments(raw json.RawMessage) (any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
