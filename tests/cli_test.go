@@ -149,7 +149,13 @@ func TestCLIHelpOnEveryCommand(t *testing.T) {
 		require.Contains(t, out, "Usage:", command)
 		require.Contains(t, out, "Examples:", command)
 	}
-	out, _, code := cli(t, "", "--help")
+	// mcp proxy's examples start servers: TestMCPGatewayDocExample and the
+	// TestMCPProxy tests run what they show.
+	out, _, code := cli(t, "", "mcp", "proxy", "--help")
+	require.Equal(t, 0, code)
+	require.Contains(t, out, "Usage:")
+	require.Contains(t, out, "Examples:")
+	out, _, code = cli(t, "", "--help")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "Commands:")
 }
