@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -174,6 +175,24 @@ func (g *mcpGateway) connect(t *testing.T, extra ...string) *mcp.ClientSession {
 	return cs
 }
 
+// catalogs counts the proxy's "catalog" records on its standard error:
+// one each time it has installed a catalog (after a listing or a
+// reload), its served set and its session both in place.
+func (g *mcpGateway) catalogs() int {
+	return strings.Count(g.stderr.String(), `"msg":"mcp proxy: catalog"`)
+}
+
+// waitForCatalog waits for the proxy to have installed more than before
+// catalogs, and for the client to have been told of a change. (A client
+// may be told more than once of one change, so the notification alone
+// does not say the proxy is done.)
+func (g *mcpGateway) waitForCatalog(t *testing.T, before int) {
+	t.Helper()
+	g.waitForListChanged(t)
+	require.Eventually(t, func() bool { return g.catalogs() > before }, 10*time.Second, 10*time.Millisecond,
+		"the proxy installed no new catalog:\n%s", g.stderr.String())
+}
+
 // waitForListChanged waits for a notifications/tools/list_changed.
 func (g *mcpGateway) waitForListChanged(t *testing.T) {
 	t.Helper()
@@ -284,7 +303,7 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	t.Logf("denied call, as the client got it: %s", transcript)
 	require.Equal(t, `tool "mcp__files__drop_database" is not permitted: denied by layer "operator"`, refusalText(t, denied))
 
-	require.Equal(t, `tool "mcp__files__no_such_tool" is not declared for this request`,
+	require.Equal(t, `tool "no_such_tool" is not declared for this request: the server lists no tool of exactly that name`,
 		refusalText(t, callTool(t, cs, "no_such_tool", nil)))
 
 	outside := callTool(t, cs, "read_file", map[string]any{"path": "/etc/passwd"})
@@ -293,22 +312,37 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	require.Contains(t, refusalText(t, escape), "outside the workspace")
 	wrote := callTool(t, cs, "write_file", map[string]any{"path": "notes.txt", "content": "x"})
 	require.False(t, wrote.IsError, "a relative path inside the workspace is written")
-	// A member written twice counts once, as the policy read it (the last,
-	// as Go reads JSON): the server gets the arguments as decided, never
-	// the bytes in which a server that reads the first member would find
-	// /etc/passwd.
-	twice, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_file", Arguments: json.RawMessage(`{"path": "/etc/passwd", "path": "notes.txt", "content": "y"}`)})
+	// The server gets the arguments as the policy read them, written anew.
+	escaped, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_file", Arguments: json.RawMessage(`{"path": "\u006eotes.txt", "content": "y"}`)})
 	require.NoError(t, err)
-	require.False(t, twice.IsError, "the policy read notes.txt")
+	require.False(t, escaped.IsError)
+	// Arguments a server could read otherwise than the policy did are
+	// refused: a member written twice (a server may take the first), or
+	// twice but for case (Go's encoding/json matches member names without
+	// regard to case, and takes the last).
+	for _, raw := range []string{`{"path": "/etc/passwd", "path": "notes.txt"}`, `{"path": "notes.txt", "Path": "/etc/passwd"}`, `{"x": {"K": 1, "\u212a": 2}}`} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "write_file", Arguments: json.RawMessage(raw)})
+		require.NoError(t, err)
+		require.Contains(t, refusalText(t, res), "twice", raw)
+	}
+	// A name the server does not list exactly is refused, and never sent:
+	// the policy would read these as the listed read_file, and a server
+	// could dispatch them to another tool.
+	for _, name := range []string{"READ_FILE", "read.file", "Read_File", "read_file "} {
+		require.Equal(t, fmt.Sprintf(`tool %q is not declared for this request: the server lists no tool of exactly that name`, name),
+			refusalText(t, callTool(t, cs, name, map[string]any{"path": inside})), name)
+	}
 
 	// Tools the server adds later: notifications/tools/list_changed makes
 	// the proxy list and filter again, and tell the client.
+	before := g.catalogs()
 	require.False(t, callTool(t, cs, "add_tool", map[string]any{"name": "search_notes"}).IsError)
-	g.waitForListChanged(t)
+	g.waitForCatalog(t, before)
 	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "search_notes", "write_file"}, toolNames(t, cs))
 	require.False(t, callTool(t, cs, "search_notes", nil).IsError)
+	before = g.catalogs()
 	require.False(t, callTool(t, cs, "add_tool", map[string]any{"name": "secret_dump"}).IsError)
-	g.waitForListChanged(t)
+	g.waitForCatalog(t, before)
 	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "search_notes", "write_file"}, toolNames(t, cs), "secret_* is denied")
 	require.Contains(t, refusalText(t, callTool(t, cs, "secret_dump", nil)), `denied by layer "operator"`)
 
@@ -341,11 +375,12 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	require.JSONEq(t, `{"path": "notes.txt", "content": "x"}`, arguments[1], "arguments are forwarded as the client sent them")
 	require.Equal(t, `{"content":"y","path":"notes.txt"}`, arguments[2], "arguments are forwarded as the policy read them")
 
-	// One audit record per decision: 14 calls were decided (ask twice:
-	// the client's answer to the input request is a call of its own).
+	// One audit record per decision: 21 calls were decided (ask twice:
+	// the client's answer to the input request is a call of its own),
+	// those refused before the policy included.
 	require.NoError(t, cs.Close())
 	decisions := auditDecisions(t, g.audit)
-	require.Len(t, decisions, 14)
+	require.Len(t, decisions, 21)
 	require.Equal(t, "mcp__files__drop_database", decisions[1].Name)
 	require.False(t, decisions[1].Allowed)
 	require.Equal(t, "denied", decisions[1].Reason)
@@ -425,8 +460,9 @@ func TestMCPProxyBrokenBundleFailsClosedUntilReload(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(bundle+".new", good, 0o600))
 	require.NoError(t, os.Rename(bundle+".new", bundle))
+	before := g.catalogs()
 	require.NoError(t, cmd.Process.Signal(syscall.SIGHUP))
-	g.waitForListChanged(t)
+	g.waitForCatalog(t, before)
 
 	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "write_file"}, toolNames(t, cs))
 	require.False(t, callTool(t, cs, "read_file", map[string]any{"path": filepath.Join(g.workspace, "a")}).IsError)
@@ -451,8 +487,9 @@ func TestMCPProxyWatchReloadsALayer(t *testing.T) {
 	writeJSON(t, layer+".new", map[string]any{
 		"name": "operator", "allow": []string{"mcp__files__*"}, "deny": []string{"mcp__files__drop_*", "mcp__files__read_*"},
 	})
+	before := g.catalogs()
 	require.NoError(t, os.Rename(layer+".new", layer))
-	g.waitForListChanged(t)
+	g.waitForCatalog(t, before)
 
 	require.Equal(t, []string{"add_tool", "ask", "report", "write_file"}, toolNames(t, cs))
 	require.Equal(t, `tool "mcp__files__read_file" is not permitted: denied by layer "operator"`,
@@ -581,8 +618,9 @@ func TestMCPProxyOverHTTP(t *testing.T) {
 		refusalText(t, callTool(t, cs, "drop_database", nil)))
 	require.Contains(t, refusalText(t, callTool(t, cs, "read_file", map[string]any{"path": "/etc/passwd"})), "outside the workspace")
 
+	before := g.catalogs()
 	require.False(t, callTool(t, cs, "add_tool", map[string]any{"name": "search_notes"}).IsError)
-	g.waitForListChanged(t)
+	g.waitForCatalog(t, before)
 	require.Equal(t, []string{"add_tool", "ask", "read_file", "report", "search_notes", "write_file"}, toolNames(t, cs))
 
 	calls, _, _ := g.received(t)

@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -215,6 +216,11 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	if _, err := identity.session(fs); err != nil {
 		return ExitUsage, usageError{err}
 	}
+	if *listen != "" {
+		if err := loopbackOnly(*listen); err != nil {
+			return ExitUsage, usagef("--listen: %w", err)
+		}
+	}
 
 	audit, closeAudit, err := openAuditLog(s, *auditPath)
 	if err != nil {
@@ -302,13 +308,15 @@ func openAuditLog(s Streams, path string) (io.Writer, func(), error) {
 // upstreamTransport connects to the upstream: Streamable HTTP at url, or
 // else the command over stdio, started in the workspace (the policy
 // resolves a relative path against the workspace root, so the server must
-// resolve it against the same directory) with its standard error on ours.
+// resolve it against the same directory) with its standard error on
+// ours, each line prefixed with "upstream: " so that the server cannot
+// write lines that read as the proxy's audit records.
 func upstreamTransport(s Streams, command []string, url, workspace string) mcp.Transport {
 	if url != "" {
 		return &mcp.StreamableClientTransport{Endpoint: url}
 	}
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Stderr = s.Err
+	cmd.Stderr = &linePrefixer{out: s.Err, prefix: []byte("upstream: "), start: true}
 	cmd.Dir = workspace
 	return &mcp.CommandTransport{Command: cmd}
 }
@@ -326,8 +334,37 @@ func reloadOn(ctx context.Context, signals <-chan os.Signal, proxy *mcpproxy.Pro
 	}
 }
 
+// linePrefixer writes what it is given to out with prefix at the start
+// of every line.
+type linePrefixer struct {
+	mu     sync.Mutex
+	out    io.Writer
+	prefix []byte
+	start  bool // the next byte starts a line
+}
+
+func (w *linePrefixer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var buf []byte
+	for _, b := range p {
+		if w.start {
+			buf = append(buf, w.prefix...)
+		}
+		buf = append(buf, b)
+		w.start = b == '\n'
+	}
+	if _, err := w.out.Write(buf); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
 // serveHTTP serves clients over Streamable HTTP on addr until ctx ends.
-// The address actually listened on goes to standard error first.
+// The address actually listened on goes to standard error first. Only a
+// loopback address is accepted (loopbackOnly, checked with the other
+// flags): the proxy authenticates no one, so whoever can connect could
+// call the tools the policy allows.
 func serveHTTP(ctx context.Context, s Streams, proxy *mcpproxy.Proxy, addr string) (int, error) {
 	listener, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -345,4 +382,20 @@ func serveHTTP(ctx context.Context, s Streams, proxy *mcpproxy.Proxy, addr strin
 		return ExitUsage, fmt.Errorf("serve Streamable HTTP: %w", err)
 	}
 	return ExitOK, nil
+}
+
+// loopbackOnly accepts HOST:PORT when HOST is localhost or a loopback IP
+// address.
+func loopbackOnly(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return fmt.Errorf("%q is not a loopback address: the proxy authenticates no client, so it serves only this host (127.0.0.1, ::1 or localhost); put an authenticating reverse proxy in front of it to serve others", host)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,6 +27,8 @@ func TestMCPProxyUsage(t *testing.T) {
 		{[]string{"mcp", "proxy", "--server-name", "s", "--layer", "/no/such/layer.json", "--", "server"}, "read layer"},
 		{[]string{"mcp", "proxy", "--server-name", "a__b", "--", "server"}, "no mcp__S__* pattern could name it"},
 		{[]string{"mcp", "nope"}, "unknown subcommand"},
+		{[]string{"mcp", "proxy", "--server-name", "s", "--listen", "0.0.0.0:8931", "--upstream", "http://127.0.0.1:1/mcp"}, "not a loopback address"},
+		{[]string{"mcp", "proxy", "--server-name", "s", "--listen", "192.0.2.1:8931", "--upstream", "http://127.0.0.1:1/mcp"}, "not a loopback address"},
 	} {
 		_, stderr, code := run(t, "", false, tc.args...)
 		require.Equal(t, ExitUsage, code, tc.args)
@@ -96,4 +99,17 @@ func TestWatchFiles(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("writing the watched file did not fire the watch")
 	}
+}
+
+// The upstream's standard error reaches ours with every line prefixed,
+// however its writes are cut, so that it cannot forge audit records.
+func TestLinePrefixer(t *testing.T) {
+	var out strings.Builder
+	w := &linePrefixer{out: &out, prefix: []byte("upstream: "), start: true}
+	for _, chunk := range []string{"{\"msg\":\"Decision", " Log\"}\nsecond", "\n", "\nthird"} {
+		n, err := w.Write([]byte(chunk))
+		require.NoError(t, err)
+		require.Equal(t, len(chunk), n)
+	}
+	require.Equal(t, "upstream: {\"msg\":\"Decision Log\"}\nupstream: second\nupstream: \nupstream: third", out.String())
 }

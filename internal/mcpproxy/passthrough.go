@@ -54,7 +54,10 @@ func (p *Proxy) clientOptions() *mcp.ClientOptions {
 			if !ok {
 				return
 			}
-			if err := reg.(*progressRoute).session.NotifyProgress(ctx, req.Params); err != nil {
+			route := reg.(*progressRoute)
+			params := *req.Params
+			params.ProgressToken = route.token
+			if err := route.session.NotifyProgress(ctx, &params); err != nil {
 				p.log.Debug("mcp proxy: forward a progress notification", "error", err.Error())
 			}
 		},

@@ -21,14 +21,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/text/cases"
 
 	"github.com/tooleval/tooleval/engine"
 )
@@ -83,8 +86,13 @@ type Proxy struct {
 	ready atomic.Pointer[mcp.Server]
 	calls atomic.Uint64
 
-	// mu serializes catalog changes and reloads and guards the fields
-	// below it.
+	// reloading serializes reloads, from the policy's load to its
+	// installation, so that an older load never replaces a newer one;
+	// listing serializes the upstream's listings the same way.
+	reloading sync.Mutex
+	listing   sync.Mutex
+	// mu serializes installations and guards the fields below it. No
+	// upstream request is made while it is held.
 	mu      sync.Mutex
 	policy  *Policy     // the last policy loaded, nil if none has
 	catalog []*mcp.Tool // the upstream's tools, as last listed
@@ -97,7 +105,8 @@ type Proxy struct {
 	// catalog and policy, swapped whole.
 	decider atomic.Pointer[decider]
 
-	progress sync.Map // a forwarded call's progress token -> *progressRoute
+	progress sync.Map // the progress token a forwarded call was given upstream -> *progressRoute
+	tokens   atomic.Uint64
 	// levels holds the log level each client session set with
 	// logging/setLevel (before protocol 2026-07-28), for the calls it
 	// makes: from 2026-07-28 on, the upstream reads it from each request.
@@ -112,6 +121,12 @@ type Proxy struct {
 type decider struct {
 	session *engine.Session // nil: the policy cannot be evaluated
 	failure error           // why session is nil
+	// declared holds the upstream's tool names, exactly as listed, that
+	// the session declared. A call of any other name (another case or
+	// spelling of a listed name included, which the policy would read as
+	// the listed tool) is refused before the policy: it would be
+	// forwarded under a name the policy did not decide.
+	declared map[string]bool
 }
 
 // errNoPolicy is the failure of a proxy whose policy never loaded.
@@ -210,6 +225,8 @@ func (p *Proxy) Close() error {
 // it, without touching the upstream server. On an error the proxy keeps
 // the policy it had.
 func (p *Proxy) Reload(ctx context.Context) error {
+	p.reloading.Lock()
+	defer p.reloading.Unlock()
 	policy, err := p.opts.Load(ctx)
 	if err != nil {
 		p.log.Error("mcp proxy: reload failed; the previous policy stays in force", "error", err.Error())
@@ -227,27 +244,55 @@ func (p *Proxy) Reload(ctx context.Context) error {
 // notifications/tools/list_changed) and re-filters them. A listing that
 // fails keeps the catalog the proxy had.
 func (p *Proxy) refreshCatalog(ctx context.Context) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.listing.Lock()
+	defer p.listing.Unlock()
 	tools, err := p.listUpstreamTools(ctx)
 	if err != nil {
 		p.log.Error("mcp proxy: the upstream changed its tools but listing them failed; the previous catalog stays", "error", err.Error())
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.catalog = tools
 	p.install(ctx)
 }
 
-// listUpstreamTools reads every page of the upstream's tools/list.
+// Bounds of one listing of the upstream's tools: an upstream that stalls,
+// pages without end or lists more tools than a request may declare gets
+// no new catalog (the previous one stays).
+const (
+	listTimeout = 30 * time.Second
+	maxTools    = 10000
+	maxPages    = 1000
+)
+
+// listUpstreamTools reads every page of the upstream's tools/list,
+// within listTimeout, maxTools and maxPages. A null entry is left out.
 func (p *Proxy) listUpstreamTools(ctx context.Context) ([]*mcp.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, listTimeout)
+	defer cancel()
 	var tools []*mcp.Tool
-	for tool, err := range p.upstream.Tools(ctx, nil) {
+	params := &mcp.ListToolsParams{}
+	for pages := 1; ; pages++ {
+		res, err := p.upstream.ListTools(ctx, params)
 		if err != nil {
 			return nil, fmt.Errorf("mcp proxy: list the upstream's tools: %w", err)
 		}
-		tools = append(tools, tool)
+		for _, tool := range res.Tools {
+			if tool != nil {
+				tools = append(tools, tool)
+			}
+		}
+		switch {
+		case len(tools) > maxTools:
+			return nil, fmt.Errorf("mcp proxy: the upstream lists more than %d tools", maxTools)
+		case res.NextCursor == "":
+			return tools, nil
+		case pages == maxPages:
+			return nil, fmt.Errorf("mcp proxy: the upstream's tool list has more than %d pages", maxPages)
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
 	}
-	return tools, nil
 }
 
 // install opens the session for the current policy and catalog (its
@@ -260,6 +305,17 @@ func (p *Proxy) install(ctx context.Context) {
 	if d.session == nil {
 		p.log.Error("mcp proxy: the policy cannot be evaluated; every tool is withheld and every call refused", "error", d.failure.Error())
 	}
+	// Withdraw first, then add: the client, told of the change, never
+	// lists a tool that is no longer allowed.
+	var removed []string
+	for name := range *p.served.Load() {
+		if !allowed[name] {
+			removed = append(removed, name)
+		}
+	}
+	if len(removed) > 0 {
+		p.server.RemoveTools(removed...)
+	}
 	var served, withheld []string
 	for _, tool := range p.catalog {
 		if !allowed[tool.Name] {
@@ -268,19 +324,11 @@ func (p *Proxy) install(ctx context.Context) {
 		}
 		if err := p.serve(tool); err != nil {
 			p.log.Error("mcp proxy: a tool the policy allows cannot be served and is withheld", "tool", tool.Name, "error", err.Error())
+			p.server.RemoveTools(tool.Name)
 			withheld = append(withheld, tool.Name)
 			continue
 		}
 		served = append(served, tool.Name)
-	}
-	var removed []string
-	for name := range *p.served.Load() {
-		if !slices.Contains(served, name) {
-			removed = append(removed, name)
-		}
-	}
-	if len(removed) > 0 {
-		p.server.RemoveTools(removed...)
 	}
 	now := make(map[string]bool, len(served))
 	for _, name := range served {
@@ -300,7 +348,9 @@ func (p *Proxy) compile(ctx context.Context) (map[string]bool, *decider) {
 	config := p.policy.Session
 	config.Declared = make([]engine.Declaration, 0, len(p.catalog))
 	byModelName := make(map[string]string, len(p.catalog))
+	declared := make(map[string]bool, len(p.catalog))
 	for _, tool := range p.catalog {
+		declared[tool.Name] = true
 		name := ModelName(p.opts.ServerName, tool.Name)
 		config.Declared = append(config.Declared, engine.Declaration{
 			Name: name,
@@ -323,14 +373,14 @@ func (p *Proxy) compile(ctx context.Context) (map[string]bool, *decider) {
 	allowed := map[string]bool{}
 	if len(catalog.Errors) > 0 {
 		p.log.Error("mcp proxy: the configuration has errors; every tool is withheld and every call refused", "errors", catalog.Errors)
-		return allowed, &decider{session: session}
+		return allowed, &decider{session: session, declared: declared}
 	}
 	for _, name := range catalog.Effective {
 		if tool, ok := byModelName[name]; ok {
 			allowed[tool] = true
 		}
 	}
-	return allowed, &decider{session: session}
+	return allowed, &decider{session: session, declared: declared}
 }
 
 // serve registers an upstream tool on the client-facing server, as the
@@ -419,12 +469,20 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		InputResponses: params.InputResponses,
 		RequestState:   params.RequestState,
 	}
-	if token := params.GetProgressToken(); token != nil && req.Session != nil {
-		route := &progressRoute{session: req.Session}
-		p.progress.Store(token, route)
-		// The upstream's notifications are handled apart from its
-		// responses: one sent before the result may be handled after it.
-		defer time.AfterFunc(progressGrace, func() { p.progress.CompareAndDelete(token, route) })
+	if token := params.GetProgressToken(); token != nil {
+		// The call goes upstream with a progress token of the proxy's own,
+		// so that two clients' equal tokens never cross: the upstream's
+		// notifications for it go back to this client under its token.
+		delete(forward.Meta, "progressToken")
+		own := fmt.Sprintf("tooleval-progress-%d", p.tokens.Add(1))
+		forward.SetProgressToken(own)
+		if req.Session != nil {
+			route := &progressRoute{session: req.Session, token: token}
+			p.progress.Store(own, route)
+			// The upstream's notifications are handled apart from its
+			// responses: one sent before the result may be handled after it.
+			defer time.AfterFunc(progressGrace, func() { p.progress.Delete(own) })
+		}
 	}
 	return p.upstream.CallTool(ctx, forward)
 }
@@ -434,9 +492,10 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 const progressGrace = 10 * time.Second
 
 // progressRoute is the client session a forwarded call's progress
-// notifications go to.
+// notifications go to, and the progress token the client gave the call.
 type progressRoute struct {
 	session *mcp.ServerSession
+	token   any
 }
 
 // sessionMeta are the _meta members that describe the client's own
@@ -468,14 +527,19 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any,
 	name := ModelName(p.opts.ServerName, params.Name)
 	d := p.decider.Load()
 	if d.session == nil {
-		p.auditUnevaluated(ctx, name, d.failure)
+		p.auditUnevaluated(ctx, name, "invalid_config", "config", d.failure)
 		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
+	}
+	if !d.declared[params.Name] {
+		p.auditUnevaluated(ctx, params.Name, "not_declared", "", fmt.Errorf("the upstream lists no tool named exactly %q", params.Name))
+		return nil, Refusal(fmt.Sprintf("tool %q is not declared for this request: the server lists no tool of exactly that name", params.Name))
 	}
 	call := map[string]any{"id": fmt.Sprintf("mcp_call_%d", p.calls.Add(1)), "name": name}
 	args, err := decodeArguments(params.Arguments)
 	if err != nil {
-		p.log.Error("mcp proxy: the call's arguments are not JSON; it is refused", "tool", params.Name, "error", err.Error())
-		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: its arguments are not JSON", name))
+		p.log.Error("mcp proxy: the call's arguments are refused", "tool", params.Name, "error", err.Error())
+		p.auditUnevaluated(ctx, name, "invalid_arguments", "", err)
+		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: %s", name, err))
 	}
 	if args != nil {
 		call["args"] = args // any JSON value: the policy refuses what is not an object of arguments
@@ -489,6 +553,11 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any,
 	}
 	verdict := decision.Decisions[0]
 	if err == nil && verdict.Allowed {
+		if !(*p.served.Load())[params.Name] {
+			// Allowed, but the client was not given it (the SDK refused its
+			// schema, or the installation of this catalog is under way).
+			return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval proxy does not serve it", name))
+		}
 		return args, nil
 	}
 	message := verdict.Message
@@ -507,10 +576,20 @@ func Refusal(message string) *mcp.CallToolResult {
 
 // decodeArguments reads a call's arguments as they came (numbers kept
 // exact, as json.Number, so that they are written anew as they came):
-// nil for none.
+// nil for none. It refuses arguments a server could read otherwise than
+// the policy does: text that is not UTF-8, and an object with two
+// members whose names are equal, or equal but for case (a server that
+// matches member names without regard to case, as Go's encoding/json
+// does, would take the one the policy did not check).
 func decodeArguments(raw json.RawMessage) (any, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
+	}
+	if !utf8.Valid(raw) {
+		return nil, errors.New("its arguments are not valid UTF-8")
+	}
+	if err := distinctMembers(raw); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytesReader(raw))
 	dec.UseNumber()
@@ -521,11 +600,69 @@ func decodeArguments(raw json.RawMessage) (any, error) {
 	return args, nil
 }
 
-// auditUnevaluated records a call refused without an evaluation, in the
-// shape of the engine's audit records.
-func (p *Proxy) auditUnevaluated(ctx context.Context, name string, failure error) {
+// distinctMembers checks that no object in a JSON text has two members
+// whose names are equal under Unicode case folding.
+func distinctMembers(raw []byte) error {
+	type frame struct {
+		object    bool
+		expectKey bool
+		names     map[string]string // folded -> as written
+	}
+	var stack []*frame
+	dec := json.NewDecoder(bytesReader(raw))
+	dec.UseNumber()
+	fold := cases.Fold()
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("its arguments are not JSON: %w", err)
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.expectKey {
+			if tok == json.Delim('}') {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			name, _ := tok.(string)
+			folded := fold.String(name)
+			if first, seen := top.names[folded]; seen {
+				return fmt.Errorf("its arguments name the member %q twice (as %q and %q)", name, first, name)
+			}
+			top.names[folded] = name
+			top.expectKey = false
+			continue
+		}
+		if top != nil && top.object {
+			top.expectKey = true // tok is the member's value
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{object: true, expectKey: true, names: map[string]string{}})
+		case json.Delim('['):
+			stack = append(stack, &frame{})
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// auditUnevaluated records a call the proxy refused without an
+// evaluation (no policy, a name the upstream does not list, arguments a
+// server could read otherwise), in the shape of the engine's audit
+// records. layer may be empty.
+func (p *Proxy) auditUnevaluated(ctx context.Context, name, reason, layer string, failure error) {
 	if p.opts.Audit == nil {
 		return
+	}
+	verdict := map[string]any{"name": name, "allowed": false, "reason": reason}
+	if layer != "" {
+		verdict["layer"] = layer
 	}
 	var id [16]byte
 	_, _ = rand.Read(id[:])
@@ -534,7 +671,7 @@ func (p *Proxy) auditUnevaluated(ctx context.Context, name string, failure error
 		slog.String("path", "tooleval/decision"),
 		slog.String("timestamp", time.Now().UTC().Format(time.RFC3339Nano)),
 		slog.Any("input", map[string]any{"calls": []any{map[string]any{"name": name}}}),
-		slog.Any("result", map[string]any{"decisions": []any{map[string]any{"name": name, "allowed": false, "reason": "invalid_config", "layer": "config"}}}),
+		slog.Any("result", map[string]any{"decisions": []any{verdict}}),
 		slog.Any("erased", []string{"/input/calls/0/args"}),
 		slog.String("error", failure.Error()),
 	)

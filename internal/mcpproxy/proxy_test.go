@@ -185,6 +185,33 @@ func TestArgumentsAreDecodedAsTheyCame(t *testing.T) {
 	require.Error(t, err)
 }
 
+// Arguments a server could read otherwise than the policy are refused:
+// text that is not UTF-8, and members named twice, in any object, equal
+// or equal under case folding.
+func TestArgumentsAServerCouldReadOtherwiseAreRefused(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		says string // "" when the arguments are accepted
+	}{
+		{`{"path": "a", "Path": "b"}`, "twice"},
+		{`{"path": "a", "path": "a"}`, "twice"},
+		{`{"k": 1, "\u212a": 2}`, "twice"},                       // KELVIN SIGN folds to k
+		{`{"x": [{"a": 1}, {"b": {"ß": 1, "SS": 2}}]}`, "twice"}, // full case folding
+		{`{"x": [{"a": 1}, {"a": 2}], "y": {"a": 3}}`, ""},       // equal names in different objects
+		{`{"a": {"a": {"a": 1}}, "b": [[{"a": [], "b": {}}]]}`, ""},
+		{`{"path": "caf\u00e9"}`, ""},
+		{"{\"path\": \"\xff\"}", "not valid UTF-8"},
+		{`{"a": 1,}`, "not JSON"},
+	} {
+		_, err := decodeArguments(json.RawMessage(tc.raw))
+		if tc.says == "" {
+			require.NoError(t, err, tc.raw)
+			continue
+		}
+		require.ErrorContains(t, err, tc.says, tc.raw)
+	}
+}
+
 // A configuration with errors (here an unknown tenant) withholds every
 // tool and refuses every call with the policy's invalid_config message;
 // the upstream sees nothing.

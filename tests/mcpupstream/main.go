@@ -63,9 +63,19 @@ func arguments(req *mcp.CallToolRequest) map[string]string {
 
 func newServer() *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "files-upstream", Version: "1.0.0"}, nil)
+	// Every tools/call that arrives is recorded before the SDK looks the
+	// tool up: a call under a name this server does not have counts as
+	// received too.
+	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+				record(call)
+			}
+			return next(ctx, method, req)
+		}
+	})
 	server.AddTool(&mcp.Tool{Name: "read_file", Description: "read a file", InputSchema: schema("path")},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			record(req)
 			path := arguments(req)["path"]
 			return &mcp.CallToolResult{
 				Content:           []mcp.Content{&mcp.TextContent{Text: "contents of " + path}},
@@ -74,29 +84,24 @@ func newServer() *mcp.Server {
 		})
 	server.AddTool(&mcp.Tool{Name: "write_file", Description: "write a file", InputSchema: schema("path", "content")},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			record(req)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "wrote " + arguments(req)["path"]}}}, nil
 		})
 	server.AddTool(&mcp.Tool{Name: "drop_database", Description: "destroy everything", InputSchema: schema(),
 		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true)}},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			record(req)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "dropped"}}}, nil
 		})
 	server.AddTool(&mcp.Tool{Name: "add_tool", Description: "add a tool named name", InputSchema: schema("name")},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			record(req)
 			name := arguments(req)["name"]
 			server.AddTool(&mcp.Tool{Name: name, Description: "added later", InputSchema: schema()},
 				func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-					record(req)
 					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name + " ran"}}}, nil
 				})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "added " + name}}}, nil
 		})
 	server.AddTool(&mcp.Tool{Name: "report", Description: "send a progress notification and a log message, then return", InputSchema: schema()},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			record(req)
 			if token := req.Params.GetProgressToken(); token != nil {
 				if err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: 1, Total: 2, Message: "halfway"}); err != nil {
 					return nil, err
@@ -109,7 +114,6 @@ func newServer() *mcp.Server {
 		})
 	server.AddTool(&mcp.Tool{Name: "ask", Description: "ask the client's model (sampling, as a multi round-trip input request) and return its answer", InputSchema: schema()},
 		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			record(req)
 			if len(req.Params.InputResponses) == 0 {
 				return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"answer": &mcp.CreateMessageParams{MaxTokens: 10,
 					Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "say yes"}}}}}}, nil
