@@ -168,6 +168,83 @@ func TestReloadRefiltersAndKeepsThePolicyOnError(t *testing.T) {
 	require.Equal(t, int64(2), received.Load())
 }
 
+// An upstream that stalls its tools/list after announcing a change
+// neither holds up a reload nor the calls: the listing is made outside
+// the proxy's lock, and the catalog it brings is installed when it ends.
+func TestAStalledListingHoldsUpNeitherReloadsNorCalls(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	require.NoError(t, err)
+	var loads atomic.Int64
+	load := func(context.Context) (*Policy, error) {
+		loads.Add(1)
+		return &Policy{Engine: e, Session: engine.SessionConfig{Layers: []engine.Layer{{Name: "operator", Allow: []string{"mcp__files__*"}}}}}, nil
+	}
+
+	var received, lists atomic.Int64
+	stalled, release := make(chan struct{}, 1), make(chan struct{})
+	upstream := upstreamServer(&received)
+	upstream.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" && lists.Add(1) > 1 {
+				stalled <- struct{}{}
+				select {
+				case <-release:
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	upTransport, upServerSide := mcp.NewInMemoryTransports()
+	upSession, err := upstream.Connect(ctx, upServerSide, nil)
+	require.NoError(t, err)
+	defer upSession.Close()
+	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
+	require.NoError(t, err)
+	defer proxy.Close()
+	clientSide, proxySide := mcp.NewInMemoryTransports()
+	_, err = proxy.Server().Connect(ctx, proxySide, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	upstream.AddTool(&mcp.Tool{Name: "later", InputSchema: map[string]any{"type": "object"}},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "later ran"}}}, nil
+		})
+	select {
+	case <-stalled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the proxy did not list the tools again after list_changed")
+	}
+
+	reloaded := make(chan error, 1)
+	go func() { reloaded <- proxy.Reload(ctx) }()
+	select {
+	case err := <-reloaded:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("a reload waited for the stalled listing")
+	}
+	require.Equal(t, int64(2), loads.Load())
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search"})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "calls are decided while the listing stalls")
+	res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "later"})
+	require.NoError(t, err)
+	require.True(t, res.IsError, "a tool not yet listed is not forwarded")
+
+	close(release)
+	require.Eventually(t, func() bool {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "later"})
+		return err == nil && !res.IsError
+	}, 5*time.Second, 20*time.Millisecond, "the listing's catalog was installed when it ended")
+	require.Equal(t, int64(1), received.Load())
+}
+
 // decodeArguments keeps a call's arguments as they came: exact numbers,
 // any JSON value (the policy refuses what is not an object of
 // arguments), nil for none, an error for what is not JSON.
