@@ -245,6 +245,61 @@ func TestAStalledListingHoldsUpNeitherReloadsNorCalls(t *testing.T) {
 	require.Equal(t, int64(1), received.Load())
 }
 
+// Reloads run one at a time: a reload that starts while another is
+// loading reads the files after it, and its policy is the one in force
+// when both are done (an older read never replaces a newer one).
+func TestReloadsRunOneAtATime(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	require.NoError(t, err)
+	allow := []engine.Layer{{Name: "operator", Allow: []string{"mcp__files__*"}}}
+	deny := []engine.Layer{{Name: "operator", Allow: []string{"mcp__files__*"}, Deny: []string{"mcp__files__read_file"}}}
+	var loads atomic.Int64
+	firstStarted, releaseFirst := make(chan struct{}), make(chan struct{})
+	load := func(context.Context) (*Policy, error) {
+		switch loads.Add(1) {
+		case 1: // the proxy's start
+			return &Policy{Engine: e, Session: engine.SessionConfig{Layers: allow}}, nil
+		case 2: // the first reload: reads the old files, slowly
+			close(firstStarted)
+			<-releaseFirst
+			return &Policy{Engine: e, Session: engine.SessionConfig{Layers: allow}}, nil
+		default: // the second reload: reads the new files
+			return &Policy{Engine: e, Session: engine.SessionConfig{Layers: deny}}, nil
+		}
+	}
+	var received atomic.Int64
+	upTransport, upServerSide := mcp.NewInMemoryTransports()
+	upSession, err := upstreamServer(&received).Connect(ctx, upServerSide, nil)
+	require.NoError(t, err)
+	defer upSession.Close()
+	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
+	require.NoError(t, err)
+	defer proxy.Close()
+	clientSide, proxySide := mcp.NewInMemoryTransports()
+	_, err = proxy.Server().Connect(ctx, proxySide, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+
+	first, second := make(chan error, 1), make(chan error, 1)
+	go func() { first <- proxy.Reload(ctx) }()
+	<-firstStarted
+	go func() { second <- proxy.Reload(ctx) }()
+	time.Sleep(100 * time.Millisecond) // time for the second reload to overtake, were it able to
+	require.Equal(t, int64(2), loads.Load(), "the second reload waits for the first")
+	close(releaseFirst)
+	require.NoError(t, <-first)
+	require.NoError(t, <-second)
+	require.Equal(t, int64(3), loads.Load())
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file"})
+	require.NoError(t, err)
+	require.True(t, res.IsError, "the later reload's policy is in force")
+	require.Equal(t, int64(0), received.Load())
+}
+
 // decodeArguments keeps a call's arguments as they came: exact numbers,
 // any JSON value (the policy refuses what is not an object of
 // arguments), nil for none, an error for what is not JSON.
