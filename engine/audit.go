@@ -145,7 +145,7 @@ func jsonOf(v ast.Value) any {
 func erase(doc map[string]any, pointer string) {
 	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
 	for i, p := range parts {
-		parts[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(p)
+		parts[i] = pointerUnescaper.Replace(p)
 	}
 	var parent any = doc
 	for i, key := range parts {
@@ -172,6 +172,9 @@ func erase(doc map[string]any, pointer string) {
 		}
 	}
 }
+
+// pointerUnescaper reads a JSON pointer token (RFC 6901: ~1 is /, ~0 is ~).
+var pointerUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
 
 func newDecisionID() string {
 	var b [16]byte

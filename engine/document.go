@@ -111,6 +111,13 @@ type RunTotals struct {
 	Exhausted bool        `json:"exhausted"`
 }
 
+// SameVerdict reports whether c and o decide alike: allowed, or refused
+// for the same reason by the same layer and rule (ids, names and
+// messages aside).
+func (c CallDecision) SameVerdict(o CallDecision) bool {
+	return c.Allowed == o.Allowed && c.Reason == o.Reason && c.Layer == o.Layer && c.Rule == o.Rule
+}
+
 // AllAllowed reports whether every call of the batch was allowed.
 func (d *Decision) AllAllowed() bool {
 	for _, c := range d.Decisions {

@@ -19,7 +19,6 @@ import (
 type Session struct {
 	engine  *Engine
 	static  ast.Value // kept to recompile after a reload
-	agent   ast.Value // for the audit log
 	root    string
 	resolve bool
 	state   atomic.Pointer[sessionState]
@@ -76,7 +75,6 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 	s := &Session{
 		engine:  e,
 		static:  value,
-		agent:   agentOf(value),
 		root:    root,
 		resolve: o.resolvePaths && hasRoot,
 		guard:   o.guard,
@@ -119,18 +117,6 @@ func (p *policy) compileContext(ctx context.Context, static ast.Value) (ast.Valu
 // keepAST returns a query result as the AST value itself, not as JSON.
 func keepAST(t *ast.Term, _ *rego.EvalContext) (any, error) {
 	return t.Value, nil
-}
-
-// agentOf returns {"agent": input.agent} (or an empty object), which is
-// all of the static document the audit log reads.
-func agentOf(static ast.Value) ast.Value {
-	out := ast.NewObject()
-	if obj, ok := static.(ast.Object); ok {
-		if t := obj.Get(ast.StringTerm("agent")); t != nil {
-			out.Insert(ast.StringTerm("agent"), t)
-		}
-	}
-	return out
 }
 
 // withoutBatch drops calls and run from a document.

@@ -182,7 +182,7 @@ func (s *Shadow) compare(job shadowJob) {
 	defer s.compared.Add(1) // once the differences are logged and counted
 	for i, live := range job.live.Decisions {
 		c := candidate.Decisions[i]
-		if live.Allowed == c.Allowed && live.Reason == c.Reason && live.Layer == c.Layer && live.Rule == c.Rule {
+		if live.SameVerdict(c) {
 			continue
 		}
 		s.differences.Add(1)

@@ -98,6 +98,9 @@ type Layer struct {
 	Name  string   `json:"name"`
 	Allow []string `json:"allow"`
 	Deny  []string `json:"deny,omitempty"`
+	// Message, when not empty, is quoted in the refusals the layer makes
+	// (at most 1,000 characters).
+	Message string `json:"message,omitempty"`
 }
 
 // Workspace enables the path rules.

@@ -582,4 +582,13 @@ func TestCLIToolsMatrix(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Regexp(t, `(?m)^web_search\s+refused\s`, table)
 	require.Contains(t, table, "layer peer:summarizer allow")
+
+	// A request with errors: every tool refused, the errors shown, exit 3.
+	bad := `{"declared": [{"name": "read_file"}], "layers": [{"name": "l", "allow": ["*"]}]}`
+	table, _, code = cli(t, bad, "tools", "--matrix", "--format", "table")
+	require.Equal(t, 3, code, table)
+	require.Contains(t, table, "errors:")
+	out, _, code = cli(t, bad, "tools", "--matrix", "--format", "json")
+	require.Equal(t, 3, code, out)
+	require.Contains(t, out, `"errors": [`)
 }

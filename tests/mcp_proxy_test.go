@@ -2,7 +2,6 @@ package tests
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -48,28 +47,10 @@ type mcpGateway struct {
 	workspace string
 	record    string // what the upstream received, one JSON line per call
 	audit     string // the proxy's audit log
-	stderr    *lockedBuffer
+	stderr    *syncBuffer
 	changed   chan struct{} // a notifications/tools/list_changed reached the client
 	progress  chan string   // the messages of the progress notifications the client got
 	logs      chan any      // the data of the log messages the client got
-}
-
-// lockedBuffer is a bytes.Buffer that a process and the test share.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // newMCPGateway writes the layer (allow the server's tools, deny its
@@ -83,7 +64,7 @@ func newMCPGateway(t *testing.T) *mcpGateway {
 		workspace: filepath.Join(dir, "ws"),
 		record:    filepath.Join(dir, "received.jsonl"),
 		audit:     filepath.Join(dir, "audit.jsonl"),
-		stderr:    &lockedBuffer{},
+		stderr:    &syncBuffer{},
 		changed:   make(chan struct{}, 16),
 		progress:  make(chan string, 16),
 		logs:      make(chan any, 16),

@@ -25,11 +25,13 @@ const (
 	ExitErrors  = 3 // the request or configuration has errors (every call is then refused), a launch is invalid
 )
 
+// exitRank orders the exit codes by how much they say.
+var exitRank = map[int]int{ExitOK: 0, ExitRefused: 1, ExitErrors: 2, ExitUsage: 3}
+
 // worse returns the exit code that says more: errors over refusals over
 // success (usage errors end a command at once).
 func worse(a, b int) int {
-	rank := map[int]int{ExitOK: 0, ExitRefused: 1, ExitErrors: 2, ExitUsage: 3}
-	if rank[b] > rank[a] {
+	if exitRank[b] > exitRank[a] {
 		return b
 	}
 	return a

@@ -76,6 +76,9 @@ func writeMatrix(ctx context.Context, s Streams, e *engine.Engine, input ast.Val
 			code = ExitRefused
 		}
 	}
+	if len(m.Errors) > 0 {
+		code = worse(code, ExitErrors)
+	}
 	return code, nil
 }
 
@@ -118,4 +121,5 @@ func writeMatrixTable(w io.Writer, m *matrix.Matrix) {
 	for i, check := range m.Checks {
 		fmt.Fprintf(w, "%3d  %s\n", i+1, check)
 	}
+	writeProblems(w, "errors", m.Errors)
 }

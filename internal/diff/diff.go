@@ -268,7 +268,7 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 			o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, "the log masked " + whole, vb, va})
 		case arguments != "" && (vb.reachesArguments() || va.reachesArguments()):
 			o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, "the log masked " + arguments + ": argument checks are not replayed", vb, va})
-		case vb != va:
+		case !b.SameVerdict(a):
 			o.changes = append(o.changes, Change{req.Source, i, b.ID, b.Name, vb, va, vb.String() + " → " + va.String()})
 		}
 	}

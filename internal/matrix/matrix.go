@@ -30,6 +30,8 @@ type Matrix struct {
 	Checks []string `json:"checks"`
 	// Rows has one row per declared tool, in declaration order.
 	Rows []Row `json:"rows"`
+	// Errors are the request's errors; with any, every tool is refused.
+	Errors []engine.Problem `json:"errors"`
 }
 
 // Row is one declared tool's cells.
@@ -58,7 +60,7 @@ func Build(ctx context.Context, e *engine.Engine, input ast.Value) (*Matrix, err
 	if err != nil {
 		return nil, err
 	}
-	m := &Matrix{Checks: []string{}, Rows: make([]Row, 0, len(d.Decisions))}
+	m := &Matrix{Checks: []string{}, Rows: make([]Row, 0, len(d.Decisions)), Errors: d.Errors}
 	for i, c := range d.Decisions {
 		row := Row{Tool: names[i], Allowed: c.Allowed}
 		var checks []string

@@ -42,9 +42,11 @@ func (p *Proxy) clientOptions() *mcp.ClientOptions {
 					p.log.Debug("mcp proxy: forward a log message", "error", err.Error())
 				}
 			}
+			// Forget what ended sessions set.
 			p.logContexts.Range(func(k, _ any) bool {
 				if !live[k.(*mcp.ServerSession)] {
 					p.logContexts.Delete(k)
+					p.levels.Delete(k)
 				}
 				return true
 			})

@@ -66,9 +66,10 @@ type Options struct {
 	// failures). Nil discards them.
 	Log *slog.Logger
 	// Audit receives a decision record, in the engine's audit format, for
-	// each call refused without an evaluation because no policy could be
-	// loaded (the engine's own audit logger records every other
-	// decision). Nil discards them.
+	// each call the proxy refuses without an evaluation (no policy loaded,
+	// a name the upstream does not list exactly, arguments a server could
+	// read otherwise); the engine's own audit logger records every other
+	// decision. Nil discards them.
 	Audit *slog.Logger
 }
 
@@ -473,7 +474,6 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		// The call goes upstream with a progress token of the proxy's own,
 		// so that two clients' equal tokens never cross: the upstream's
 		// notifications for it go back to this client under its token.
-		delete(forward.Meta, "progressToken")
 		own := fmt.Sprintf("tooleval-progress-%d", p.tokens.Add(1))
 		forward.SetProgressToken(own)
 		if req.Session != nil {

@@ -89,6 +89,28 @@ func upstreamServer(received *atomic.Int64) *mcp.Server {
 	return server
 }
 
+// connectInMemory starts a proxy in front of upstream and connects a
+// client (with opts) to it, all over in-memory transports; everything
+// is closed when the test ends.
+func connectInMemory(t *testing.T, upstream *mcp.Server, load PolicyLoader, opts *mcp.ClientOptions) (*Proxy, *mcp.ClientSession) {
+	t.Helper()
+	ctx := context.Background()
+	upTransport, upServerSide := mcp.NewInMemoryTransports()
+	upSession, err := upstream.Connect(ctx, upServerSide, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = upSession.Close() })
+	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = proxy.Close() })
+	clientSide, proxySide := mcp.NewInMemoryTransports()
+	_, err = proxy.Server().Connect(ctx, proxySide, nil)
+	require.NoError(t, err)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts).Connect(ctx, clientSide, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = cs.Close() })
+	return proxy, cs
+}
+
 // A reload re-filters the catalog with the new policy and tells the
 // client; a reload that fails keeps the policy in force.
 func TestReloadRefiltersAndKeepsThePolicyOnError(t *testing.T) {
@@ -109,25 +131,10 @@ func TestReloadRefiltersAndKeepsThePolicyOnError(t *testing.T) {
 	}
 
 	var received atomic.Int64
-	upTransport, upServerSide := mcp.NewInMemoryTransports()
-	upSession, err := upstreamServer(&received).Connect(ctx, upServerSide, nil)
-	require.NoError(t, err)
-	defer upSession.Close()
-
-	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
-	require.NoError(t, err)
-	defer proxy.Close()
-
 	changed := make(chan struct{}, 4)
-	clientSide, proxySide := mcp.NewInMemoryTransports()
-	_, err = proxy.Server().Connect(ctx, proxySide, nil)
-	require.NoError(t, err)
-	client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{
+	proxy, cs := connectInMemory(t, upstreamServer(&received), load, &mcp.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
 	})
-	cs, err := client.Connect(ctx, clientSide, nil)
-	require.NoError(t, err)
-	defer cs.Close()
 
 	names := func() []string {
 		res, err := cs.ListTools(ctx, nil)
@@ -197,19 +204,7 @@ func TestAStalledListingHoldsUpNeitherReloadsNorCalls(t *testing.T) {
 			return next(ctx, method, req)
 		}
 	})
-	upTransport, upServerSide := mcp.NewInMemoryTransports()
-	upSession, err := upstream.Connect(ctx, upServerSide, nil)
-	require.NoError(t, err)
-	defer upSession.Close()
-	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
-	require.NoError(t, err)
-	defer proxy.Close()
-	clientSide, proxySide := mcp.NewInMemoryTransports()
-	_, err = proxy.Server().Connect(ctx, proxySide, nil)
-	require.NoError(t, err)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
-	require.NoError(t, err)
-	defer cs.Close()
+	proxy, cs := connectInMemory(t, upstream, load, nil)
 
 	upstream.AddTool(&mcp.Tool{Name: "later", InputSchema: map[string]any{"type": "object"}},
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -269,19 +264,7 @@ func TestReloadsRunOneAtATime(t *testing.T) {
 		}
 	}
 	var received atomic.Int64
-	upTransport, upServerSide := mcp.NewInMemoryTransports()
-	upSession, err := upstreamServer(&received).Connect(ctx, upServerSide, nil)
-	require.NoError(t, err)
-	defer upSession.Close()
-	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
-	require.NoError(t, err)
-	defer proxy.Close()
-	clientSide, proxySide := mcp.NewInMemoryTransports()
-	_, err = proxy.Server().Connect(ctx, proxySide, nil)
-	require.NoError(t, err)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
-	require.NoError(t, err)
-	defer cs.Close()
+	proxy, cs := connectInMemory(t, upstreamServer(&received), load, nil)
 
 	first, second := make(chan error, 1), make(chan error, 1)
 	go func() { first <- proxy.Reload(ctx) }()
@@ -355,20 +338,7 @@ func TestConfigurationErrorsWithholdEveryTool(t *testing.T) {
 		return &Policy{Engine: e, Session: engine.SessionConfig{Tenant: "no-such-tenant"}}, nil
 	}
 	var received atomic.Int64
-	upTransport, upServerSide := mcp.NewInMemoryTransports()
-	upSession, err := upstreamServer(&received).Connect(ctx, upServerSide, nil)
-	require.NoError(t, err)
-	defer upSession.Close()
-	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
-	require.NoError(t, err)
-	defer proxy.Close()
-
-	clientSide, proxySide := mcp.NewInMemoryTransports()
-	_, err = proxy.Server().Connect(ctx, proxySide, nil)
-	require.NoError(t, err)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, clientSide, nil)
-	require.NoError(t, err)
-	defer cs.Close()
+	_, cs := connectInMemory(t, upstreamServer(&received), load, nil)
 
 	list, err := cs.ListTools(ctx, nil)
 	require.NoError(t, err)

@@ -18,7 +18,7 @@ _name_refusal_message(name, refusal, notes) := sprintf(
 	[name, object.get(_verb, refusal.reason, "refused"), refusal.layer, _note(notes, refusal.layer)],
 )
 
-_verb := {"denied": "denied", "not_allowed": "refused"}
+_verb := {"denied": "denied"}
 
 # A check's own message, quoted after the refusal.
 _note(notes, layer) := sprintf(": %s", [notes[layer]]) if {

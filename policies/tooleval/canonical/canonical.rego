@@ -49,7 +49,15 @@ canonical(s) := plain_canonical(s) if {
 #   canonical form is its lower case, and as a pattern entry it is a valid
 #   exact entry. Most names are plain; checking that first spares them the
 #   general path.
-plain_name(s) if regex.match(`^[A-Za-z0-9_.-]{1,256}$`, s)
+plain_name(s) if regex.match(_plain_name_regex, s)
+
+_plain_name_regex := concat("", ["^", plain_name_chars, "$"])
+
+# METADATA
+# description: |
+#   The characters of a plain name, as a regular expression without
+#   anchors, for patterns that find plain names inside a longer text.
+plain_name_chars := `[A-Za-z0-9_.-]{1,256}`
 
 # METADATA
 # description: |

@@ -27,11 +27,14 @@ checks(exclusions, layers) := {"exclusions": exclusions, "layers": layers}
 # METADATA
 # description: |
 #   The message each check that carries one gives (a layer's or a
-#   configured stage's message), by check name; when two checks of one
-#   name carry messages, the first one's.
-notes(checks) := {name: messages[0] |
-	some name in {c.name | some c in checks.layers; is_string(c.message)}
-	messages := [c.message | some c in checks.layers; c.name == name; is_string(c.message)]
+#   configured stage's message), by check name. A name that more than
+#   one check has gets none: a refusal names its check by name only, so a
+#   request's layer named like a configured stage must not put its words
+#   in that stage's refusals (nor the other way round).
+notes(checks) := {c.name: c.message |
+	some c in checks.layers
+	is_string(c.message)
+	count([other | some other in checks.layers; other.name == c.name]) == 1
 }
 
 # METADATA

@@ -15,6 +15,7 @@ package tooleval.declared
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_canonical
+import data.tooleval.canonical.plain_name_chars
 import data.tooleval.shape
 
 # METADATA
@@ -253,7 +254,7 @@ _plain_declaration := concat("", [
 	`|\{("agent":false,)?"mcp":\{"server":`, _plain_string, `,"tool":`, _plain_string, `\},"name":`, _plain_string, `\})`,
 ])
 
-_plain_string := `"[A-Za-z0-9_.-]{1,256}"`
+_plain_string := concat("", [`"`, plain_name_chars, `"`])
 
 _slim(r) := {"name": r.name, "kind": r.kind, "server": r.server, "tool": r.tool}
 

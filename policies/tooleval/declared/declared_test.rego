@@ -93,13 +93,11 @@ not_plain_declaration_lists := [
 ]
 
 test_the_whole_list_path_equals_the_declaration_by_declaration_path if {
-	every list in array.concat(plain_declaration_lists, not_plain_declaration_lists) {
-		every names in [{}, {"bash": {"key": "exec", "names": {"exec": true, "bash": true}}}] {
-			declared.read(list, names) == declared._read_each(list, names)
-		}
-	}
 	every list in plain_declaration_lists {
-		declared._plain_list_tools(list, {})
+		every names in [{}, {"bash": {"key": "exec", "names": {"exec": true, "bash": true}}}] {
+			declared._read_each(list, names).errors == []
+			declared._plain_list_tools(list, names) == declared._read_each(list, names).tools
+		}
 	}
 	every list in not_plain_declaration_lists {
 		not declared._plain_list_tools(list, {})

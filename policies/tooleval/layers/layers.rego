@@ -56,10 +56,7 @@ _list_errors(i, layer, list, groups) := [shape.problem(
 _layer_name(layer) := shape.field(layer, "name", null)
 
 _message_errors(i, layer) := [] if {
-	shape.field(layer, "message", null) == null
-} else := [] if {
-	is_string(layer.message)
-	count(layer.message) <= shape.max_message_length
+	shape.valid_message(shape.field(layer, "message", null))
 } else := [shape.problem(
 	"invalid_layer",
 	sprintf("a layer's message must be a string of at most %d characters, or null", [shape.max_message_length]),

@@ -19,6 +19,7 @@ package tooleval.pattern
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_canonical
+import data.tooleval.canonical.plain_name_chars
 import data.tooleval.shape
 
 # METADATA
@@ -280,11 +281,14 @@ plain_list(list) := [] if {
 } else := forms if {
 	is_array(list)
 	count(list) <= shape.max_entries
-	regex.match(`^\["[A-Za-z0-9_.-]{1,256}"(,"[A-Za-z0-9_.-]{1,256}")*\]$`, json.marshal(list))
+	regex.match(_plain_list_text, json.marshal(list))
 	text := lower(concat("\n", list))
 	not regex.match(`(^|\n)mcp__`, text)
 	forms := split(text, "\n")
 }
+
+# The JSON text of a list of plain names: see plain_list.
+_plain_list_text := sprintf(`^\["%s"(,"%s")*\]$`, [plain_name_chars, plain_name_chars])
 
 # The matcher of any list (see compile), entry by entry.
 _compile_entries(list, kind, vocabulary) := {

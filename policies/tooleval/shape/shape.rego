@@ -78,6 +78,18 @@ max_declared := 100000
 max_message_length := 1000
 
 # METADATA
+# scope: document
+# description: |
+#   m is a valid message of a layer or configured stage: null (none), or
+#   a string of at most max_message_length characters.
+valid_message(null)
+
+valid_message(m) if {
+	is_string(m)
+	count(m) <= max_message_length
+}
+
+# METADATA
 # description: The most calls a batch may have.
 max_calls := 100000
 

@@ -68,6 +68,7 @@ _profile_request_errors(s, conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "tools"), "config.tools", true),
 	configuration.unknown_member_errors(configuration.value_at(conf, "tools"), _tools_members, "config.tools"),
 	_selected_profile_errors(s, conf),
+	_message_errors(conf),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
@@ -121,10 +122,7 @@ _profile_config_errors(conf) := array.flatten([
 
 # config.tools.message is quoted in the refusals of the global policy.
 _message_errors(conf) := [] if {
-	shape.field(_tools_config(conf), "message", null) == null
-} else := [] if {
-	is_string(conf.tools.message)
-	count(conf.tools.message) <= shape.max_message_length
+	shape.valid_message(shape.field(_tools_config(conf), "message", null))
 } else := [shape.problem(
 	"invalid_config",
 	sprintf("config.tools.message must be a string of at most %d characters, or null", [shape.max_message_length]),

@@ -111,18 +111,14 @@ config_errors(conf) := _continuation_config_errors(conf)
 #   Where the entries of the continuation stages come from, one source per
 #   entry (see tooleval.tracing): the requester policy the handoff's
 #   children carry, or config.continuation.restricted.
-sources(doc, _, conf) := {
-	"requester_policy": {
-		"allow": configuration.indexed_sources("input.handoff.children[0].policy.allow", shape.field(policy, "allow", null)),
-		"deny": configuration.indexed_sources("input.handoff.children[0].policy.deny", shape.field(policy, "deny", [])),
-	},
-	"continuation_restricted": {"allow": configuration.indexed_sources(
-		"config.continuation.restricted",
-		shape.field(shape.field(conf, "continuation", {}), "restricted", []),
-	)},
-} if {
-	policy := _verified_policy(doc, conf)
-} else := {"continuation_restricted": {"allow": configuration.indexed_sources(
+sources(doc, _, conf) := object.union(_requester_policy_sources(doc, conf), {"continuation_restricted": {"allow": configuration.indexed_sources(
 	"config.continuation.restricted",
 	shape.field(shape.field(conf, "continuation", {}), "restricted", []),
-)}}
+)}})
+
+_requester_policy_sources(doc, conf) := {"requester_policy": {
+	"allow": configuration.indexed_sources("input.handoff.children[0].policy.allow", shape.field(policy, "allow", null)),
+	"deny": configuration.indexed_sources("input.handoff.children[0].policy.deny", shape.field(policy, "deny", [])),
+}} if {
+	policy := _verified_policy(doc, conf)
+} else := {}
