@@ -12,7 +12,7 @@ DIRTY       := $(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -24,8 +24,17 @@ run: tooleval
 tooleval:
 	$(GO) build -ldflags "-X github.com/tooleval/tooleval/engine.linkedRevision=$(REVISION)$(DIRTY)" -o bin/tooleval ./cmd/tooleval
 
-## test: every test (Rego format, strict check, unit tests with coverage, Go tests)
-test: test-rego test-go
+## test: every test, one stage after another, each announced on its start and
+## timed on its end (Rego format, strict check, lint, opa test with coverage,
+## the bundle, Go unit tests, integration tests, the Cedar module, race tests)
+TEST_STAGES := fmt-check check lint coverage bundle browser test-unit test-integration test-cedar test-race
+
+test:
+	@all=$$(date +%s); for stage in $(TEST_STAGES); do \
+		echo "==> make $$stage"; start=$$(date +%s); \
+		$(MAKE) --no-print-directory $$stage || { echo "==> make $$stage: FAILED after $$(( $$(date +%s) - start ))s"; exit 1; }; \
+		echo "==> make $$stage: $$(( $$(date +%s) - start ))s"; \
+	done; echo "==> make test: every stage green in $$(( $$(date +%s) - all ))s"
 
 test-rego: fmt-check check lint coverage
 
@@ -45,10 +54,21 @@ coverage: | $(BUILD)
 	if [ $$rc -ne 0 ]; then $(OPA) test --timeout 60s policies; fi; \
 	exit $$rc
 
-test-go: bundle browser
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./...
+test-go: test-unit test-integration test-cedar test-race
+
+## test-unit: the Go packages' own tests (everything but tests/)
+test-unit: bundle
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/tests')
+
+## test-integration: tests/ (examples, REST, CLI, differential, gateway, browser)
+test-integration: bundle browser
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 20m ./tests/...
+
+test-cedar:
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
-	$(GO) test -count=1 -timeout 30m -race -run 'TestConcurrentUse|TestRunGuard|TestHotReloadUnderConcurrency' ./engine/ ./tests/
+
+test-race:
+	$(GO) test -count=1 -timeout 20m -race -run 'TestConcurrentUse|TestRunGuard|TestHotReloadUnderConcurrency' ./engine/ ./tests/
 
 ## browser: Debian's chromium for the browser test of the diff report,
 ## installed when missing (the machine has no other browser source)
@@ -86,11 +106,17 @@ bench-full: | $(BUILD)
 perf-plot:
 	cd tools/perfplot && $(GO) run . -in ../../$(BUILD)/bench.txt -out ../../docs/performance.png
 
+ifndef SEED
+SEED := $(shell date +%s)
+endif
+
 ## soak: the shared run guard race over 1,000 trials, then the differential test
 ## against the oracle on ten million documents, each also explained (hours; not in CI)
+## (the differential's seed is drawn and printed: SEED=N replays a run)
 soak:
 	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
-	TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
+	@echo "differential seed $(SEED) (replay: make soak SEED=$(SEED))"
+	TOOLEVAL_DIFFERENTIAL_SEED=$(SEED) TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)

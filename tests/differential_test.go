@@ -20,15 +20,36 @@ import (
 )
 
 // differentialCases is how many generated documents the differential
-// test compares: 100,000 in `make test`, or TOOLEVAL_DIFFERENTIAL_CASES
+// test compares: 10,000 in `make test`, or TOOLEVAL_DIFFERENTIAL_CASES
 // (`make soak` sets ten million).
 func differentialCases(t *testing.T) int {
-	if s := os.Getenv("TOOLEVAL_DIFFERENTIAL_CASES"); s != "" {
-		n, err := strconv.Atoi(s)
-		require.NoError(t, err)
-		return n
+	return envInt(t, "TOOLEVAL_DIFFERENTIAL_CASES", 10000)
+}
+
+// differentialSeed seeds the document generator: 7 in `make test`, so a
+// run is repeatable, or TOOLEVAL_DIFFERENTIAL_SEED (`make soak` draws one
+// and prints it, so a failure it finds can be replayed).
+func differentialSeed(t *testing.T) uint64 {
+	s := os.Getenv("TOOLEVAL_DIFFERENTIAL_SEED")
+	if s == "" {
+		return 7
 	}
-	return 100000
+	seed, err := strconv.ParseUint(s, 10, 64)
+	require.NoError(t, err, "TOOLEVAL_DIFFERENTIAL_SEED must be a whole number")
+	return seed
+}
+
+// envInt reads a whole number from the environment variable name, or
+// gives def when it is unset.
+func envInt(t *testing.T, name string, def int) int {
+	t.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	require.NoErrorf(t, err, "%s must be a whole number", name)
+	return n
 }
 
 func oracleConfig(t *testing.T) oracle.Config {
@@ -169,7 +190,9 @@ func TestDifferentialAgainstOracle(t *testing.T) {
 	require.NoError(t, err)
 	cfg := oracleConfig(t)
 	cases := differentialCases(t)
-	gen := corpus.New(7)
+	seed := differentialSeed(t)
+	t.Logf("differential: seed %d (replay with TOOLEVAL_DIFFERENTIAL_SEED=%d TOOLEVAL_DIFFERENTIAL_CASES=%d)", seed, seed, cases)
+	gen := corpus.New(seed)
 
 	var (
 		mu        sync.Mutex
