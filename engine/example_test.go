@@ -307,7 +307,7 @@ func ExampleDecodeInput() {
 	fmt.Println(err)
 	// Output:
 	// {"run": {"attempts": 18446744073709551616}} <nil>
-	// decode input: data after the JSON document, at byte 14
+	// decode input: line 1, column 15: data after the JSON document
 }
 
 // A decision whose context has ended, or that runs past the engine's

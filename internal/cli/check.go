@@ -10,6 +10,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/display"
 	"github.com/tooleval/tooleval/internal/inputs"
 )
 
@@ -29,7 +30,9 @@ Every problem is printed with its location. An error refuses every call
 of the requests that read that part of the configuration; warnings (duplicate, shadowed, unreachable or ineffective entries, agent
 tools that name no declared tool, confusable declared names) change no
 decision. A document with fork_tools or subagent_type is checked as a
-launch, any other as a decision input.
+launch, a result document (a decision, catalog or launch result, such as
+the files of inputs/expected/) is skipped with a note on standard error,
+any other is checked as a decision input.
 Files, directories (their .json and .jsonl files), JSON Lines and OPA
 decision logs may be given. --format github prints GitHub Actions
 annotations (::error file=...,title=CODE::message) for a workflow step.
@@ -73,6 +76,10 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 		value, err := engine.DecodeInput(doc.Input)
 		if err != nil {
 			return ExitUsage, usagef("%s: %w", doc.Source, err)
+		}
+		if isOutput(value) {
+			fmt.Fprintf(s.Err, "tooleval: %s is a result document, not an input: skipped\n", display.Value(doc.Source))
+			continue
 		}
 		if err := r.checkDocument(ctx, e, base, doc.Source, value); err != nil {
 			return ExitUsage, policy.explain(err)
@@ -229,4 +236,21 @@ func isLaunch(v ast.Value) bool {
 		return false
 	}
 	return obj.Get(ast.StringTerm("fork_tools")) != nil || obj.Get(ast.StringTerm("subagent_type")) != nil
+}
+
+// isOutput reports whether v is a result document rather than an input:
+// an object with a member only results have (decisions, effective,
+// execution_allowed_tools, warnings) and neither calls nor declared,
+// such as the files of inputs/expected/.
+func isOutput(v ast.Value) bool {
+	obj, ok := v.(ast.Object)
+	if !ok || obj.Get(ast.StringTerm("calls")) != nil || obj.Get(ast.StringTerm("declared")) != nil || isLaunch(v) {
+		return false
+	}
+	for _, member := range []string{"decisions", "effective", "execution_allowed_tools", "warnings"} {
+		if obj.Get(ast.StringTerm(member)) != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -97,6 +97,12 @@ Run 'tooleval <command> --help' for a command's flags and examples.
 
 // Run runs the command line args and returns the exit code.
 func Run(ctx context.Context, s Streams, args []string) int {
+	switch {
+	case len(args) >= 2 && args[0] == "help": // help CMD is CMD --help
+		args = []string{args[1], "--help"}
+	case len(args) == 1 && args[0] == "--version":
+		args = []string{"version"}
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		var list strings.Builder
 		for _, c := range commands() {
@@ -109,7 +115,9 @@ func Run(ctx context.Context, s Streams, args []string) int {
 		fmt.Fprintf(s.Out, mainUsage, list.String())
 		return ExitOK
 	}
+	var names []string
 	for _, c := range commands() {
+		names = append(names, c.name)
 		if c.name != args[0] {
 			continue
 		}
@@ -129,7 +137,8 @@ func Run(ctx context.Context, s Streams, args []string) int {
 		}
 		return code
 	}
-	fmt.Fprintf(s.Err, "tooleval: unknown command %q (run 'tooleval --help')\n", args[0])
+	fmt.Fprintf(s.Err, "tooleval: unknown command %q%s\n(the commands: %s; run 'tooleval --help')\n",
+		args[0], suggestion(args[0], names), strings.Join(names, ", "))
 	return ExitUsage
 }
 
@@ -143,13 +152,14 @@ func newFlags(s Streams, name, synopsis, examples string) *pflag.FlagSet {
 	return fs
 }
 
-// parse parses args, turning flag errors into usage errors.
+// parse parses args, turning flag errors into usage errors that suggest
+// the flag meant and say where the flags are listed.
 func parse(fs *pflag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
-		return usageError{err}
+		return usagef("%v%s\n(run '%s --help' for its flags)", err, flagSuggestion(fs, err.Error()), fs.Name())
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func TestStandardInputHintOnATerminal(t *testing.T) {
 	in := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`
 	_, stderr, code := run(t, in, true, "eval", "--format", "json")
 	require.Equal(t, ExitOK, code)
-	require.Contains(t, stderr, "reading a JSON document from standard input")
+	require.Contains(t, stderr, "reading JSON from standard input")
 	_, stderr, _ = run(t, in, false, "eval", "--format", "json")
 	require.Empty(t, stderr)
 }
@@ -83,12 +84,88 @@ func TestCheckFormats(t *testing.T) {
 	require.Equal(t, 1, report.Warnings)
 	require.Len(t, report.Findings, 2)
 	require.Equal(t, "bare_wildcard", report.Findings[0].Problem["code"])
-	require.Equal(t, "standard input:1", report.Findings[0].Where)
+	require.Equal(t, "standard input", report.Findings[0].Where)
 
-	out, _, code = run(t, in, false, "check", "--format", "github", "-")
+	// Two documents on standard input are JSON Lines: sources name the line.
+	out, _, code = run(t, in+"\n"+in, false, "check", "--format", "github", "-")
 	require.Equal(t, ExitErrors, code)
 	require.Contains(t, out, "::error file=standard input%3A1,title=bare_wildcard::")
 	require.Contains(t, out, "::warning file=standard input%3A1,title=confusable_names::")
 	require.Equal(t, "a%25b%0Ac", githubEscape("a%b\nc", false))
 	require.Equal(t, "x%3Ay%2Cz", githubEscape("x:y,z", true))
+}
+
+// The command line's conventions: help CMD, --version, a suggestion for a
+// mistyped command or flag with where to look next.
+func TestCommandLineConventions(t *testing.T) {
+	out, _, code := run(t, "", false, "help", "eval")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, out, "tooleval eval [-i FILE|-]", "help CMD prints CMD's usage")
+
+	_, stderr, code := run(t, "", false, "evl")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, `unknown command "evl" (did you mean eval?)`)
+	require.Contains(t, stderr, "eval, tools, launch, check, diff, bundle, mcp, version", "the valid commands are listed")
+
+	_, stderr, code = run(t, "", false, "frobnicate")
+	require.Equal(t, ExitUsage, code)
+	require.NotContains(t, stderr, "did you mean", "no suggestion for a word close to nothing")
+
+	_, stderr, code = run(t, "{}", false, "eval", "--formt", "json")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "unknown flag: --formt (did you mean --format?)")
+	require.Contains(t, stderr, "run 'tooleval eval --help' for its flags")
+}
+
+// A document that is not JSON, or not of the expected kind, is located
+// by line and column and described in JSON's words, not Go's.
+func TestDecodeErrorsAreLocatedWithoutGoTypes(t *testing.T) {
+	_, stderr, code := run(t, "{\"calls\":\n  [1,,]}", false, "eval", "-i", "-")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "line 2, column 6")
+
+	dir := t.TempDir()
+	config := dir + "/config.json"
+	require.NoError(t, os.WriteFile(config, []byte("[\"preset\"]"), 0o600))
+	_, stderr, code = run(t, "", false, "check", "--config", config)
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "line 1, column 1: a JSON array where an object was expected")
+	require.NotContains(t, stderr, "Go value")
+	require.NotContains(t, stderr, "engine.Config")
+}
+
+// "-" reads the same whether it is -i - or an argument: one JSON document
+// over any number of lines, or JSON Lines.
+func TestStandardInputReadsTheSameEitherWay(t *testing.T) {
+	pretty := "{\n  \"declared\": [{\"name\": \"read_file\"}],\n  \"calls\": [{\"id\": \"a\", \"name\": \"read_file\"}]\n}\n"
+	lines := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}` + "\n" +
+		`{"declared": [{"name": "read_file"}], "calls": [{"id": "b", "name": "write_file"}]}` + "\n"
+	for _, in := range []string{pretty, lines} {
+		viaFlag, stderrFlag, codeFlag := run(t, in, false, "eval", "--format", "json", "-i", "-")
+		viaArgument, stderrArgument, codeArgument := run(t, in, false, "eval", "--format", "json", "-")
+		require.Equal(t, codeArgument, codeFlag, "%s%s", stderrFlag, stderrArgument)
+		require.Equal(t, viaArgument, viaFlag)
+	}
+	out, _, code := run(t, lines, false, "eval", "--format", "json", "-i", "-")
+	require.Equal(t, ExitRefused, code)
+	require.Equal(t, 2, strings.Count(out, `"source"`), "JSON Lines are two documents")
+}
+
+// eval recognizes what check recognizes: a launch document is decided as
+// a launch, a result document (inputs/expected/) is skipped, said on
+// standard error.
+func TestEvalRecognizesLaunchesAndResults(t *testing.T) {
+	out, _, code := run(t, `{"subagent_type": "fork", "fork_tools": ["read_file"]}`, false, "eval", "--format", "json")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, out, `"execution_allowed_tools"`)
+	_, _, code = run(t, `{"subagent_type": "x", "fork_tools": []}`, false, "eval", "--format", "json")
+	require.Equal(t, ExitErrors, code, "an invalid launch exits as tooleval launch does")
+
+	result := `{"decisions": [{"id": "a", "name": "read_file", "allowed": true}], "errors": []}`
+	_, stderr, code := run(t, result, false, "eval", "--format", "json")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "is a result document, not an input: skipped")
+	_, stderr, code = run(t, result, false, "check", "-")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, stderr, "is a result document, not an input: skipped")
 }

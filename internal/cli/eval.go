@@ -42,7 +42,7 @@ const evalExamples = `  # Decide an example batch and print a table
   tooleval eval -i inputs/configured/tenants/tenant_and_scopes.json --config inputs/configured/tenants/config.json
 
 Several inputs (files, directories of .json and .jsonl files, JSON Lines,
-OPA decision logs, - for JSON Lines on standard input) may follow the
+OPA decision logs, - for standard input: one document or JSON Lines) may follow the
 flags instead of -i: each is decided, as a table under its source or as
 JSON Lines of {source, result}.
 
@@ -78,9 +78,34 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 	if *explain {
 		decide = e.ExplainValue
 	}
+	docs = withoutOutputs(s, docs)
+	if len(docs) == 0 {
+		return ExitUsage, usagef("no input document to decide (every document given is an output)")
+	}
 	w := newDocumentWriter(s, out, len(docs))
 	code := ExitOK
+	launch := launchCommand()
 	for _, doc := range docs {
+		if isLaunch(doc.value) { // decided as `tooleval launch` decides it
+			if len(docs) == 1 && out != "table" && out != "json" {
+				return ExitUsage, usagef("%s is a launch document: its result has no %s form (--format table or json)", doc.source, out)
+			}
+			l, status, err := launch.evaluate(ctx, e, doc.value)
+			if err != nil {
+				return ExitUsage, fmt.Errorf("%s: %w", doc.source, policy.explain(err))
+			}
+			err = w.write(doc.source, l, func() error {
+				if out == "json" {
+					return writeDocument(s, l)
+				}
+				return launch.table(s.Out, l)
+			})
+			if err != nil {
+				return ExitUsage, err
+			}
+			code = worse(code, status)
+			continue
+		}
 		value := doc.value
 		if *resolve {
 			value = e.ResolvePaths(value)
@@ -95,6 +120,21 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 		code = worse(code, decisionStatus(d))
 	}
 	return code, nil
+}
+
+// withoutOutputs drops the documents that are results, not inputs (a
+// decision, catalog, launch or check document, such as the files of
+// inputs/expected/), saying so on standard error for each.
+func withoutOutputs(s Streams, docs []document) []document {
+	var kept []document
+	for _, d := range docs {
+		if isOutput(d.value) {
+			fmt.Fprintf(s.Err, "tooleval: %s is a result document, not an input: skipped\n", display.Value(d.source))
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept
 }
 
 // decisionStatus is the exit code of one decision: errors (every call
@@ -130,18 +170,17 @@ func prepare(ctx context.Context, s Streams, fs *pflag.FlagSet, format string, f
 		return "", nil, nil, usagef("give the input with -i or as arguments, not both")
 	case fs.NArg() > 0:
 		if s.InTerminal && slices.Contains(fs.Args(), "-") {
-			fmt.Fprintln(s.Err, "tooleval: reading JSON Lines from standard input (end them with Ctrl-D)")
+			fmt.Fprintln(s.Err, "tooleval: reading JSON from standard input: one document, or one per line (end with Ctrl-D)")
 		}
-		read, err := inputs.Read(fs.Args(), s.In, entryPoints...)
-		if err != nil {
-			return "", nil, nil, usagef("%w", err)
+		if docs, err = readDocuments(fs.Args(), s, entryPoints); err != nil {
+			return "", nil, nil, err
 		}
-		for _, d := range read {
-			value, err := engine.DecodeInput(d.Input)
-			if err != nil {
-				return "", nil, nil, usagef("%s: %w", d.Source, err)
-			}
-			docs = append(docs, document{d.Source, value})
+	case input == "-": // as the argument - : one JSON document or JSON Lines
+		if s.InTerminal {
+			fmt.Fprintln(s.Err, "tooleval: reading JSON from standard input: one document, or one per line (end with Ctrl-D)")
+		}
+		if docs, err = readDocuments([]string{"-"}, s, entryPoints); err != nil {
+			return "", nil, nil, err
 		}
 	default:
 		value, err := readValue(s, input)
@@ -155,6 +194,24 @@ func prepare(ctx context.Context, s Streams, fs *pflag.FlagSet, format string, f
 		return "", nil, nil, err
 	}
 	return out, docs, e, nil
+}
+
+// readDocuments reads the documents of paths (see inputs.Read) and
+// decodes each as engine.DecodeInput does.
+func readDocuments(paths []string, s Streams, entryPoints []string) ([]document, error) {
+	read, err := inputs.Read(paths, s.In, entryPoints...)
+	if err != nil {
+		return nil, usagef("%w", err)
+	}
+	docs := make([]document, 0, len(read))
+	for _, d := range read {
+		value, err := engine.DecodeInput(d.Input)
+		if err != nil {
+			return nil, usagef("%s: %w", d.Source, err)
+		}
+		docs = append(docs, document{d.Source, value})
+	}
+	return docs, nil
 }
 
 // documentWriter prints the results of several input documents: one

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tooleval/tooleval/engine"
 )
 
 // DecisionEntryPoints are the decision log paths whose inputs are
@@ -38,7 +40,8 @@ const maxLine = 64 << 20
 // Read reads the documents of the paths, in order: files (one JSON
 // document each, unless named *.jsonl or *.log), directories (their *.json, *.jsonl and
 // *.log files, recursively, in lexical order), JSON Lines files (*.jsonl,
-// *.log, or "-" for standard input: one input document per line), and
+// *.log: one input document per line), standard input ("-": one JSON
+// document over any number of lines, or else JSON Lines), and
 // OPA decision logs (the console or file output of OPA's decision log
 // plugin: lines with decision_id and input, of which those of the entry
 // points given, such as "tooleval/decision", are read and the others
@@ -52,7 +55,7 @@ func Read(paths []string, stdin io.Reader, entryPoints ...string) ([]Document, e
 	var out []Document
 	for _, path := range paths {
 		if path == "-" {
-			requests, err := r.readLines("standard input", stdin)
+			requests, err := r.readStandardInput(stdin)
 			if err != nil {
 				return nil, err
 			}
@@ -135,6 +138,26 @@ func (r reader) readFile(path string) ([]Document, error) {
 	return r.readLines(path, f)
 }
 
+// readStandardInput reads one JSON document (over any number of lines)
+// or, when the whole is not one document, JSON Lines.
+func (r reader) readStandardInput(in io.Reader) ([]Document, error) {
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return nil, fmt.Errorf("inputs: standard input: %w", err)
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	whole := bytes.TrimSpace(data)
+	first, _, _ := bytes.Cut(whole, []byte("\n"))
+	if !json.Valid(whole) && json.Valid(bytes.TrimSpace(first)) {
+		return r.readLines("standard input", bytes.NewReader(data))
+	}
+	doc, ok, err := r.document("standard input", whole)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return []Document{doc}, nil
+}
+
 func (r reader) readLines(name string, in io.Reader) ([]Document, error) {
 	scanner := bufio.NewScanner(in)
 	scanner.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -162,7 +185,8 @@ func (r reader) readLines(name string, in io.Reader) ([]Document, error) {
 // is one of the entry points', skipped otherwise) or an input document.
 func (r reader) document(source string, data []byte) (Document, bool, error) {
 	if !json.Valid(data) {
-		return Document{}, false, fmt.Errorf("inputs: %s: not one JSON document", source)
+		_, err := engine.DecodeInput(data) // says where and why
+		return Document{}, false, fmt.Errorf("inputs: %s: not one JSON document: %w", source, err)
 	}
 	var event struct {
 		DecisionID *string          `json:"decision_id"`
@@ -190,3 +214,4 @@ func (r reader) document(source string, data []byte) (Document, bool, error) {
 func entryPoint(path string) string {
 	return strings.TrimPrefix(strings.ReplaceAll(path, ".", "/"), "data/")
 }
+
