@@ -214,4 +214,3 @@ func (r reader) document(source string, data []byte) (Document, bool, error) {
 func entryPoint(path string) string {
 	return strings.TrimPrefix(strings.ReplaceAll(path, ".", "/"), "data/")
 }
-
