@@ -95,8 +95,9 @@ func writeLoadedBundle(w io.Writer, b *bundle.Bundle, revision string) error {
 	return nil
 }
 
-// ErrInvalidConfig is wrapped by the error of [WriteBundle] for a
-// configuration that data.tooleval.check reports errors for.
+// ErrInvalidConfig is wrapped by the error of [WriteBundle], and of [New]
+// and [Engine.Reload] with [WithStrictConfig], for a configuration that
+// data.tooleval.check reports errors for.
 var ErrInvalidConfig = errors.New("the configuration has errors")
 
 // checkConfiguration evaluates data.tooleval.check on a loaded bundle
@@ -106,6 +107,13 @@ func checkConfiguration(ctx context.Context, b *bundle.Bundle) error {
 	if err != nil {
 		return err
 	}
+	return configurationErrors(ctx, p)
+}
+
+// configurationErrors evaluates data.tooleval.check of a prepared policy
+// for an empty request and returns an error wrapping [ErrInvalidConfig]
+// that lists its errors, if any.
+func configurationErrors(ctx context.Context, p *policy) error {
 	value, err := evalAST(ctx, p.check, ast.NewObject())
 	if err != nil {
 		return err

@@ -175,3 +175,36 @@ func TestReadConfigIsOneDocument(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, Config{"max_depth": json.Number("3")}, c)
 }
+
+// With WithStrictConfig a configuration with errors makes no engine, and
+// a reload to one keeps the policy in force; without it the engine loads
+// and refuses every call.
+func TestStrictConfigRefusesAConfigurationWithErrors(t *testing.T) {
+	ctx := context.Background()
+	bad := Config{"tools": map[string]any{"profile": "codign"}}
+	_, err := New(ctx, WithStrictConfig(), WithConfig(bad))
+	require.ErrorIs(t, err, ErrInvalidConfig)
+	require.Contains(t, err.Error(), "unknown_profile")
+
+	lenient := newEngine(t, WithConfig(bad))
+	require.Equal(t, "invalid_config", decideOne(t, lenient, tenantCall("", "read_file")).Reason)
+
+	// A bundle directory whose own configuration has an unknown key.
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(dir, os.DirFS(filepath.Join("..", "policies"))))
+	configPath := filepath.Join(dir, "tooleval", "config", "data.json")
+	data, err := os.ReadFile(configPath)
+	require.NoError(t, err)
+	var config map[string]any
+	require.NoError(t, json.Unmarshal(data, &config))
+	config["profil"] = "minimal"
+	data, err = json.Marshal(config)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(configPath, data, 0o600))
+
+	e := newEngine(t, WithStrictConfig(), WithConfig(tenantConfig))
+	err = e.Reload(ctx, dir)
+	require.ErrorIs(t, err, ErrInvalidConfig)
+	require.True(t, decideOne(t, e, tenantCall("acme", "read_file")).Allowed, "the policy in force is kept")
+	require.NoError(t, newEngine(t, WithConfig(tenantConfig)).Reload(ctx, dir), "without the option the reload is taken")
+}

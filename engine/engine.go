@@ -49,6 +49,7 @@ type Engine struct {
 	verify      *bundle.VerificationConfig
 	shadow      *Shadow
 	meters      *meters
+	strict      bool // WithStrictConfig
 }
 
 // policy is one loaded bundle with its prepared queries. It is never
@@ -81,6 +82,7 @@ type options struct {
 	keys       []VerificationKey
 	shadow     *Shadow
 	meters     metric.MeterProvider
+	strict     bool
 }
 
 // Option configures [New].
@@ -102,6 +104,16 @@ func WithBundle(path string) Option {
 // [AuditMessage]). Auditing is off by default.
 func WithAuditLogger(l *slog.Logger) Option {
 	return func(o *options) { o.audit = l }
+}
+
+// WithStrictConfig makes [New] and [Engine.Reload] refuse a policy whose
+// configuration (the bundle's, with the [WithConfig] overlay) has errors:
+// the error wraps [ErrInvalidConfig] and lists them, and Reload keeps the
+// current policy. Without it such an engine loads and refuses every call
+// as invalid_config, which is what a gateway that must stay up wants;
+// an embedder that would rather not start wants this option.
+func WithStrictConfig() Option {
+	return func(o *options) { o.strict = true }
 }
 
 // DefaultEvalTimeout is how long one decision, launch or check may
@@ -143,11 +155,16 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.strict {
+		if err := configurationErrors(ctx, p); err != nil {
+			return nil, err
+		}
+	}
 	m, err := newMeters(o.meters)
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout, verify: vc, shadow: o.shadow, meters: m}
+	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout, verify: vc, shadow: o.shadow, meters: m, strict: o.strict}
 	e.install(p)
 	return e, nil
 }
@@ -171,6 +188,11 @@ func (e *Engine) Reload(ctx context.Context, path string) error {
 	p, err := loadPolicy(ctx, path, e.config, e.verify)
 	if err != nil {
 		return fmt.Errorf("reload: %w", err)
+	}
+	if e.strict {
+		if err := configurationErrors(ctx, p); err != nil {
+			return fmt.Errorf("reload: %w", err)
+		}
 	}
 	e.install(p)
 	return nil

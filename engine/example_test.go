@@ -256,6 +256,21 @@ func ExampleEngine_Check() {
 	// warning: confusable_names declared
 }
 
+// With WithStrictConfig an engine whose configuration has errors is not
+// made: New returns an error wrapping ErrInvalidConfig that lists them,
+// instead of an engine that refuses every call.
+func ExampleWithStrictConfig() {
+	ctx := context.Background()
+	_, err := engine.New(ctx, engine.WithStrictConfig(), engine.WithConfig(engine.Config{
+		"tools": map[string]any{"profile": "codign"},
+	}))
+	fmt.Println(errors.Is(err, engine.ErrInvalidConfig))
+	fmt.Println(err)
+	// Output:
+	// true
+	// the configuration has errors, and every decision would be refused as invalid_config: unknown_profile: config.tools.profile names no profile in config.profiles (config.tools.profile) (run tooleval check --config)
+}
+
 // The engine records the digest of a requester's policy when it spawns
 // children; the continuation keeps that policy only when every settled
 // child carries a policy with the same digest.
