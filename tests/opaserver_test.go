@@ -144,3 +144,29 @@ func writeFile(t *testing.T, name string, data []byte) string {
 }
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// The revision look-ups docs/deploy.md shows answer for the set-ups it
+// shows them with: the bundle named tooleval (a local file loaded under
+// that name), and every bundle's revision for --bundle FILE.
+func TestDeployDocRevisionLookUps(t *testing.T) {
+	t.Parallel()
+	tarball := bundlePath(t)
+	named := startOPA(t, "--set", "bundles.tooleval.resource=file://"+tarball, "--set", "bundles.tooleval.service=")
+	want := named.revision("tooleval")
+	require.NotEmpty(t, want, "GET /v1/data/system/bundles/tooleval/manifest/revision")
+
+	byPath := startOPA(t, "--bundle", tarball)
+	require.Empty(t, byPath.revision("tooleval"), "with --bundle FILE the bundle is named by its path")
+	resp, err := byPath.client.Post(byPath.url+"/v1/query", "application/json",
+		strings.NewReader(`{"query": "x := data.system.bundles[_].manifest.revision"}`))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var doc struct {
+		Result []struct {
+			X string `json:"x"`
+		} `json:"result"`
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&doc))
+	require.Len(t, doc.Result, 1)
+	require.Equal(t, want, doc.Result[0].X)
+}
