@@ -178,7 +178,8 @@ _unmatched_agent_tool_warnings(doc, conf, index) := [_warning(
 	some entry in resolution.invalid
 ]
 
-# MCP tools pass the first three agent filters untouched (seed 003), so
+# MCP tools pass the first three agent filters untouched
+# (docs/configuration.md, "Runtime filters"), so
 # an MCP entry there does nothing.
 _ineffective_warnings(conf) := [_warning(
 	"ineffective_entry",

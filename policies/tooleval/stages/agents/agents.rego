@@ -1,5 +1,5 @@
 # Agent definitions and the runtime filters keyed on agent attributes
-# (seed 003, filterToolsForAgent and resolveAgentTools).
+# (docs/configuration.md, "Agent definitions" and "Runtime filters").
 #
 # config.agents[NAME] is the definition of the agent input.agent.name:
 #   tools             allowlist; absent, null or ["*"] is every tool left
@@ -11,7 +11,7 @@
 #   profile, also_allow  its profile stage (see profiles.rego)
 #
 # config.agent_filters are the filters of sub-agents, checked in order.
-# MCP tools pass through the first three untouched, as in the seed:
+# MCP tools pass through the first three untouched:
 #   all_agents_disallowed        no sub-agent gets these       (all_agents)
 #   custom_agents_disallowed     nor does a custom sub-agent   (custom_agents)
 #   async_allowed                an async sub-agent gets only these, and an

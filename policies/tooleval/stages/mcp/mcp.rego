@@ -1,4 +1,5 @@
-# Request-level MCP service allowlists (seed 004).
+# Request-level MCP service allowlists (docs/configuration.md, "MCP
+# service allowlists").
 #
 #   input.mcp_services           the MCP servers this request may use
 #                                (absent or null: any)         (mcp_services)

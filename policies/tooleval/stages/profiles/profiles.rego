@@ -1,4 +1,5 @@
-# Profiles, the global policy and the sub-agent stage (seed 002).
+# Profiles, the global policy and the sub-agent stage
+# (docs/configuration.md, "Profiles and the sub-agent stage").
 #
 #   config.profiles[NAME]   the tools of a profile (null: every tool);
 #                           minimal, coding, messaging and full ship as data

@@ -1,5 +1,5 @@
 # Read-only mode and the command-level classification of shell calls
-# (seed 004).
+# (docs/configuration.md, "Read-only mode and shell actions").
 #
 # An agent runs in read-only mode (subject.read_only) when
 # input.agent.read_only is true or its definition says read_only. Then only the tools of

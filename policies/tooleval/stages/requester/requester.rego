@@ -1,4 +1,5 @@
-# The requester policy captured at spawn, kept by a continuation (seed 002).
+# The requester policy captured at spawn, kept by a continuation
+# (docs/configuration.md, "Captured requester policy").
 #
 # When settled children resume a requester (after sessions_yield), the
 # runtime sends the handoff:

@@ -1,4 +1,5 @@
-# Tenant plans and caller scopes (seed 001).
+# Tenant plans and caller scopes (docs/configuration.md, "Tenant plans
+# and caller scopes").
 #
 #   input.tenant          the tenant id; config.tenants[id].tools is what
 #                         its plan entitles it to (null: every tool)
