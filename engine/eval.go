@@ -10,6 +10,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
 // errUndefined is returned when a query the policy always defines was
@@ -213,6 +214,11 @@ func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, inp
 	return d, nil
 }
 
+// queryTracerKey is the context key of a topdown.QueryTracer that
+// evalAST hands every evaluation it runs: how the expression budget test
+// counts the expressions a decision evaluates.
+type queryTracerKey struct{}
+
 // evalAST runs a prepared query whose single expression is the result,
 // and returns that result as AST (not converted to JSON). A context that
 // has ended before or during the evaluation is an error even when the
@@ -222,7 +228,11 @@ func evalAST(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (as
 	if err := contextEnded(ctx); err != nil {
 		return nil, err
 	}
-	rs, err := q.Eval(ctx, rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST))
+	opts := []rego.EvalOption{rego.EvalParsedInput(input), rego.EvalGenerateJSON(keepAST)}
+	if t, ok := ctx.Value(queryTracerKey{}).(topdown.QueryTracer); ok {
+		opts = append(opts, rego.EvalQueryTracer(t))
+	}
+	rs, err := q.Eval(ctx, opts...)
 	if err := contextEnded(ctx); err != nil {
 		return nil, err
 	}
