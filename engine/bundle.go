@@ -26,8 +26,18 @@ import (
 // with the same configuration as an engine given that config. A config
 // the policy reports errors for is refused with an error wrapping
 // [ErrInvalidConfig]: every decision of that bundle would be
-// invalid_config.
-func WriteBundle(ctx context.Context, w io.Writer, source, revision string, config Config) error {
+// invalid_config. With [WithSigningKey] the bundle is signed as `opa
+// build --signing-key` signs it (.signatures.json).
+func WriteBundle(ctx context.Context, w io.Writer, source, revision string, config Config, opts ...BundleOption) error {
+	var o bundleOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.signing != nil {
+		if _, err := o.signing.GetPrivateKey(); err != nil {
+			return fmt.Errorf("build bundle: signing key: %w", err)
+		}
+	}
 	if revision == "" {
 		revision = BuildRevision()
 		if source != "" {
@@ -35,7 +45,7 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 		}
 	}
 	if len(config) > 0 {
-		return writeConfiguredBundle(ctx, w, source, revision, config)
+		return writeConfiguredBundle(ctx, w, source, revision, config, o)
 	}
 	// The same checks as a load: never write a bundle the engine would refuse.
 	b, err := loadBundle(source, nil)
@@ -48,7 +58,7 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 	}
 	if !reflect.DeepEqual(carried, b.Data["tooleval"].(map[string]any)["prepared"]) {
 		// The source's prepared configuration is stale: write the fresh one.
-		return writeLoadedBundle(w, b, revision)
+		return writeLoadedBundle(w, b, revision, o)
 	}
 	c := compile.New().
 		WithAsBundle(true).
@@ -56,6 +66,9 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 		WithFilter(skipTests).
 		WithRevision(revision).
 		WithOutput(w)
+	if o.signing != nil {
+		c = c.WithBundleSigningConfig(o.signing).WithBundleVerificationKeyID(o.keyID)
+	}
 	if source == "" {
 		c = c.WithFS(policies.Bundle()).WithPaths(".")
 	} else {
@@ -72,7 +85,7 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 
 // writeConfiguredBundle writes the bundle at source with config overlaid
 // on its data, unless the policy finds errors in the result.
-func writeConfiguredBundle(ctx context.Context, w io.Writer, source, revision string, config Config) error {
+func writeConfiguredBundle(ctx context.Context, w io.Writer, source, revision string, config Config, o bundleOptions) error {
 	b, err := loadBundle(source, nil)
 	if err != nil {
 		return fmt.Errorf("build bundle: %w", err)
@@ -83,16 +96,54 @@ func writeConfiguredBundle(ctx context.Context, w io.Writer, source, revision st
 	if err := checkConfiguration(ctx, b); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
-	return writeLoadedBundle(w, b, revision)
+	return writeLoadedBundle(w, b, revision, o)
 }
 
-// writeLoadedBundle writes a loaded bundle with the given revision.
-func writeLoadedBundle(w io.Writer, b *bundle.Bundle, revision string) error {
+// writeLoadedBundle writes a loaded bundle with the given revision,
+// signed when o says so.
+func writeLoadedBundle(w io.Writer, b *bundle.Bundle, revision string, o bundleOptions) error {
 	b.Manifest.Revision = revision
+	if o.signing != nil {
+		if err := b.GenerateSignature(o.signing, o.keyID, false); err != nil {
+			return fmt.Errorf("build bundle: sign: %w", err)
+		}
+	}
 	if err := bundle.NewWriter(w).Write(*b); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	return nil
+}
+
+// BundleOption configures [WriteBundle].
+type BundleOption func(*bundleOptions)
+
+type bundleOptions struct {
+	signing *bundle.SigningConfig
+	keyID   string
+}
+
+// SigningKey signs a bundle: Key is, as for `opa build --signing-key`,
+// a PEM private key (RSA or ECDSA), the path of a file holding one, or
+// an HMAC secret; Algorithm is a JWS algorithm (RS256 when empty); ID
+// is the key id servers verify with (the bundle's keyid; "default" when
+// empty).
+type SigningKey struct {
+	ID        string
+	Key       string
+	Algorithm string
+}
+
+// WithSigningKey signs the bundle [WriteBundle] writes with k, so that a
+// server or an engine that verifies bundles ([WithVerificationKey], OPA's
+// bundles.NAME.signing) accepts it.
+func WithSigningKey(k SigningKey) BundleOption {
+	return func(o *bundleOptions) {
+		o.signing = bundle.NewSigningConfig(k.Key, k.Algorithm, "")
+		o.keyID = k.ID
+		if o.keyID == "" {
+			o.keyID = "default"
+		}
+	}
 }
 
 // ErrInvalidConfig is wrapped by the error of [WriteBundle], and of [New]
