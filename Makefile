@@ -58,17 +58,17 @@ test-go: test-unit test-integration test-cedar test-race
 
 ## test-unit: the Go packages' own tests (everything but tests/)
 test-unit: bundle
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 20m $$($(GO) list ./... | grep -v '/tests')
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m $$($(GO) list ./... | grep -v '/tests')
 
 ## test-integration: tests/ (examples, REST, CLI, differential, gateway, browser)
 test-integration: bundle browser
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 20m ./tests/...
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./tests/...
 
 test-cedar:
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
 
 test-race:
-	$(GO) test -count=1 -timeout 20m -race -run 'TestConcurrentUse|TestRunGuard|TestHotReloadUnderConcurrency' ./engine/ ./tests/
+	$(GO) test -count=1 -timeout 30m -race -run 'TestConcurrentUse|TestRunGuard|TestHotReloadUnderConcurrency' ./engine/ ./tests/
 
 ## browser: Debian's chromium for the browser test of the diff report,
 ## installed when missing (the machine has no other browser source)
