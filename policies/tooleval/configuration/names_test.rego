@@ -249,3 +249,19 @@ _alias_outcome(c, doc) := {
 		}
 	]) == 1
 }
+
+# Under qwen_code, Shell, Bash and run_shell_command are one tool. A
+# request that declares two of them and calls the third reaches two
+# declared tools: it is refused (which one ran would depend on order),
+# never a conflict; a call of a declared name reaches that one.
+test_a_call_reaching_two_declared_names_of_one_tool_is_refused if {
+	doc := {
+		"declared": [{"name": "Shell"}, {"name": "run_shell_command"}],
+		"calls": [{"id": "1", "name": "Bash"}, {"id": "2", "name": "shell"}],
+	}
+	d := tooleval.decision with input as doc with data.tooleval.config as with_config({"preset": "qwen_code"})
+	d.errors == []
+	d.decisions[0].reason == "not_declared"
+	contains(d.decisions[0].message, "more than one declared tool")
+	d.decisions[1].allowed == true
+}
