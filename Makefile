@@ -92,6 +92,7 @@ soak:
 	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
 	TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
+	TOOLEVAL_CONFIG_FUZZ_CASES=10000 $(GO) test -count=1 -run TestConfigurationFuzzNeverConflicts -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle
