@@ -87,7 +87,8 @@ perf-plot:
 	cd tools/perfplot && $(GO) run . -in ../../$(BUILD)/bench.txt -out ../../docs/performance.png
 
 ## soak: the shared run guard race over 1,000 trials, then the differential test
-## against the oracle on ten million documents, each also explained (hours; not in CI)
+## against the oracle on ten million documents, each also explained, the diff corpus and
+## the configuration fuzz on 10,000 overlays (hours; not in CI)
 soak:
 	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
 	TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
