@@ -111,13 +111,15 @@ SEED := $(shell date +%s)
 endif
 
 ## soak: the shared run guard race over 1,000 trials, then the differential test
-## against the oracle on ten million documents, each also explained (hours; not in CI)
+## against the oracle on ten million documents, each also explained, the diff corpus and
+## the configuration fuzz on 10,000 overlays (hours; not in CI)
 ## (the differential's seed is drawn and printed: SEED=N replays a run)
 soak:
 	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
 	@echo "differential seed $(SEED) (replay: make soak SEED=$(SEED))"
 	TOOLEVAL_DIFFERENTIAL_SEED=$(SEED) TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
+	TOOLEVAL_CONFIG_FUZZ_CASES=10000 $(GO) test -count=1 -run TestConfigurationFuzzNeverConflicts -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -35,6 +36,7 @@ func FuzzDecideJSON(f *testing.F) {
 		`{"caller":{"scopes":["a"]},"mcp_services":[],"declared":[{"name":"a"},{"name":"mcp__s__t","mcp":{"server":"s","tool":"t"}}],"calls":[{"id":"1","name":"a"},{"id":"2","name":"mcp__s__t"}]}`,
 		`{"agent":{"read_only":true},"declared":[{"name":"bash"}],"calls":[{"id":"1","name":"bash","args":{"action":"status"}}]}`,
 		`{"handoff":{},"declared":[{"name":"a"}],"calls":[{"id":"1","name":"a"}]}`,
+		`{"agent":{"name":"explore` + strings.Repeat(`\u200b`, 250) + `","role":"subagent","depth":1},"declared":[{"name":"a"}],"calls":[{"id":"1","name":"a"}]}`,
 	} {
 		f.Add([]byte(seed))
 	}

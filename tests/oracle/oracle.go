@@ -352,7 +352,13 @@ func agent(x any) (role string, depth float64, leaf, ok bool) {
 		return "main", 0, false, false
 	}
 	if name := a["name"]; name != nil {
-		if _, isString := name.(string); !isString {
+		s, isString := name.(string)
+		if !isString {
+			return "main", 0, false, false
+		}
+		// a name with no exact canonical form selects no agent
+		// definition, and refuses every call (uncanonicalizable_name)
+		if _, ok := Canonical(s); !ok {
 			return "main", 0, false, false
 		}
 	}

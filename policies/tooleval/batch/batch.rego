@@ -54,9 +54,10 @@ decide(ctx, batch_doc) := object.union(
 # METADATA
 # description: |
 #   The facts each call of a batch is decided on, in call order, as
-#   {problem, errors, name, canonical, tool, refusal, action, path,
-#   exhausted, run} (problem, tool, refusal, action and path null where
-#   there is none): what tooleval.explain traces. decide gives each call
+#   {problem, errors, name, canonical, tool, ambiguous, refusal, action,
+#   path, exhausted, run} (problem, tool, refusal, action and path null
+#   where there is none; ambiguous true when the call's name is not
+#   declared and several declared tools are other names of its tool): what tooleval.explain traces. decide gives each call
 #   the first failing check among them.
 facts(ctx, batch_doc) := [_facts(ctx, errors, run, duplicates, i, call) | some i, call in calls] if {
 	doc := shape.document(batch_doc)
@@ -109,6 +110,7 @@ _facts(ctx, errors, run, duplicates, i, call) := {
 	"name": name,
 	"canonical": canonical_name,
 	"tool": tool,
+	"ambiguous": _ambiguous(ctx, canonical_name),
 	"refusal": _name_refusal_or_null(ctx, canonical_name, tool),
 	"action": _action_refusal_or_null(ctx, tool, canonical_name, call),
 	"path": _path_refusal_or_null(ctx, tool, canonical_name, call),
@@ -126,13 +128,23 @@ _facts(ctx, errors, run, duplicates, i, call) := {
 #   The declared tool a call of canonical name c reaches, or null: the
 #   tool declared under that name, else the one declared under another
 #   name of the same tool (a preset's aliases: a call of bash reaches a
-#   declared exec, and is judged as exec).
+#   declared exec, and is judged as exec). When more than one other name
+#   of the tool is declared (an error, tooleval.declared), it reaches
+#   none: which one would depend on order.
 _declared_tool(ctx, c) := tool if {
 	tool := ctx.tools[c]
 } else := tool if {
-	some name, _ in ctx.names[c].names
-	tool := ctx.tools[name]
+	tools := [t | some name, _ in ctx.names[c].names; t := ctx.tools[name]]
+	count(tools) == 1
+	tool := tools[0]
 } else := null
+
+# A call of canonical name c is not declared itself, and more than one
+# declared tool is another name of its tool.
+_ambiguous(ctx, c) if {
+	not ctx.tools[c]
+	count([name | some name, _ in ctx.names[c].names; ctx.tools[name]]) > 1
+} else := false
 
 # METADATA
 # description: |
@@ -149,7 +161,7 @@ _call_verdict(f) := _refused("invalid_input", "input", f.problem) if {
 	sprintf("tool %q is refused: the request or policy configuration has %d error(s), listed under errors", [f.name, f.errors]),
 ) if {
 	f.errors > 0
-} else := _refused("not_declared", "declaration", _not_declared_message(f.name, f.canonical)) if {
+} else := _refused("not_declared", "declaration", _not_declared_message(f.name, f.canonical, f.ambiguous)) if {
 	f.tool == null
 } else := name_refusal(f.name, f.refusal, f.notes) if {
 	f.refusal != null

@@ -4,9 +4,16 @@ package tooleval.batch
 
 import data.tooleval.budget
 
-_not_declared_message(name, null) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
+_not_declared_message(name, null, _) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
 
-_not_declared_message(name, canonical_name) := sprintf("tool %q is not declared for this request", [name]) if canonical_name != null
+_not_declared_message(name, canonical_name, true) := sprintf(
+	"tool %q is refused: more than one declared tool is another name of it under the preset's aliases, so which one it reached would depend on order",
+	[name],
+) if {
+	canonical_name != null
+}
+
+_not_declared_message(name, canonical_name, false) := sprintf("tool %q is not declared for this request", [name]) if canonical_name != null
 
 _name_refusal_message(name, refusal, notes) := sprintf(
 	"tool %q is not permitted: removed by runtime exclusion %q",

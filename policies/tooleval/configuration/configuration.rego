@@ -68,14 +68,42 @@ _preset(conf) := conf.presets[conf.preset] if {
 #   The tool-name aliases of the configuration's preset, canonical alias
 #   to canonical tool: an alias and its tool are one name in every list
 #   the policy reads (allow, deny, groups, exclusions) and in the path
-#   arguments. Only built-in names have aliases; an invalid pair is an
-#   error (see errors) and left out.
+#   arguments. Only built-in names have aliases; an invalid pair (see
+#   alias_problem) is an error (see errors) and left out, so that no two
+#   pairs give one alias two tools and no name is both an alias and a
+#   tool: the table is a function whatever the preset says.
 _aliases(conf) := {c: t |
-	some alias, tool in object_at(_preset(conf), "aliases")
+	table := object_at(_preset(conf), "aliases")
+	some alias, tool in table
+	not alias_problem(table, alias, tool)
 	c := canonical_or_null(alias)
 	t := canonical_or_null(tool)
-	_valid_alias(c, t)
 }
+
+# METADATA
+# description: |
+#   What is wrong with the pair alias: tool of a preset's alias table, or
+#   undefined when it is a valid pair: ["invalid_alias", message] when
+#   the alias or the tool has no canonical form, they are one name, one
+#   of them is not a built-in tool name, or the tool is itself an alias
+#   (a chain); ["colliding_names", message] when another alias has the
+#   alias's canonical form (Bash and bash), which would give one name two
+#   tools.
+alias_problem(table, alias, tool) := ["invalid_alias", _invalid_alias_message] if {
+	not _valid_alias(canonical_or_null(alias), canonical_or_null(tool))
+} else := ["invalid_alias", _invalid_alias_message] if {
+	some other, _ in table
+	canonical_or_null(other) == canonical_or_null(tool)
+} else := ["colliding_names", "another alias of this preset is the same name in canonical form: which tool it names would depend on spelling"] if {
+	some other, _ in table
+	other != alias
+	canonical_or_null(other) == canonical_or_null(alias)
+}
+
+_invalid_alias_message := concat(" ", [
+	"an alias and its tool are two different built-in tool names (no wildcard, group or MCP name)",
+	"with a canonical form, and the tool is not itself an alias",
+])
 
 # A canonical alias and tool pair: two different built-in tool names
 # (no wildcard, group or MCP name).

@@ -31,24 +31,19 @@ errors(conf) := array.flatten([
 ])
 
 # A preset's aliases: an object of built-in tool names to the built-in
-# tool each names, with no chains (an alias of an alias).
+# tool each names, with no chains (an alias of an alias) and no two
+# aliases of one canonical form. Each problem is located at its alias.
 _alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
 	not is_object(value)
 } else := [shape.problem(
-	"invalid_alias",
-	"an alias and its tool are two different built-in tool names (no wildcard, group or MCP name), and the tool is not itself an alias",
-	{"field": location, "alias": alias, "tool": tool},
+	code,
+	message,
+	{"field": sprintf("%s.%s", [location, alias]), "alias": alias, "tool": tool},
 ) |
-	some alias, tool in value
-	not _alias_pair(value, alias, tool)
+	some alias in sort(object.keys(value))
+	tool := value[alias]
+	[code, message] := alias_problem(value, alias, tool)
 ]
-
-_alias_pair(table, alias, tool) if {
-	_valid_alias(canonical_or_null(alias), canonical_or_null(tool))
-	every other, _ in table {
-		canonical_or_null(other) != canonical_or_null(tool)
-	}
-}
 
 _preset_depth_errors(p, location) := [shape.problem(
 	"invalid_config_value",

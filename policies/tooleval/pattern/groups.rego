@@ -2,7 +2,7 @@
 # in any list as group:NAME. A group lists entries, never another group.
 package tooleval.pattern
 
-import data.tooleval.canonical.canonical
+import data.tooleval.canonical.canonical_or_null
 import data.tooleval.shape
 
 # METADATA
@@ -28,7 +28,8 @@ _one_group_errors(name, members, groups) := [shape.problem(
 	"a group name must be its own canonical form, or no entry can name it",
 	{"field": "config.groups", "group": name},
 )] if {
-	canonical(name) != name
+	# a name with no canonical form is not its own canonical form either
+	canonical_or_null(name) != name
 } else := [shape.problem(
 	"invalid_list",
 	"a group must be an array of entries",

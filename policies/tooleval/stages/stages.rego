@@ -94,15 +94,23 @@ sources(doc, s, conf) := object.union_n([
 ])
 
 # METADATA
-# description: Every error in the configuration the stages read, with its location.
-config_errors(conf) := array.flatten([
-	agents.config_errors(conf),
-	profiles.config_errors(conf),
-	tenants.config_errors(conf),
-	mcp.config_errors(conf),
-	read_only.config_errors(conf),
-	requester.config_errors(conf),
-])
+# description: |
+#   Every error in the configuration the stages read, with its location,
+#   each once (a table's key errors are reported by the table and by each
+#   reference that looks a name up in it).
+config_errors(conf) := [e |
+	some i, e in errors
+	not _reported_before(errors, i, e)
+] if {
+	errors := array.flatten([
+		agents.config_errors(conf),
+		profiles.config_errors(conf),
+		tenants.config_errors(conf),
+		mcp.config_errors(conf),
+		read_only.config_errors(conf),
+		requester.config_errors(conf),
+	])
+}
 
 # METADATA
 # description: |
@@ -127,3 +135,11 @@ _allow_matcher(s, vocabulary) := object.union(
 } else := pattern.compile(s.allow, "allow", vocabulary) if {
 	is_array(s.allow)
 } else := null
+
+# A table's unreadable keys are reported by the table and by each
+# reference that looks a name up in it (uncanonicalizable_name): once is
+# enough. Only those are compared, so the cost follows them.
+_reported_before(errors, i, e) if {
+	e.code == "uncanonicalizable_name"
+	e in array.slice(errors, 0, i)
+}

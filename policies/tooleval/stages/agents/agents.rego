@@ -63,9 +63,9 @@ else := {}
 # description: |
 #   The key of config.agents that defines the agent named name (the key
 #   with the same canonical form: Auditor, auditor and a full-width
-#   spelling are one agent, as tool names are), or null. Keys that
-#   collide canonically are an error for the requests that name them
-#   (colliding_names).
+#   spelling are one agent, as tool names are), or null. A name with no
+#   exact canonical form and keys that collide canonically are errors
+#   that refuse the request (tooleval.configuration.lookup_errors).
 _definition_key(name, conf) := key if {
 	key := configuration.table_key(shape.field(conf, "agents", {}), name)
 } else := null
@@ -164,7 +164,7 @@ _agent_mode_errors(doc) := [shape.problem(
 
 _agent_config_errors(conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "agents"), "config.agents", true),
-	configuration.key_collision_errors(shape.field(conf, "agents", {}), "config.agents"),
+	configuration.key_errors(shape.field(conf, "agents", {}), "config.agents"),
 	[e |
 		some name, d in shape.field(conf, "agents", {})
 		some e in _definition_errors(name, d, conf)
@@ -174,7 +174,7 @@ _agent_config_errors(conf) := array.flatten([
 
 _agent_request_errors(s, conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "agents"), "config.agents", true),
-	configuration.collision_errors(shape.field(conf, "agents", {}), "config.agents", s.name),
+	configuration.lookup_errors(shape.field(conf, "agents", {}), "config.agents", [["agent.name", s.name]]),
 	_own_definition_errors(s, conf),
 	_request_filter_errors(s, conf),
 ])

@@ -4,7 +4,8 @@
 #   input.mcp_services           the MCP servers this request may use
 #                                (absent or null: any)         (mcp_services)
 #   config.mcp_user_services     when an object, binds MCP servers to user
-#                                identity: the servers of input.caller.user;
+#                                identity: the servers of input.caller.user
+#                                (its key compared canonically);
 #                                a request with no user, or an unknown one,
 #                                gets no MCP tool              (mcp_user_services)
 #
@@ -15,6 +16,7 @@
 package tooleval.stages.mcp
 
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.configuration
 import data.tooleval.shape
 import data.tooleval.stages.tenants
 
@@ -30,10 +32,14 @@ _user_services_stage(doc, conf) := [_services_stage("mcp_user_services", _user_s
 	is_object(users)
 } else := []
 
+# The servers of the caller's user: the entry of config.mcp_user_services
+# its name selects (canonically, as every name-keyed table is read).
 _user_servers(doc, users) := servers if {
-	servers := users[shape.field(tenants.caller(doc), "user", null)]
+	servers := configuration.table_entry(users, _user(doc))
 	is_array(servers)
 } else := []
+
+_user(doc) := shape.field(tenants.caller(doc), "user", null)
 
 # The stage's allow is a set of canonical raw server names, matched
 # directly against each MCP tool's server (stages.compile), never written
@@ -65,14 +71,19 @@ _mcp_service_errors(doc) := [] if {
 	not _valid_server(s)
 ]
 
-# A request reads the servers of its own user only.
+# A request reads the servers of its own user only, and looks its user
+# up in the table.
 _mcp_request_errors(doc, conf) := [] if {
 	shape.field(conf, "mcp_user_services", null) == null
-} else := _mcp_config_errors({"mcp_user_services": {user: servers}}) if {
-	user := shape.field(tenants.caller(doc), "user", null)
-	servers := conf.mcp_user_services[user]
 } else := _mcp_config_errors({"mcp_user_services": object.get(conf, "mcp_user_services", null)}) if {
 	not is_object(conf.mcp_user_services)
+} else := array.concat(
+	configuration.lookup_errors(conf.mcp_user_services, "config.mcp_user_services", [["caller.user", _user(doc)]]),
+	_own_servers_errors(doc, conf),
+)
+
+_own_servers_errors(doc, conf) := _mcp_config_errors({"mcp_user_services": {key: conf.mcp_user_services[key]}}) if {
+	key := configuration.table_key(conf.mcp_user_services, _user(doc))
 } else := []
 
 _mcp_config_errors(conf) := [] if {
@@ -83,12 +94,14 @@ _mcp_config_errors(conf) := [] if {
 	{"field": "config.mcp_user_services"},
 )] if {
 	not is_object(conf.mcp_user_services)
-} else := [shape.problem(
+} else := array.concat(configuration.key_errors(conf.mcp_user_services, "config.mcp_user_services"), _server_errors(conf.mcp_user_services))
+
+_server_errors(users) := [shape.problem(
 	"invalid_mcp_service",
 	"an MCP service is a non-empty server name with a canonical form",
 	{"field": sprintf("config.mcp_user_services.%s", [user]), "index": i, "entry": s},
 ) |
-	some user, servers in conf.mcp_user_services
+	some user, servers in users
 	some i, s in _array_or_invalid(servers)
 	not _valid_server(s)
 ]

@@ -106,7 +106,7 @@ _subagent_errors(conf) := array.flatten([
 
 _profile_config_errors(conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "profiles"), "config.profiles", true),
-	configuration.key_collision_errors(shape.field(conf, "profiles", {}), "config.profiles"),
+	configuration.key_errors(shape.field(conf, "profiles", {}), "config.profiles"),
 	[e |
 		some name, tools in shape.field(conf, "profiles", {})
 		some e in configuration.entries_errors(tools, "allow", sprintf("config.profiles.%s", [name]), conf, true)
@@ -137,7 +137,7 @@ profile_reference_errors(null, _, _) := []
 
 profile_reference_errors(name, location, conf) := errors if {
 	name != null
-	errors := configuration.collision_errors(shape.field(conf, "profiles", {}), "config.profiles", name)
+	errors := configuration.lookup_errors(shape.field(conf, "profiles", {}), "config.profiles", [[location, name]])
 	count(errors) > 0
 } else := [] if {
 	name != null

@@ -12,6 +12,7 @@
 # tenant id is an error (unknown_tenant), so every call is refused.
 package tooleval.stages.tenants
 
+import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
 import data.tooleval.configuration
 import data.tooleval.shape
@@ -54,6 +55,9 @@ _tenant_errors(doc, conf) := [] if {
 	shape.field(doc, "tenant", null) == null
 } else := [shape.problem("invalid_field", "tenant must be a string or null", {"field": "tenant"})] if {
 	not is_string(doc.tenant)
+} else := [] if {
+	# no canonical form: reported by the look-up (uncanonicalizable_name)
+	canonical_or_null(doc.tenant) == null
 } else := [shape.problem(
 	"unknown_tenant",
 	sprintf("tenant %q is not defined in config.tenants", [doc.tenant]),
@@ -84,12 +88,11 @@ _valid_scopes(scopes) if {
 _tenant_request_errors(doc, conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "tenants"), "config.tenants", true),
 	_own_plan_errors(doc, conf),
-	configuration.collision_errors(shape.field(conf, "tenants", {}), "config.tenants", shape.field(doc, "tenant", null)),
+	configuration.lookup_errors(shape.field(conf, "tenants", {}), "config.tenants", [["tenant", shape.field(doc, "tenant", null)]]),
 	configuration.object_errors(configuration.value_at(conf, "scopes"), "config.scopes", true),
-	[e |
-		some scope in shape.field(caller(doc), "scopes", [])
-		some e in configuration.collision_errors(shape.field(conf, "scopes", {}), "config.scopes", scope)
-	],
+	configuration.lookup_errors(shape.field(conf, "scopes", {}), "config.scopes", [[sprintf("caller.scopes[%d]", [i]), scope] |
+		some i, scope in _scopes(doc)
+	]),
 	[e |
 		some scope in shape.field(caller(doc), "scopes", [])
 		key := configuration.table_key(shape.field(conf, "scopes", {}), scope)
@@ -103,12 +106,13 @@ _own_plan_errors(doc, conf) := _plan_errors(key, conf.tenants[key], conf) if {
 
 _tenant_config_errors(conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "tenants"), "config.tenants", true),
-	configuration.key_collision_errors(shape.field(conf, "tenants", {}), "config.tenants"),
+	configuration.key_errors(shape.field(conf, "tenants", {}), "config.tenants"),
 	[e |
 		some id, plan in shape.field(conf, "tenants", {})
 		some e in _plan_errors(id, plan, conf)
 	],
 	configuration.object_errors(configuration.value_at(conf, "scopes"), "config.scopes", true),
+	configuration.key_errors(shape.field(conf, "scopes", {}), "config.scopes"),
 	[e |
 		some scope, tools in shape.field(conf, "scopes", {})
 		some e in configuration.entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
