@@ -29,7 +29,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	if len(r.Groups) > 0 {
 		fmt.Fprintln(w)
 		for _, g := range r.Groups {
-			fmt.Fprintf(w, "  %d %s in %d %s: %s\n", g.Calls, plural(g.Calls, "call", "calls"), g.Requests, plural(g.Requests, "request", "requests"), g.Change)
+			fmt.Fprintf(w, "  %d %s in %d %s: %s\n", g.Calls, plural(g.Calls, "call", "calls"), g.Requests, plural(g.Requests, "request", "requests"), display.Escape(g.Change))
 		}
 	}
 	if len(r.Changes) > 0 {
@@ -37,7 +37,7 @@ func WriteTable(w io.Writer, r *Report) error {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "REQUEST\tID\tNAME\tBEFORE\tAFTER")
 		for _, c := range r.Changes {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", display.Text(c.Request), display.Value(c.ID), display.Value(c.Name), verdictText(c.Before), verdictText(c.After))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", display.Text(c.Request), display.Value(c.ID), display.Value(c.Name), display.Escape(verdictText(c.Before)), display.Escape(verdictText(c.After)))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -59,7 +59,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	if len(r.NotReplayable) > 0 {
 		fmt.Fprintf(w, "\n%d %s not replayable (not compared):\n", len(r.NotReplayable), plural(len(r.NotReplayable), "call", "calls"))
 		for _, u := range r.NotReplayable {
-			fmt.Fprintf(w, "  %s %s %s: %s\n", display.Text(u.Request), display.Value(u.ID), display.Value(u.Name), u.Why)
+			fmt.Fprintf(w, "  %s %s %s: %s\n", display.Text(u.Request), display.Value(u.ID), display.Value(u.Name), display.Escape(u.Why))
 		}
 	}
 	return nil
@@ -203,12 +203,12 @@ type pageCell struct {
 
 func pageVerdictOf(v Verdict) pageVerdict {
 	if v.Masked {
-		return pageVerdict{verdictText(v), "masked"}
+		return pageVerdict{display.Escape(verdictText(v)), "masked"}
 	}
 	if v.Allowed {
-		return pageVerdict{verdictText(v), "allowed"}
+		return pageVerdict{display.Escape(verdictText(v)), "allowed"}
 	}
-	return pageVerdict{verdictText(v), "denied"}
+	return pageVerdict{display.Escape(verdictText(v)), "denied"}
 }
 
 // WriteHTML writes a self-contained HTML report (no network fetches):
@@ -246,7 +246,7 @@ func WriteHTML(ctx context.Context, w io.Writer, r *Report, base, candidate Poli
 		p.Lists = append(p.Lists, pageList{e.Request, "errors", "[" + strings.Join(e.Before, ", ") + "] → [" + strings.Join(e.After, ", ") + "]"})
 	}
 	for _, u := range r.NotReplayable {
-		p.Unreplayable = append(p.Unreplayable, pageUnreplayable{u.Request, display.Value(u.ID), display.Value(u.Name), u.Why, pageVerdictOf(u.Before), pageVerdictOf(u.After)})
+		p.Unreplayable = append(p.Unreplayable, pageUnreplayable{u.Request, display.Value(u.ID), display.Value(u.Name), display.Escape(u.Why), pageVerdictOf(u.Before), pageVerdictOf(u.After)})
 	}
 	sources := make([]string, 0, len(r.inputs))
 	for source := range r.inputs {
@@ -268,7 +268,7 @@ func WriteHTML(ctx context.Context, w io.Writer, r *Report, base, candidate Poli
 		}
 		p.Matrices = append(p.Matrices, matrixPair(source, b, c))
 	}
-	t, err := template.New("report").Parse(reportTemplate)
+	t, err := template.New("report").Funcs(template.FuncMap{"escape": display.Escape}).Parse(reportTemplate)
 	if err != nil {
 		return err
 	}
@@ -277,7 +277,9 @@ func WriteHTML(ctx context.Context, w io.Writer, r *Report, base, candidate Poli
 
 // matrixPair lays out one request's matrices, each cell marked when the
 // other policy's cell for the same tool and check (by title) differs in
-// outcome or entry, or the other policy has no such check.
+// outcome or entry, or, where the other policy has no such check, when
+// the check refuses or exempts the tool (one that passes or does not
+// apply changes nothing).
 func matrixPair(source string, base, candidate *matrix.Matrix) pageMatrices {
 	pm := pageMatrices{Request: source, Label: display.Text(source)}
 	side := func(name string, m, other *matrix.Matrix) pageMatrix {
@@ -311,8 +313,14 @@ func matrixPair(source string, base, candidate *matrix.Matrix) pageMatrices {
 				}
 				j, ok := column[m.Checks[k]]
 				switch {
-				case twin == nil || !ok || j >= len(twin.Cells):
-					cell.Differs, cell.Other = true, "the "+otherSide(name)+" has no such check"
+				case twin == nil:
+					cell.Differs, cell.Other = true, "the "+otherSide(name)+" has no such tool"
+				case !ok || j >= len(twin.Cells):
+					// A check the other policy does not have differs
+					// where it refuses or exempts the tool.
+					if outcome == matrix.Refused || outcome == matrix.Exempt {
+						cell.Differs, cell.Other = true, "the "+otherSide(name)+" has no such check"
+					}
 				case twin.Cells[j] != outcome || twin.Entries[j] != row.Entries[k]:
 					cell.Differs, cell.Other = true, otherSide(name)+": "+twin.Cells[j]
 					if twin.Entries[j] != "" {

@@ -80,6 +80,25 @@ func Text(s string) string {
 	return out.String()
 }
 
+// Escape renders free text (a message that quotes a name) with every
+// character outside printable ASCII escaped as Text escapes it; nothing
+// is quoted and a backslash is kept (a policy message escapes some
+// characters itself). The name columns beside it are unambiguous.
+func Escape(s string) string {
+	var out strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			out.WriteRune(r)
+		case r > 0xffff:
+			fmt.Fprintf(&out, `\U%08x`, r)
+		default:
+			fmt.Fprintf(&out, `\u%04x`, r)
+		}
+	}
+	return out.String()
+}
+
 // Plain reports whether Text shows s exactly as it is.
 func Plain(s string) bool {
 	return Text(s) == s

@@ -41,6 +41,7 @@ func TestValue(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, Value(tc.in), "%q", tc.in)
 	}
+	require.Equal(t, `tool "\u0455earch" is refused \u200b \ "x y"`, Escape("tool \"\u0455earch\" is refused \u200b \\ \"x y\""))
 	require.True(t, Plain("read_file"))
 	require.False(t, Plain("se\u200barch"))
 }
