@@ -30,20 +30,18 @@ ending in .json, may be given without the prefix.
 
 A corpus is input files, directories (their .json, .jsonl and .log files),
 JSON Lines, or OPA decision logs (the console or file output of OPA's
-decision log plugin; events of data.tooleval.decision are replayed). What a
-log's mask removed is never guessed: a call that reaches the argument
-checks of a request whose arguments or workspace were masked, and every
-call of a request whose caller, requester or handoff was masked, is listed
-as not replayable instead of compared.
-
-A call whose arguments were masked is still compared when one side refuses
-it by name (an exclusion, a deny entry, an allow list without it, an
-undeclared tool): that refusal holds whatever the arguments held, and the
-other side passed every name-level check. When the base is the bundle
-revision that wrote the log (every revision the event records equals the
-base's, which is neither "dev" nor "-dirty", and the base is no config:
-overlay), the verdict the log recorded stands for the base's. The other
-masked calls are listed as not replayable, with why.
+decision log plugin, or the engine's audit log; events of
+data.tooleval.decision are replayed). What a log's mask removed is never
+guessed. Of a call whose arguments or workspace were masked, a refusal by
+name (an exclusion, a deny entry, an allow list without it, an undeclared
+tool) holds whatever they held, and a side that passed every name-level
+check passed it whatever they held: so a call one side refuses by name
+and the other lets through by name is a change. When the base is the
+bundle revision that wrote the log (every revision the event records
+equals the base's, which is neither "dev" nor "-dirty", and the base is
+no config: overlay), the verdict the log recorded stands for the base's.
+The other masked calls, and every call of a request whose caller,
+requester or handoff was masked, are listed as not replayable, with why.
 
 Each changed call shows why each side decided it (the check that refused
 it, or the list entries that matched, with where they come from). Ids and
