@@ -2,9 +2,13 @@ package tests
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,12 +33,14 @@ type diffReport struct {
 		Requests int    `json:"requests"`
 	} `json:"groups"`
 	Changes []struct {
-		Request string       `json:"request"`
-		ID      any          `json:"id"`
-		Name    any          `json:"name"`
-		Before  diff.Verdict `json:"before"`
-		After   diff.Verdict `json:"after"`
-		Group   string       `json:"group"`
+		Request   string             `json:"request"`
+		ID        any                `json:"id"`
+		Name      any                `json:"name"`
+		Before    diff.Verdict       `json:"before"`
+		After     diff.Verdict       `json:"after"`
+		Group     string             `json:"group"`
+		BeforeWhy []engine.TraceStep `json:"before_why"`
+		AfterWhy  []engine.TraceStep `json:"after_why"`
 	} `json:"changes"`
 	Effective []struct {
 		Request string   `json:"request"`
@@ -42,10 +48,17 @@ type diffReport struct {
 		Removed []string `json:"removed"`
 	} `json:"effective"`
 	NotReplayable []struct {
-		Request string `json:"request"`
-		Name    any    `json:"name"`
-		Why     string `json:"why"`
+		Request string       `json:"request"`
+		ID      any          `json:"id"`
+		Name    any          `json:"name"`
+		Why     string       `json:"why"`
+		Before  diff.Verdict `json:"before"`
+		After   diff.Verdict `json:"after"`
 	} `json:"not_replayable"`
+	BaseFromLog     int           `json:"base_from_log"`
+	BasePolicy      diff.Identity `json:"base_policy"`
+	CandidatePolicy diff.Identity `json:"candidate_policy"`
+	GeneratedAt     string        `json:"generated_at"`
 }
 
 func runDiffJSON(t *testing.T, args ...string) (diffReport, int) {
@@ -130,7 +143,132 @@ func TestDiffAddedDeny(t *testing.T) {
 	for _, c := range r.Changes {
 		require.Equal(t, "web_search", c.Name)
 		require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, c.After)
+		// Why: the deny entry that refused it, and where it comes from.
+		require.Len(t, c.AfterWhy, 1, "%+v", c)
+		require.Equal(t, engine.TraceStep{Check: "stage", Name: "global_policy", List: "deny", Outcome: "refused", Reason: "denied", Layer: "global_policy", Entry: "web_search", Source: "config.tools.deny[0]"}, c.AfterWhy[0])
+		require.NotNil(t, c.BeforeWhy)
 	}
+}
+
+// TestDiffShowsWhy: each changed call says, on both sides, the check
+// that refused it or the entries that allowed it, with their sources,
+// in the JSON report and in the terminal table.
+func TestDiffShowsWhy(t *testing.T) {
+	inputs := exampleInputs(t, "../inputs/*.json")
+	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"write_file"}}})
+	r, code := runDiffJSON(t, append([]string{"--candidate", candidate}, inputs...)...)
+	require.Equal(t, 1, code)
+	var sawAllowEntry bool
+	for _, c := range r.Changes {
+		require.Equal(t, "config.tools.deny[0]", c.AfterWhy[0].Source, "%+v", c)
+		if c.Before.Allowed {
+			for _, s := range c.BeforeWhy {
+				if s.Entry != nil && s.Source != "" && s.Outcome == "pass" {
+					sawAllowEntry = true
+				}
+			}
+		} else if c.Before.Reason != "" {
+			require.Len(t, c.BeforeWhy, 1, "%+v", c)
+			require.Equal(t, "refused", c.BeforeWhy[0].Outcome)
+			require.Equal(t, c.Before.Reason, c.BeforeWhy[0].Reason)
+		}
+	}
+	require.True(t, sawAllowEntry, "an allowed call names the allow entry that let it through")
+	out, stderr, code := cli(t, "", append([]string{"diff", "--candidate", candidate}, inputs...)...)
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, out, "\nwhy:\n")
+	require.Contains(t, out, "after:  stage global_policy deny refused: entry write_file (config.tools.deny[0])")
+	require.Regexp(t, `before: layer agent allow pass: entry group:edit \(layers\[0\]\.allow\[1\]\), member write_file \(groups\.edit\[0\]\)`, out)
+}
+
+// TestDiffShowsLookAlikes: names with an invisible character, padding
+// white space or a non-ASCII letter are escaped or quoted in the
+// terminal table (the JSON report keeps them as they are).
+func TestDiffShowsLookAlikes(t *testing.T) {
+	dir := t.TempDir()
+	for file, name := range map[string]string{"a.json": "se\u200barch", "b.json": " search ", "c.json": "\u0455earch"} {
+		doc := map[string]any{"declared": []any{map[string]any{"name": name}}, "calls": []any{map[string]any{"id": "c", "name": name}}}
+		data, err := json.Marshal(doc)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, file), data, 0o600))
+	}
+	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"search", "\u0455earch"}}})
+	r, code := runDiffJSON(t, "--candidate", candidate, dir)
+	require.Equal(t, 1, code)
+	var names []any
+	for _, c := range r.Changes {
+		names = append(names, c.Name)
+	}
+	require.ElementsMatch(t, []any{"se\u200barch", " search ", "\u0455earch"}, names, "JSON keeps names raw")
+	out, stderr, code := cli(t, "", "diff", "--candidate", candidate, dir)
+	require.Equal(t, 1, code, stderr)
+	for _, shown := range []string{`c +se\\u200barch +allowed`, `c +" search " +allowed`, `c +\\u0455earch +allowed`, `entry \\u0455earch \(config\.tools\.deny\[1\]\)`, `removed \[" search "\]`} {
+		require.Regexp(t, shown, out)
+	}
+	for _, raw := range []string{"\u200b", "\u0455"} {
+		require.NotContains(t, out, raw, "no raw look-alike reaches the terminal")
+	}
+}
+
+// TestDiffNamesThePolicies: the report names both policies by resolved
+// revision (the git commit of git:REV, the bundle revision, the
+// configuration's digest) and the time it was made.
+func TestDiffNamesThePolicies(t *testing.T) {
+	head, err := exec.Command("git", "-C", "..", "rev-parse", "HEAD").Output()
+	require.NoError(t, err)
+	config := map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}}
+	candidate := overlay(t, "", config)
+	canonical, err := json.Marshal(config)
+	require.NoError(t, err)
+	sum := sha256.Sum256(canonical)
+	// The digest is of the canonical JSON: the same overlay written
+	// otherwise has the same digest.
+	spaced := filepath.Join(t.TempDir(), "spaced.json")
+	require.NoError(t, os.WriteFile(spaced, []byte("{\n  \"tools\" : { \"deny\": [ \"web_search\" ] }\n}\n"), 0o600))
+
+	start := time.Now().UTC().Truncate(time.Second)
+	// The working directory of the diff is the repository's root.
+	for _, c := range []string{candidate, spaced} {
+		bin, err := buildCLI()
+		require.NoError(t, err)
+		cmd := exec.Command(bin, "diff", "--format", "json", "--base", "git:HEAD", "--candidate", c, "inputs/subagent_depth_cap.json")
+		cmd.Dir = ".."
+		out, err := cmd.Output()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			require.NoError(t, err)
+		}
+		var r diffReport
+		require.NoError(t, json.Unmarshal(out, &r), string(out))
+		require.Equal(t, diff.Identity{Spec: "git:HEAD", Kind: "git", Commit: strings.TrimSpace(string(head)), BundleRevision: "dev"}, r.BasePolicy)
+		require.Equal(t, "config", r.CandidatePolicy.Kind)
+		require.Equal(t, "sha256:"+hex.EncodeToString(sum[:]), r.CandidatePolicy.ConfigDigest)
+		require.NotEmpty(t, r.CandidatePolicy.BundleRevision)
+		made, err := time.Parse(time.RFC3339, r.GeneratedAt)
+		require.NoError(t, err)
+		require.False(t, made.Before(start), "made %s, test started %s", made, start)
+		require.WithinDuration(t, time.Now(), made, time.Minute)
+	}
+	out, stderr, code := cli(t, "", "diff", "--candidate", candidate, "../inputs/subagent_depth_cap.json")
+	require.Equal(t, 1, code, stderr)
+	require.Regexp(t, `(?m)^base:      embedded \(.*bundle revision \S+\)\ncandidate: \S+ \(.*bundle revision \S+, configuration sha256:`+hex.EncodeToString(sum[:])+`\)\nmade:      \d{4}-\d\d-\d\dT`, out)
+}
+
+// TestDiffCandidateWithConfigErrors: a candidate whose configuration has
+// errors is said up front, nothing is replayed, and the exit status is 3.
+func TestDiffCandidateWithConfigErrors(t *testing.T) {
+	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": "web_search"}})
+	for _, format := range []string{"table", "json", "html"} {
+		out, stderr, code := cli(t, "", "diff", "--format", format, "--candidate", candidate, "../inputs/subagent_depth_cap.json")
+		require.Equal(t, 3, code, "%s: %s", format, stderr)
+		require.Empty(t, out)
+		require.Contains(t, stderr, "has 1 configuration error")
+		require.Contains(t, stderr, "config.tools.deny")
+	}
+	// A base with errors is noted; the comparison still runs.
+	_, stderr, code := cli(t, "", "diff", "--base", candidate, "--candidate", "embedded", "../inputs/subagent_depth_cap.json")
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, stderr, "note: the base")
 }
 
 // TestDiffPresetSwitch: the Qwen Code deployment's examples under the
@@ -181,21 +319,54 @@ func TestDiffUsageErrors(t *testing.T) {
 
 // TestDiffReplaysAnOPADecisionLog: decisions logged by a real OPA server
 // (console decision logs, with the bundle's mask) replay under a
-// candidate; a masked call that reaches the argument checks is listed
-// as not replayable, never compared, and a name-level change is found.
+// candidate. A masked call that both policies let through by name is
+// listed as not replayable, with why, never compared; a masked call the
+// candidate refuses by name (here denied) is a change whatever its
+// arguments held; a name-level change of an unmasked request is found.
 func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
 	requests := []string{
 		`{"declared": [{"name": "read_file"}, {"name": "web_search"}], "workspace": {"root": "/ws"},
-		  "calls": [{"id": "log_1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "log_2", "name": "web_search"}]}`,
+		  "calls": [{"id": "log_1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "log_2", "name": "web_search", "args": {"query": "x"}}]}`,
 		`{"declared": [{"name": "web_search"}, {"name": "grep"}], "calls": [{"id": "log_3", "name": "web_search"}, {"id": "log_4", "name": "grep"}]}`,
 	}
+	log := opaDecisionLog(t, server, requests, requests[1])
+
+	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
+	r, code := runDiffJSON(t, "--candidate", candidate, log)
+	require.Equal(t, 1, code)
+	require.Equal(t, 2, r.Requests, "the tools event is not replayed")
+	require.Len(t, r.NotReplayable, 1, "read_file is allowed by name on both sides and its arguments were masked: %+v", r.NotReplayable)
+	u := r.NotReplayable[0]
+	require.Equal(t, "log_1", u.ID)
+	require.Contains(t, u.Why, "/input/calls/0/args")
+	require.Contains(t, u.Why, "the candidate allows the call by name and checks its arguments")
+	require.Len(t, r.Changes, 2, "%+v", r.Changes)
+	require.Equal(t, "log_2", r.Changes[0].ID, "a name-level refusal is certain whatever the masked arguments")
+	require.Equal(t, diff.Verdict{Allowed: true, Masked: true}, r.Changes[0].Before)
+	require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, r.Changes[0].After)
+	require.Equal(t, "log_3", r.Changes[1].ID)
+	require.Equal(t, diff.Verdict{Allowed: true}, r.Changes[1].Before)
+	require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, r.Changes[1].After)
+
+	out, stderr, code := cli(t, "", "diff", "--candidate", candidate, log)
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, out, "passes the name-level checks (arguments masked)  refused by global_policy (denied)")
+	require.Contains(t, out, "1 call not replayable (not compared):")
+	require.Contains(t, out, " log_1 read_file: the log masked /input/calls/0/args")
+}
+
+// opaDecisionLog queries the server's decision entry point with each
+// request (and its tools entry point with tools, which is not
+// replayed) and writes its console decision log events to a file.
+func opaDecisionLog(t *testing.T, server *opaServer, requests []string, tools string) string {
+	t.Helper()
 	for _, r := range requests {
 		_, ok, err := server.query("tooleval/decision", []byte(r))
 		require.NoError(t, err)
 		require.True(t, ok)
 	}
-	_, _, err := server.query("tooleval/tools", []byte(requests[1])) // another entry point: not replayed
+	_, _, err := server.query("tooleval/tools", []byte(tools))
 	require.NoError(t, err)
 	var lines []string
 	require.Eventually(t, func() bool {
@@ -205,22 +376,56 @@ func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 				lines = append(lines, l)
 			}
 		}
-		return len(lines) >= 3
+		return len(lines) >= len(requests)+1
 	}, 10*time.Second, 50*time.Millisecond)
 	log := filepath.Join(t.TempDir(), "decisions.log")
 	require.NoError(t, os.WriteFile(log, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	return log
+}
 
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
-	r, code := runDiffJSON(t, "--candidate", candidate, log)
-	require.Equal(t, 1, code)
-	require.Equal(t, 2, r.Requests, "the tools event is not replayed")
-	require.Len(t, r.NotReplayable, 2, "the masked request's calls reach the argument checks: %+v", r.NotReplayable)
-	for _, u := range r.NotReplayable {
-		require.Contains(t, u.Why, "/input/calls/0/args")
+// TestDiffUsesTheLoggedVerdict: when the base is the bundle revision
+// that wrote the log (an OPA server running bundle revision r27), the
+// verdict the log recorded stands for the base's where the arguments
+// were masked: a path refusal the replay cannot see is the "before" of a
+// name-level change. Against another revision, the base's verdict is
+// the replayed one, marked masked, and the not-replayable calls say the
+// log was written by another revision.
+func TestDiffUsesTheLoggedVerdict(t *testing.T) {
+	dir := t.TempDir()
+	bundles := map[string]string{}
+	for _, rev := range []string{"r27", "r26"} {
+		bundles[rev] = filepath.Join(dir, rev+".tar.gz")
+		_, stderr, code := cli(t, "", "bundle", "build", "--revision", rev, "-o", bundles[rev])
+		require.Equal(t, 0, code, stderr)
 	}
+	server := startOPA(t, "--log-level", "info", "--bundle", bundles["r27"], "--set", "decision_logs.console=true")
+	request := `{"declared": [{"name": "read_file"}, {"name": "web_search"}], "workspace": {"root": "/ws"},
+	  "calls": [{"id": "a1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "a2", "name": "web_search", "args": {"query": "x"}}]}`
+	log := opaDecisionLog(t, server, []string{request}, request)
+	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"read_file"}}})
+
+	r, code := runDiffJSON(t, "--base", "bundle:"+bundles["r27"], "--candidate", candidate, log)
+	require.Equal(t, 1, code)
+	require.Equal(t, 2, r.BaseFromLog)
+	require.Len(t, r.Changes, 1, "%+v", r)
+	c := r.Changes[0]
+	require.Equal(t, "a1", c.ID)
+	require.Equal(t, diff.Verdict{Reason: "path", Layer: "workspace", Rule: "not_readable", From: "log"}, c.Before, "the logged path refusal")
+	require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, c.After)
+	require.Equal(t, "config.tools.deny[0]", c.AfterWhy[0].Source)
+	require.Len(t, r.NotReplayable, 1)
+	require.Equal(t, "a2", r.NotReplayable[0].ID)
+	require.Equal(t, diff.Verdict{Allowed: true, From: "log"}, r.NotReplayable[0].Before)
+	require.Contains(t, r.NotReplayable[0].Why, "the base's logged verdict (allowed) is no refusal by name either")
+	require.Equal(t, "r27", r.BasePolicy.BundleRevision)
+
+	r, code = runDiffJSON(t, "--base", "bundle:"+bundles["r26"], "--candidate", candidate, log)
+	require.Equal(t, 1, code)
+	require.Zero(t, r.BaseFromLog)
 	require.Len(t, r.Changes, 1)
-	require.Equal(t, "log_3", r.Changes[0].ID)
-	require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, r.Changes[0].After)
+	require.Equal(t, diff.Verdict{Allowed: true, Masked: true}, r.Changes[0].Before, "replayed without the arguments: only its name-level checks are certain")
+	require.Len(t, r.NotReplayable, 1)
+	require.Contains(t, r.NotReplayable[0].Why, `the log was written by bundle revision "r27", the base is "r26"`)
 }
 
 // TestDiffCorpus replays generated requests from a JSON Lines file and
@@ -298,7 +503,9 @@ func TestDiffReplaysTheEnginesAuditLog(t *testing.T) {
 	r, code := runDiffJSON(t, "--candidate", candidate, log)
 	require.Equal(t, 1, code)
 	require.Equal(t, 2, r.Requests)
-	require.Len(t, r.NotReplayable, 2)
-	require.Len(t, r.Changes, 1)
-	require.Equal(t, "log_3", r.Changes[0].ID)
+	require.Len(t, r.NotReplayable, 1)
+	require.Equal(t, "log_1", r.NotReplayable[0].ID)
+	require.Len(t, r.Changes, 2)
+	require.Equal(t, "log_2", r.Changes[0].ID)
+	require.Equal(t, "log_3", r.Changes[1].ID)
 }

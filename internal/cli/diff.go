@@ -30,15 +30,49 @@ ending in .json, may be given without the prefix.
 
 A corpus is input files, directories (their .json, .jsonl and .log files),
 JSON Lines, or OPA decision logs (the console or file output of OPA's
-decision log plugin; events of data.tooleval.decision are replayed). What a
-log's mask removed is never guessed: a call that reaches the argument
-checks of a request whose arguments or workspace were masked, and every
-call of a request whose caller, requester or handoff was masked, is listed
-as not replayable instead of compared.
+decision log plugin, or the engine's audit log; events of
+data.tooleval.decision are replayed). What a log's mask removed is never
+guessed. Of a call whose arguments or workspace were masked, a refusal by
+name (an exclusion, a deny entry, an allow list without it, an undeclared
+tool) holds whatever they held, and a side that passed every name-level
+check passed it whatever they held: so a call one side refuses by name
+and the other lets through by name is a change. When the base is the
+bundle revision that wrote the log (every revision the event records
+equals the base's, which is neither "dev" nor "-dirty", and the base is
+no config: overlay), the verdict the log recorded stands for the base's.
+The other masked calls, and every call of a request whose caller,
+requester or handoff was masked, are listed as not replayable, with why.
+
+Each changed call shows why each side decided it (the check that refused
+it, or the list entries that matched, with where they come from). Ids and
+names are shown with every character outside printable ASCII escaped
+(se\u200barch) and quoted when they hold a space (" search "). The report
+names both policies by resolved revision (git commit, bundle revision,
+and for an overlay the SHA-256 of its canonical JSON: sorted keys, no
+white space) and the time it was made. The HTML report holds every table
+in the HTML itself; its script only filters.
 
 Exit status: 0 nothing changes, 1 something changes, 2 bad usage, an
-unreadable corpus or policy, or an evaluation failure.
+unreadable corpus or policy, or an evaluation failure, 3 the candidate's
+configuration has errors (listed on standard error; nothing is replayed).
 `
+
+// configErrors are the errors of a policy's configuration alone (the
+// check of an empty request).
+func configErrors(ctx context.Context, p diff.Policy) ([]engine.Problem, error) {
+	c, err := p.Engine.Check(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("check the configuration: %w", err)
+	}
+	return c.Errors, nil
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
 
 func runDiff(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "diff", "diff [--base POLICY] --candidate POLICY [--format table|json|html] [-o FILE] CORPUS...", diffExamples)
@@ -78,6 +112,22 @@ func runDiff(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitUsage, usagef("--candidate %w", err)
 	}
 	defer cleanCandidate()
+	// A candidate with configuration errors would refuse every call: say
+	// so up front instead of reporting every call as a change.
+	if problems, err := configErrors(ctx, candidatePolicy); err != nil {
+		return ExitUsage, fmt.Errorf("--candidate %s: %w", *candidate, err)
+	} else if len(problems) > 0 {
+		fmt.Fprintf(s.Err, "tooleval diff: the candidate %s has %d configuration %s, which refuse every call; nothing was replayed (tooleval check says more):\n", *candidate, len(problems), pluralWord(len(problems), "error", "errors"))
+		for _, p := range problems {
+			fmt.Fprintf(s.Err, "  %s: %s%s\n", p.Code(), p.Message(), location(p))
+		}
+		return ExitErrors, nil
+	}
+	if problems, err := configErrors(ctx, basePolicy); err != nil {
+		return ExitUsage, fmt.Errorf("--base %s: %w", *base, err)
+	} else if len(problems) > 0 {
+		fmt.Fprintf(s.Err, "tooleval diff: note: the base %s has %d configuration %s, which refuse every call it decides\n", *base, len(problems), pluralWord(len(problems), "error", "errors"))
+	}
 
 	var progress func(done, total int)
 	if s.ErrTerminal {

@@ -22,7 +22,7 @@ func writeDecisionTable(w io.Writer, d *engine.Decision) error {
 				reason += " (" + c.Rule + ")"
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", display.Value(c.ID), display.Value(c.Name), verdict, reason, dash(c.Layer), dash(c.Message))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", display.Value(c.ID), display.Value(c.Name), verdict, reason, dash(c.Layer), dash(display.Escape(c.Message)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

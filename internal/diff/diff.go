@@ -6,12 +6,14 @@ package diff
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -29,14 +31,31 @@ type Verdict struct {
 	Reason  string `json:"reason,omitempty"`
 	Layer   string `json:"layer,omitempty"`
 	Rule    string `json:"rule,omitempty"`
+	// Masked: the call's arguments were masked and this side's verdict
+	// depends on them; it is the verdict replayed without them, and only
+	// its passing every name-level check is certain.
+	Masked bool `json:"masked,omitempty"`
+	// From is "log" when the verdict is the one the decision log
+	// recorded (the base's, when the base is the bundle revision that
+	// wrote the log); empty when it was replayed.
+	From string `json:"from,omitempty"`
 }
 
 func verdictOf(c engine.CallDecision) Verdict {
 	return Verdict{Allowed: c.Allowed, Reason: c.Reason, Layer: c.Layer, Rule: c.Rule}
 }
 
-// String reads "allowed", or "refused by LAYER (REASON)".
+// same compares two verdicts (allowed, reason, layer, rule).
+func (v Verdict) same(o Verdict) bool {
+	return v.Allowed == o.Allowed && v.Reason == o.Reason && v.Layer == o.Layer && v.Rule == o.Rule
+}
+
+// String reads "allowed", or "refused by LAYER (REASON)"; a masked
+// verdict reads "passes the name-level checks (arguments masked)".
 func (v Verdict) String() string {
+	if v.Masked {
+		return "passes the name-level checks (arguments masked)"
+	}
 	if v.Allowed {
 		return "allowed"
 	}
@@ -64,7 +83,16 @@ type Change struct {
 	After   Verdict `json:"after"`
 	// Group is the change as its group names it (see Group).
 	Group string `json:"group"`
+	// BeforeWhy and AfterWhy are the checks that decided the call on
+	// each side (data.tooleval.explain): the list entries that matched
+	// and where they come from, and the check that refused it.
+	BeforeWhy []Step `json:"before_why"`
+	AfterWhy  []Step `json:"after_why"`
 }
+
+// Step is one check that decided a call: an explain trace step with a
+// matched entry, or the step that refused the call.
+type Step = engine.TraceStep
 
 // Group counts the calls (and the requests they are in) that change the
 // same way, "allowed → refused by tenant (not_allowed)".
@@ -89,8 +117,10 @@ type ErrorsChange struct {
 }
 
 // Unreplayable is a call the corpus does not hold enough of to replay:
-// its decision log masked what a check it reaches reads. Both verdicts
-// are given as replayed, not as they would be.
+// its decision log masked what a check it reaches reads, on a side whose
+// verdict decides whether the call changes. Both verdicts are given as
+// replayed (the base's as logged, when From says so), not as they would
+// be; Why says what is missing.
 type Unreplayable struct {
 	Request string  `json:"request"`
 	Call    int     `json:"call"`
@@ -105,6 +135,11 @@ type Unreplayable struct {
 type Report struct {
 	Base      string `json:"base"`
 	Candidate string `json:"candidate"`
+	// BasePolicy and CandidatePolicy name the policies by resolved
+	// revision; GeneratedAt is when the report was made (RFC 3339, UTC).
+	BasePolicy      Identity `json:"base_policy"`
+	CandidatePolicy Identity `json:"candidate_policy"`
+	GeneratedAt     string   `json:"generated_at"`
 	// Requests and Calls count what was replayed.
 	Requests int `json:"requests"`
 	Calls    int `json:"calls"`
@@ -117,6 +152,9 @@ type Report struct {
 	Effective       []EffectiveChange `json:"effective"`
 	Errors          []ErrorsChange    `json:"errors"`
 	NotReplayable   []Unreplayable    `json:"not_replayable"`
+	// BaseFromLog counts the calls whose base verdict is the one the
+	// decision log recorded (see Verdict.From).
+	BaseFromLog int `json:"base_from_log"`
 	// inputs keeps the input of each request with a change, for the
 	// report's tools × checks matrices.
 	inputs map[string]ast.Value
@@ -139,6 +177,7 @@ type Options struct {
 // outcome is the comparison of one request.
 type outcome struct {
 	calls        int
+	fromLog      int
 	changes      []Change
 	effective    *EffectiveChange
 	errors       *ErrorsChange
@@ -186,7 +225,9 @@ func Replay(ctx context.Context, base, candidate Policy, requests []Request, opt
 
 	r := &Report{
 		Base: base.Spec, Candidate: candidate.Spec, Requests: len(requests),
-		Groups: []Group{}, Changes: []Change{}, Effective: []EffectiveChange{}, Errors: []ErrorsChange{},
+		BasePolicy: base.Identity, CandidatePolicy: candidate.Identity,
+		GeneratedAt: now().UTC().Format(time.RFC3339),
+		Groups:      []Group{}, Changes: []Change{}, Effective: []EffectiveChange{}, Errors: []ErrorsChange{},
 		NotReplayable: []Unreplayable{}, inputs: map[string]ast.Value{},
 	}
 	groups := map[string]*Group{}
@@ -196,6 +237,7 @@ func Replay(ctx context.Context, base, candidate Policy, requests []Request, opt
 			return nil, fmt.Errorf("%s: %w", requests[i].Source, o.err)
 		}
 		r.Calls += o.calls
+		r.BaseFromLog += o.fromLog
 		r.Changes = append(r.Changes, o.changes...)
 		r.NotReplayable = append(r.NotReplayable, o.unreplayable...)
 		if o.effective != nil {
@@ -260,16 +302,44 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 		return outcome{err: fmt.Errorf("the policies decided %d and %d calls", len(before.Decisions), len(after.Decisions))}
 	}
 	whole, arguments := maskedParts(req.Masked)
+	logged, loggedWhy := recordedVerdicts(req, base, before.Decisions)
 	for i, b := range before.Decisions {
 		a := after.Decisions[i]
 		vb, va := verdictOf(b), verdictOf(a)
+		if logged != nil && (whole != "" || arguments != "") {
+			vb = logged[i]
+			o.fromLog++
+		}
 		switch {
 		case whole != "":
-			o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, "the log masked " + whole, vb, va})
-		case arguments != "" && (vb.reachesArguments() || va.reachesArguments()):
-			o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, "the log masked " + arguments + ": argument checks are not replayed", vb, va})
-		case !b.SameVerdict(a):
-			o.changes = append(o.changes, Change{req.Source, i, b.ID, b.Name, vb, va, vb.String() + " → " + va.String()})
+			o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, "the log masked " + whole + ", which the name-level checks read", vb, va})
+			continue
+		case arguments != "":
+			// A side is certain when its verdict was logged or its
+			// replay refuses the call by name: the masked arguments
+			// cannot change it. A side whose replay reaches the argument
+			// checks passed every name-level check whatever the
+			// arguments, so its real verdict also reaches them.
+			baseCertain := vb.From == "log" || !vb.reachesArguments()
+			candidateCertain := !va.reachesArguments()
+			switch {
+			case baseCertain && candidateCertain:
+			case baseCertain && !vb.reachesArguments(), candidateCertain && !va.reachesArguments():
+				// One side refuses by name and the other passes every
+				// name-level check: a change whatever the arguments.
+				vb.Masked, va.Masked = !baseCertain, !candidateCertain
+			default:
+				o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, i, b.ID, b.Name, unreplayableWhy(arguments, vb, va, baseCertain, candidateCertain, loggedWhy), vb, va})
+				continue
+			}
+		}
+		if !vb.same(va) || vb.Masked != va.Masked {
+			o.changes = append(o.changes, Change{Request: req.Source, Call: i, ID: b.ID, Name: b.Name, Before: vb, After: va, Group: vb.String() + " → " + va.String()})
+		}
+	}
+	if len(o.changes) > 0 {
+		if err := explainChanges(ctx, base, candidate, input, o.changes); err != nil {
+			return outcome{err: err}
 		}
 	}
 	if added, removed := listDiff(beforeTools.Effective, afterTools.Effective); whole == "" && (len(added) > 0 || len(removed) > 0) {
@@ -279,6 +349,145 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 		o.errors = &ErrorsChange{req.Source, codesBefore, codesAfter}
 	}
 	return o
+}
+
+// unreplayableWhy says why a call with masked arguments is not compared.
+func unreplayableWhy(arguments string, vb, va Verdict, baseCertain, candidateCertain bool, loggedWhy string) string {
+	var sides []string
+	if !baseCertain {
+		why := "the base " + passesByName(vb)
+		if loggedWhy != "" {
+			why += " (its logged verdict is not used: " + loggedWhy + ")"
+		}
+		sides = append(sides, why)
+	}
+	if !candidateCertain {
+		sides = append(sides, "the candidate "+passesByName(va))
+	}
+	if len(sides) == 1 { // the other side is certain but is no refusal by name either
+		other := "the candidate's"
+		v := va
+		if baseCertain {
+			other, v = "the base's", vb
+			if vb.From == "log" {
+				other = "the base's logged"
+			}
+		}
+		sides = append(sides, other+" verdict ("+v.String()+") is no refusal by name either")
+	}
+	return "the log masked " + arguments + ": " + strings.Join(sides, "; ") + "; argument checks (path rules, read-only actions, the run budget) are not replayed"
+}
+
+func passesByName(v Verdict) string {
+	if v.Allowed {
+		return "allows the call by name and checks its arguments"
+	}
+	return "passes the name-level checks and refuses the call by its arguments or the run budget (" + v.String() + " as replayed)"
+}
+
+// now is when a report is made (a variable for tests).
+var now = time.Now
+
+// recordedVerdicts returns the verdicts the decision log recorded for
+// the request's calls, when they may stand in for the base's: the event
+// names one bundle revision, the base's (neither empty, "dev" nor
+// "-dirty", which do not name one policy), the base is not a
+// configuration overlay (the log does not say which configuration wrote
+// it), and the recorded calls are the replayed calls. Otherwise nil and,
+// for an event with a result, why not.
+func recordedVerdicts(req Request, base Policy, replayed []engine.CallDecision) ([]Verdict, string) {
+	if len(req.Result) == 0 {
+		return nil, ""
+	}
+	revision := base.Engine.Revision()
+	switch {
+	case base.Identity.ConfigDigest != "":
+		return nil, "the base is a configuration overlay, which the log does not record"
+	case len(req.Revisions) == 0:
+		return nil, "the log records no bundle revision"
+	case revision == "" || revision == "dev" || strings.HasSuffix(revision, "-dirty"):
+		return nil, fmt.Sprintf("the base's bundle revision %q names no one policy", revision)
+	}
+	for _, r := range req.Revisions {
+		if r != revision {
+			return nil, fmt.Sprintf("the log was written by bundle revision %q, the base is %q", r, revision)
+		}
+	}
+	var result struct {
+		Decisions []struct {
+			ID      any    `json:"id"`
+			Name    any    `json:"name"`
+			Allowed *bool  `json:"allowed"`
+			Reason  string `json:"reason"`
+			Layer   string `json:"layer"`
+			Rule    string `json:"rule"`
+		} `json:"decisions"`
+	}
+	if err := json.Unmarshal(req.Result, &result); err != nil || len(result.Decisions) != len(replayed) {
+		return nil, "the logged result does not hold the replayed calls"
+	}
+	out := make([]Verdict, len(replayed))
+	for i, d := range result.Decisions {
+		if d.Allowed == nil || !sameJSON(d.ID, replayed[i].ID) || !sameJSON(d.Name, replayed[i].Name) {
+			return nil, "the logged result does not hold the replayed calls"
+		}
+		out[i] = Verdict{Allowed: *d.Allowed, Reason: d.Reason, Layer: d.Layer, Rule: d.Rule, From: "log"}
+	}
+	return out, ""
+}
+
+func sameJSON(a, b any) bool {
+	x, err1 := json.Marshal(a)
+	y, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(x) == string(y)
+}
+
+// explainChanges fills in why each changed call of one request was
+// decided as it was on each side.
+func explainChanges(ctx context.Context, base, candidate Policy, input ast.Value, changes []Change) error {
+	before, err := base.Engine.ExplainValue(ctx, input)
+	if err != nil {
+		return fmt.Errorf("base: explain: %w", err)
+	}
+	after, err := candidate.Engine.ExplainValue(ctx, input)
+	if err != nil {
+		return fmt.Errorf("candidate: explain: %w", err)
+	}
+	for i := range changes {
+		c := &changes[i]
+		if c.Call >= len(before.Decisions) || c.Call >= len(after.Decisions) {
+			return fmt.Errorf("explain decided fewer calls than the decision")
+		}
+		c.BeforeWhy = why(before.Decisions[c.Call].Trace, c.Before)
+		c.AfterWhy = why(after.Decisions[c.Call].Trace, c.After)
+	}
+	return nil
+}
+
+// why picks out of an explain trace the checks that decided a call:
+// for a refusal, the check that refused it (the first, which carries the
+// decision's reason); for an allowed call, and for a side whose verdict
+// the replay did not see whole (masked arguments, or a logged verdict
+// the trace does not show), the name-level checks whose list entries
+// matched.
+func why(trace []engine.TraceStep, v Verdict) []Step {
+	if !v.Allowed && !v.Masked {
+		for _, s := range trace {
+			if s.Reason != "" && s.Outcome == "refused" {
+				if v.From != "log" || (s.Reason == v.Reason && s.Layer == v.Layer) {
+					return []Step{s}
+				}
+				break
+			}
+		}
+	}
+	out := []Step{}
+	for _, s := range trace {
+		if s.Entry != nil && s.Outcome != "refused" && (s.Check == "exclusion" || s.Check == "stage" || s.Check == "layer") {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // maskedParts sorts a decision log's masked pointers into what makes the

@@ -2,6 +2,9 @@ package diff
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,8 +19,48 @@ import (
 type Policy struct {
 	// Spec is the policy as it was given (see Open).
 	Spec string
+	// Identity names the policy by resolved revision.
+	Identity Identity
 	// Engine decides with it.
 	Engine *engine.Engine
+}
+
+// Identity names a policy by what it resolved to, for a report a
+// reviewer signs off.
+type Identity struct {
+	// Spec is the policy as it was given.
+	Spec string `json:"spec"`
+	// Kind is embedded, bundle, config or git.
+	Kind string `json:"kind"`
+	// Commit is the git commit the policy was read at (git:REV: the
+	// revision resolved to a full commit hash), or the revision this
+	// binary was built from (the embedded bundle, and a configuration
+	// overlay on it; empty when the build does not say); empty for a
+	// bundle:PATH.
+	Commit string `json:"commit,omitempty"`
+	// BundleRevision is the revision of the bundle's manifest, as the
+	// engine reports it (engine.Engine.Revision): what its decision log
+	// events record.
+	BundleRevision string `json:"bundle_revision"`
+	// ConfigDigest, for a configuration overlay, is "sha256:" and the
+	// hex SHA-256 of the overlay's canonical JSON: the file decoded and
+	// encoded again with sorted keys and no white space, so that
+	// reformatting the file keeps the digest.
+	ConfigDigest string `json:"config_digest,omitempty"`
+}
+
+// String reads "KIND SPEC: commit C, bundle revision R, configuration
+// sha256:D".
+func (id Identity) String() string {
+	parts := []string{}
+	if id.Commit != "" {
+		parts = append(parts, "commit "+id.Commit)
+	}
+	parts = append(parts, "bundle revision "+id.BundleRevision)
+	if id.ConfigDigest != "" {
+		parts = append(parts, "configuration "+id.ConfigDigest)
+	}
+	return label(id.Spec) + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // Open loads the policy a spec names:
@@ -34,9 +77,11 @@ type Policy struct {
 func Open(ctx context.Context, spec, repo string, opts ...engine.Option) (p Policy, cleanup func(), err error) {
 	cleanup = func() {}
 	kind, value := classify(spec)
+	id := Identity{Spec: label(spec), Kind: kind}
 	var local []engine.Option
 	switch kind {
 	case "embedded":
+		id.Commit = buildCommit()
 	case "bundle":
 		local = append(local, engine.WithBundle(value))
 	case "config":
@@ -45,13 +90,27 @@ func Open(ctx context.Context, spec, repo string, opts ...engine.Option) (p Poli
 			return Policy{}, cleanup, fmt.Errorf("%s: %w", spec, err)
 		}
 		local = append(local, engine.WithConfig(config))
+		id.Commit = buildCommit()
+		if id.ConfigDigest, err = configDigest(config); err != nil {
+			return Policy{}, cleanup, fmt.Errorf("%s: %w", spec, err)
+		}
 	case "git":
+		if value == "" || strings.HasPrefix(value, "-") {
+			return Policy{}, cleanup, fmt.Errorf("%s: give a git revision after git: (a commit, branch or tag)", spec)
+		}
+		// The revision is resolved once, and that commit is read: a
+		// branch that moves meanwhile changes neither.
+		commit, err := gitCommit(ctx, repo, value)
+		if err != nil {
+			return Policy{}, cleanup, fmt.Errorf("%s: %w (is it a revision of this repository?)", spec, err)
+		}
+		id.Commit = commit
 		dir, err := os.MkdirTemp("", "tooleval-diff-")
 		if err != nil {
 			return Policy{}, cleanup, err
 		}
 		cleanup = func() { os.RemoveAll(dir) }
-		if err := gitPolicies(ctx, repo, value, dir); err != nil {
+		if err := gitPolicies(ctx, repo, commit, dir); err != nil {
 			cleanup()
 			return Policy{}, func() {}, fmt.Errorf("%s: %w", spec, err)
 		}
@@ -64,7 +123,36 @@ func Open(ctx context.Context, spec, repo string, opts ...engine.Option) (p Poli
 		cleanup()
 		return Policy{}, func() {}, fmt.Errorf("%s: %w", spec, err)
 	}
-	return Policy{Spec: spec, Engine: e}, cleanup, nil
+	id.BundleRevision = e.Revision()
+	return Policy{Spec: spec, Identity: id, Engine: e}, cleanup, nil
+}
+
+// buildCommit is the revision this binary was built from, or "" when
+// the build does not say ("dev").
+func buildCommit() string {
+	if r := engine.BuildRevision(); r != "dev" {
+		return r
+	}
+	return ""
+}
+
+// configDigest is Identity.ConfigDigest of an overlay.
+func configDigest(c engine.Config) (string, error) {
+	data, err := json.Marshal(c) // maps encode with sorted keys, compactly
+	if err != nil {
+		return "", fmt.Errorf("configuration digest: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:]), nil
+}
+
+// gitCommit resolves a revision of the repository to its commit hash.
+func gitCommit(ctx context.Context, repo, rev string) (string, error) {
+	out, err := exec.CommandContext(ctx, "git", "-C", repo, "rev-parse", "--verify", "--end-of-options", rev+"^{commit}").Output()
+	if err != nil {
+		return "", fmt.Errorf("git rev-parse %s: %w", rev, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 func classify(spec string) (kind, value string) {

@@ -32,6 +32,13 @@ type Document struct {
 	// masked or erased (OPA's erased and masked event members); the
 	// replay cannot see what they held.
 	Masked []string `json:"masked,omitempty"`
+	// Result is the document a decision log event recorded (masked as
+	// the log masked it), or nil.
+	Result json.RawMessage `json:"-"`
+	// Revisions are the bundle revisions a decision log event recorded
+	// (its bundles' revisions, and a legacy top-level revision), sorted;
+	// a revision that is not a string is recorded as "".
+	Revisions []string `json:"revisions,omitempty"`
 }
 
 // maxLine bounds one line of a JSON Lines file or decision log.
@@ -194,6 +201,9 @@ func (r reader) document(source string, data []byte) (Document, bool, error) {
 		Input      *json.RawMessage `json:"input"`
 		Erased     []string         `json:"erased"`
 		Masked     []string         `json:"masked"`
+		Result     json.RawMessage  `json:"result"`
+		Bundles    json.RawMessage  `json:"bundles"`
+		Revision   json.RawMessage  `json:"revision"`
 	}
 	if err := json.Unmarshal(data, &event); err != nil || event.DecisionID == nil {
 		return Document{Source: source, Input: data}, true, nil // an input document (any JSON value)
@@ -207,7 +217,37 @@ func (r reader) document(source string, data []byte) (Document, bool, error) {
 			masked = append(masked, pointer)
 		}
 	}
-	return Document{Source: source, Input: *event.Input, Masked: masked}, true, nil
+	return Document{Source: source, Input: *event.Input, Masked: masked, Result: event.Result, Revisions: revisions(event.Bundles, event.Revision)}, true, nil
+}
+
+// revisions reads the bundle revisions of a decision log event: each of
+// its bundles' ({"NAME": {"revision": REV}}) and its legacy top-level
+// revision, sorted. What is not a string, or bundles that are not an
+// object of objects, read as "" (a revision that names no bundle).
+func revisions(bundles, revision json.RawMessage) []string {
+	var out []string
+	if len(bundles) > 0 && string(bundles) != "null" {
+		var m map[string]map[string]json.RawMessage
+		if err := json.Unmarshal(bundles, &m); err != nil {
+			out = append(out, "")
+		}
+		for _, b := range m {
+			var r string
+			if err := json.Unmarshal(b["revision"], &r); err != nil {
+				r = ""
+			}
+			out = append(out, r)
+		}
+	}
+	if len(revision) > 0 && string(revision) != "null" {
+		var r string
+		if err := json.Unmarshal(revision, &r); err != nil {
+			r = ""
+		}
+		out = append(out, r)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // entryPoint is a decision log path as a/b ("data.a.b" and "a/b" alike).
