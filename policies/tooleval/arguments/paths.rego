@@ -8,7 +8,11 @@
 #   refused with rule unresolved, and so is a path argument that is
 #   present but not a string (null, a number, an object). A list of paths
 #   is checked element by element. ~ and $VAR are never expanded: such a
-#   path is not absolute, so it is unresolved.
+#   path is not absolute, so it is unresolved. A path that is not in
+#   Unicode normalization form C is unresolved too: a server that matches
+#   names under normalization (the MCP filesystem server compares NFC
+#   forms) would open another file than the one the policy judged (U+212A
+#   KELVIN SIGN is K under NFC).
 #
 #   - Written paths lie inside root unless allow_outside is true
 #     (outside_workspace); have no run of segments that is a sensitive
@@ -24,6 +28,7 @@
 package tooleval.arguments
 
 import data.tooleval.canonical.canonical
+import data.tooleval.canonical.nfc
 
 # METADATA
 # description: |
@@ -104,6 +109,8 @@ _element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument
 
 _path_rule(workspace, accesses, path) := "unresolved" if {
 	not _absolute_clean(path)
+} else := "unresolved" if {
+	not nfc(path)
 } else := "outside_workspace" if {
 	accesses.write
 	workspace.allow_outside != true
@@ -124,6 +131,20 @@ _path_rule(workspace, accesses, path) := "unresolved" if {
 } else := "not_readable" if {
 	accesses.read
 	not _readable(workspace, path)
+}
+
+# METADATA
+# description: |
+#   Why a path refused with rule unresolved is, as a phrase for the
+#   refusal's message: the host's marks for a path with two readings
+#   (engine/paths.go), a path not in NFC, or none of these.
+unresolved_why(path) := sprintf(`path %q names one file when its ".." is applied first and another when the links before it are followed first`, [trim_prefix(path, "unresolved-dotdot:")]) if {
+	startswith(path, "unresolved-dotdot:")
+} else := sprintf("path %q has a component that is not on disk but is equivalent under Unicode normalization (NFC) to an entry of its directory", [trim_prefix(path, "unresolved-unicode:")]) if {
+	startswith(path, "unresolved-unicode:")
+} else := sprintf("path %q is not in Unicode normalization form C (NFC), so a server may open another file under an equivalent name", [path]) if {
+	_absolute_clean(path)
+	not nfc(path)
 }
 
 # METADATA
