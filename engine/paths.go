@@ -91,6 +91,9 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 		if t == nil {
 			continue
 		}
+		if isGlob(accesses) {
+			continue // a pattern is judged as written, and forwarded so
+		}
 		switch v := t.Value.(type) {
 		case ast.String:
 			if isPatch(accesses) {
@@ -121,6 +124,14 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 func isPatch(accesses any) bool {
 	set, _ := accesses.(map[string]any)
 	return set["patch"] == true
+}
+
+// isGlob reports whether a path argument's accesses say it is a glob
+// pattern: it names many files, some not there yet, so it is not resolved
+// on the host; the policy judges the pattern as written.
+func isGlob(accesses any) bool {
+	set, _ := accesses.(map[string]any)
+	return set["glob"] == true
 }
 
 // patchHeaders are the lines of an apply_patch text that name a file, as

@@ -468,3 +468,29 @@ func TestDecideResolvedReturnsWhatWasJudged(t *testing.T) {
 	require.Equal(t, dir+"/a/b/x", args(1)["path"])
 	require.Equal(t, []any{dir + "/notes.txt", dir + "/a/b"}, args(2)["paths"])
 }
+
+// TestGlobPatternsAreJudgedAsWritten: a glob pattern (access "glob") is
+// not resolved on the host; the policy judges it as written and it is
+// handed on so: a pattern that could leave its directory is refused, and
+// an absolute one outside the workspace is not readable.
+func TestGlobPatternsAreJudgedAsWritten(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	e := newEngine(t, WithConfig(Config{"preset": "claude_code"}))
+	ctx := context.Background()
+	s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "Glob"}}, Workspace: &Workspace{Root: dir}})
+	require.NoError(t, err)
+	calls := []any{
+		map[string]any{"id": "ok", "name": "Glob", "args": map[string]any{"pattern": "src/**/*.go"}},
+		map[string]any{"id": "up", "name": "Glob", "args": map[string]any{"pattern": "../**/*"}},
+		map[string]any{"id": "brace", "name": "Glob", "args": map[string]any{"pattern": "{..,x}/id_rsa"}},
+		map[string]any{"id": "abs", "name": "Glob", "args": map[string]any{"pattern": "/etc/*"}},
+	}
+	d, judged, err := s.DecideResolved(ctx, calls)
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, false, false, false}, allowed(d))
+	require.Equal(t, []string{"", "unresolved", "unresolved", "not_readable"}, rules(d))
+	require.Contains(t, d.Decisions[1].Message, `pattern "../**/*" could name files outside its directory`)
+	require.Contains(t, d.Decisions[3].Message, `pattern "/etc/*" reaches outside the workspace`)
+	require.Equal(t, "src/**/*.go", judged[0].(map[string]any)["args"].(map[string]any)["pattern"])
+}

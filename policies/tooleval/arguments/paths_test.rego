@@ -241,3 +241,54 @@ test_unresolved_why if {
 	not arguments.unresolved_why("ws/a")
 	not arguments.unresolved_why(null)
 }
+
+# [pattern, rule or "ok"]: a glob pattern of files read is judged as
+# written: nothing that could leave its directory, an absolute pattern
+# only under the root or a read root.
+glob_cases := [
+	["**/*.go", "ok"],
+	["src/*.[ch]", "ok"],
+	["/ws/src/**/*.ts", "ok"],
+	["/skills/*/SKILL.md", "ok"],
+	["/ws", "ok"],
+	["../**/*", "unresolved"],
+	["src/../../etc/*", "unresolved"],
+	["/ws/../etc/*", "unresolved"],
+	["*.{ts,tsx}", "unresolved"],
+	["{..,x}/secret", "unresolved"],
+	["[.][.]/secret", "unresolved"],
+	["\\.\\./secret", "unresolved"],
+	["[!a][!a]/secret", "unresolved"],
+	["[--0][--0]/x", "unresolved"],
+	["[[:punct:]]*", "unresolved"],
+	["~/.ssh/*", "unresolved"],
+	["$HOME/*", "unresolved"],
+	["", "unresolved"],
+	["\u212a*", "unresolved"],
+	["/etc/*", "not_readable"],
+	["/*", "not_readable"],
+	["/wsx/*", "not_readable"],
+	["/**/passwd", "not_readable"],
+]
+
+glob_rule_of(pattern) := r.rule if {
+	r := arguments.refusal(workspace, {"pattern": {"glob"}}, {"pattern": pattern})
+} else := "ok"
+
+test_glob_rules if {
+	mismatches := {[pattern, got, want] |
+		some [pattern, want] in glob_cases
+		got := glob_rule_of(pattern)
+		got != want
+	}
+	mismatches == set()
+}
+
+test_glob_lists_and_other_values if {
+	refused := arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "../x"]})
+	refused == {"rule": "unresolved", "argument": "paths", "path": "../x", "pattern": true}
+	not arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "/ws/README.md"]})
+	arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": [7]}).rule == "unresolved"
+	arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": null}).rule == "unresolved"
+	not arguments.refusal(workspace, {"paths": {"glob"}}, {})
+}

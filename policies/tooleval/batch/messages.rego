@@ -28,7 +28,14 @@ _note(notes, layer) := sprintf(": %s", [notes[layer]]) if {
 
 _path_message(name, refusal) := sprintf("tool %q is not permitted: %s", [name, _path_reason(refusal)])
 
-_path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved path: %s", [refusal.argument, why]) if {
+_path_reason(refusal) := sprintf("argument %q is refused: %s", [refusal.argument, why]) if {
+	refusal.rule == "unresolved"
+	refusal.pattern
+	why := arguments.unresolved_pattern_why(refusal.path)
+} else := sprintf("pattern %q reaches outside the workspace and its read roots", [refusal.path]) if {
+	refusal.rule == "not_readable"
+	refusal.pattern
+} else := sprintf("argument %q is not an absolute, clean, resolved path: %s", [refusal.argument, why]) if {
 	refusal.rule == "unresolved"
 	why := arguments.unresolved_why(refusal.path)
 } else := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument]) if {

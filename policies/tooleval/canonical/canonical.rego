@@ -73,6 +73,7 @@ canonical_or_null(s) := c if {
 } else := null
 
 # METADATA
+# scope: document
 # description: |
 #   s is a string in Unicode normalization form C: no character of s is
 #   one NFC replaces (unicode.nfc_no, NFC_Quick_Check=No), its combining
