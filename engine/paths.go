@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,6 +17,15 @@ import (
 // unresolvedPrefix marks a path argument the host could not resolve. It
 // makes the value relative, so the policy refuses it with rule unresolved.
 const unresolvedPrefix = "unresolved:"
+
+// lexicalPrefix and equivalentPrefix mark, as unresolvedPrefix does, a
+// path with two readings that name different files (see
+// [hostpath.ErrLexical] and [hostpath.ErrEquivalent]); the policy's
+// message says which (tooleval.batch, _path_reason).
+const (
+	lexicalPrefix    = "unresolved-dotdot:"
+	equivalentPrefix = "unresolved-unicode:"
+)
 
 // pathArguments is the configuration's path arguments in force (the
 // configuration's and its preset's): for each canonical tool name, which
@@ -81,6 +91,9 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 		if t == nil {
 			continue
 		}
+		if isGlob(accesses) {
+			continue // a pattern is judged as written, and forwarded so
+		}
 		switch v := t.Value.(type) {
 		case ast.String:
 			if isPatch(accesses) {
@@ -113,6 +126,14 @@ func isPatch(accesses any) bool {
 	return set["patch"] == true
 }
 
+// isGlob reports whether a path argument's accesses say it is a glob
+// pattern: it names many files, some not there yet, so it is not resolved
+// on the host; the policy judges the pattern as written.
+func isGlob(accesses any) bool {
+	set, _ := accesses.(map[string]any)
+	return set["glob"] == true
+}
+
 // patchHeaders are the lines of an apply_patch text that name a file, as
 // the policy reads them (tooleval.paths.patch_headers): compared in lower
 // case after trimming white space.
@@ -139,10 +160,19 @@ func resolvePatch(root, text string) string {
 }
 
 // resolvePath resolves p on the host, or marks it unresolved: the marked
-// value is relative, so the policy refuses it with rule unresolved.
+// value is relative, so the policy refuses it with rule unresolved. A
+// path with two readings is marked with why (see tooleval.batch's
+// messages): lexicalPrefix for a ".." that names another file before
+// links are followed than after, equivalentPrefix for a component a
+// server could match to another entry under Unicode normalization.
 func resolvePath(root, p string) string {
 	resolved, err := hostpath.Resolve(root, p)
-	if err != nil {
+	switch {
+	case errors.Is(err, hostpath.ErrLexical):
+		return lexicalPrefix + p
+	case errors.Is(err, hostpath.ErrEquivalent):
+		return equivalentPrefix + p
+	case err != nil:
 		return unresolvedPrefix + p
 	}
 	return resolved

@@ -61,6 +61,30 @@ func (g *RunGuard) batch(decide func(run ast.Object) (*Decision, error)) (*Decis
 	return d, err
 }
 
+// Refused records calls answered without a decision the guard saw: an
+// embedder that refuses a call before the policy (a name it cannot
+// forward, arguments it cannot pass on) or after it (an allowed call it
+// cannot serve) still answered it. Each call is an attempt when attempt
+// is true (false for a call the guard already counted as an attempt),
+// and a refusal, so that refusals nobody decided are not free. The run
+// is exhausted once a cap is reached, as the policy would say.
+func (g *RunGuard) Refused(calls int64, attempt bool) {
+	if calls <= 0 {
+		return
+	}
+	g.turn.Lock()
+	defer g.turn.Unlock()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if attempt {
+		g.attempts += calls
+	}
+	g.refusals += calls
+	if (g.maxAttempts > 0 && g.attempts >= g.maxAttempts) || (g.maxRefusals > 0 && g.refusals >= g.maxRefusals) {
+		g.exhausted = true
+	}
+}
+
 // input is the input.run document for the next batch, and the totals it
 // holds.
 func (g *RunGuard) input() (run ast.Object, attempts, refusals int64) {

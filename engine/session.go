@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -144,28 +145,71 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 	if err != nil {
 		return failClosed(ast.Null{}), err
 	}
-	if s.guard == nil {
-		return s.decideCalls(ctx, value, nil)
+	d, _, err := s.decideBatch(ctx, value)
+	return d, err
+}
+
+// DecideResolved is [Session.Decide], and also returns the calls as the
+// policy judged them: every path argument the configuration names
+// resolved on the host against the workspace root (absolute, clean,
+// links followed), as a JSON-compatible value ([]any of map[string]any,
+// numbers as json.Number). An embedder that runs an allowed call hands
+// its executor these arguments, not the ones it was given, so that the
+// executor acts on the very file the policy judged (see
+// docs/contract.md, "Resolve, then hand over the resolved path"). A
+// session that does not resolve paths returns the calls as given.
+func (s *Session) DecideResolved(ctx context.Context, calls any) (*Decision, []any, error) {
+	value, err := toValue(calls)
+	if err != nil {
+		return failClosed(ast.Null{}), nil, err
 	}
-	return s.guard.batch(func(run ast.Object) (*Decision, error) {
-		return s.decideCalls(ctx, value, run)
-	})
+	d, judged, err := s.decideBatch(ctx, value)
+	if err != nil || judged == nil {
+		return d, nil, err
+	}
+	out, jerr := ast.JSONWithOpt(judged, ast.JSONOpt{CopyMaps: true})
+	list, ok := out.([]any)
+	if jerr != nil || !ok {
+		return failClosed(ast.Null{}), nil, fmt.Errorf("read the resolved calls back: %w", errors.Join(jerr, errors.New("not a list")))
+	}
+	return d, list, nil
+}
+
+// decideBatch decides a batch under the session's run guard, if any,
+// and returns the calls as they were judged (paths resolved).
+func (s *Session) decideBatch(ctx context.Context, value ast.Value) (*Decision, ast.Value, error) {
+	var judged ast.Value
+	decide := func(run ast.Object) (*Decision, error) {
+		d, calls, err := s.decideCalls(ctx, value, run)
+		judged = calls
+		return d, err
+	}
+	if s.guard == nil {
+		d, err := decide(nil)
+		return d, judged, err
+	}
+	d, err := s.guard.batch(decide)
+	return d, judged, err
 }
 
 // decideCalls decides a batch of calls, with input.run when run is not
-// nil. The evaluation deadline starts here, once the batch has its turn.
-func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Object) (*Decision, error) {
+// nil, and returns the calls it judged (paths resolved when the session
+// resolves them). The evaluation deadline starts here, once the batch
+// has its turn.
+func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Object) (*Decision, ast.Value, error) {
 	ctx, cancel := s.engine.bounded(ctx)
 	defer cancel()
 	request := batchRequest(calls, run)
 	p, st, err := s.current(ctx)
 	if err != nil {
-		return failClosed(request), err
+		return failClosed(request), nil, err
 	}
 	if s.resolve {
-		request = batchRequest(p.paths.resolveCalls(s.root, calls), run)
+		calls = p.paths.resolveCalls(s.root, calls)
+		request = batchRequest(calls, run)
 	}
-	return s.decide(ctx, p, st, request)
+	d, err := s.decide(ctx, p, st, request)
+	return d, calls, err
 }
 
 // batchRequest is the request document {calls, run?} of a batch.

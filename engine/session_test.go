@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -425,4 +426,71 @@ func TestReviveNullSidecarDenyAll(t *testing.T) {
 		require.ErrorIs(t, err, forkmeta.ErrCorrupt, doc)
 		require.Equal(t, &Layer{Name: "fork", Allow: []string{}}, layer, doc)
 	}
+}
+
+// TestDecideResolvedReturnsWhatWasJudged: DecideResolved gives the
+// decision Decide gives, and the calls as the policy judged them: each
+// path argument absolute and resolved (a relative path against the root,
+// a link followed, each element of a list), every other argument as it
+// came (numbers exact), so that an embedder hands its executor the file
+// the policy decided on. A ".." that names another file before the link
+// is followed than after is refused, and its message says why.
+func TestDecideResolvedReturnsWhatWasJudged(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "a", "b"), filepath.Join(dir, "L")))
+	e := newEngine(t, WithConfig(Config{"path_arguments": map[string]any{
+		"write_file": map[string]any{"path": "write"}, "read_many_files": map[string]any{"paths": "read"},
+	}}))
+	ctx := context.Background()
+	s, err := e.NewSession(ctx, SessionConfig{
+		Declared:  []Declaration{{Name: "write_file"}, {Name: "read_many_files"}},
+		Workspace: &Workspace{Root: dir},
+	})
+	require.NoError(t, err)
+	calls := []any{
+		map[string]any{"id": "rel", "name": "write_file", "args": map[string]any{"path": "notes.txt", "n": json.Number("12345678901234567890")}},
+		map[string]any{"id": "link", "name": "write_file", "args": map[string]any{"path": "L/x"}},
+		map[string]any{"id": "list", "name": "read_many_files", "args": map[string]any{"paths": []any{"a/../notes.txt", "L"}}},
+		map[string]any{"id": "dotdot", "name": "write_file", "args": map[string]any{"path": "L/../x"}},
+	}
+	d, judged, err := s.DecideResolved(ctx, calls)
+	require.NoError(t, err)
+	plain, err := s.Decide(ctx, calls)
+	require.NoError(t, err)
+	require.Equal(t, allowed(plain), allowed(d))
+	require.Equal(t, []bool{true, true, true, false}, allowed(d))
+	require.Equal(t, "unresolved", rules(d)[3])
+	require.Contains(t, d.Decisions[3].Message, `path "L/../x" names one file when its ".." is applied first`)
+	args := func(i int) map[string]any { return judged[i].(map[string]any)["args"].(map[string]any) }
+	require.Equal(t, map[string]any{"path": dir + "/notes.txt", "n": json.Number("12345678901234567890")}, args(0))
+	require.Equal(t, dir+"/a/b/x", args(1)["path"])
+	require.Equal(t, []any{dir + "/notes.txt", dir + "/a/b"}, args(2)["paths"])
+}
+
+// TestGlobPatternsAreJudgedAsWritten: a glob pattern (access "glob") is
+// not resolved on the host; the policy judges it as written and it is
+// handed on so: a pattern that could leave its directory is refused, and
+// an absolute one outside the workspace is not readable.
+func TestGlobPatternsAreJudgedAsWritten(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	e := newEngine(t, WithConfig(Config{"preset": "claude_code"}))
+	ctx := context.Background()
+	s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "Glob"}}, Workspace: &Workspace{Root: dir}})
+	require.NoError(t, err)
+	calls := []any{
+		map[string]any{"id": "ok", "name": "Glob", "args": map[string]any{"pattern": "src/**/*.go"}},
+		map[string]any{"id": "up", "name": "Glob", "args": map[string]any{"pattern": "../**/*"}},
+		map[string]any{"id": "brace", "name": "Glob", "args": map[string]any{"pattern": "{..,x}/id_rsa"}},
+		map[string]any{"id": "abs", "name": "Glob", "args": map[string]any{"pattern": "/etc/*"}},
+	}
+	d, judged, err := s.DecideResolved(ctx, calls)
+	require.NoError(t, err)
+	require.Equal(t, []bool{true, false, false, false}, allowed(d))
+	require.Equal(t, []string{"", "unresolved", "unresolved", "not_readable"}, rules(d))
+	require.Contains(t, d.Decisions[1].Message, `pattern "../**/*" could name files outside its directory`)
+	require.Contains(t, d.Decisions[3].Message, `pattern "/etc/*" reaches outside the workspace`)
+	require.Equal(t, "src/**/*.go", judged[0].(map[string]any)["args"].(map[string]any)["pattern"])
 }

@@ -51,6 +51,9 @@ type mcpGateway struct {
 	changed   chan struct{} // a notifications/tools/list_changed reached the client
 	progress  chan string   // the messages of the progress notifications the client got
 	logs      chan any      // the data of the log messages the client got
+	// upstreamArgs are given to the upstream: directories make it serve
+	// its file tools over them (tests/mcpupstream/files.go).
+	upstreamArgs []string
 }
 
 // newMCPGateway writes the layer (allow the server's tools, deny its
@@ -75,8 +78,11 @@ func newMCPGateway(t *testing.T) *mcpGateway {
 	})
 	writeJSON(t, filepath.Join(dir, "config.json"), map[string]any{
 		"path_arguments": map[string]any{
-			"mcp__files__read_file":  map[string]any{"path": "read"},
-			"mcp__files__write_file": map[string]any{"path": "write"},
+			"mcp__files__read_file":           map[string]any{"path": "read"},
+			"mcp__files__write_file":          map[string]any{"path": "write"},
+			"mcp__files__read_text_file":      map[string]any{"path": "read"},
+			"mcp__files__write_text_file":     map[string]any{"path": "write"},
+			"mcp__files__read_multiple_files": map[string]any{"paths": "read"},
 		},
 	})
 	t.Cleanup(func() {
@@ -108,7 +114,7 @@ func (g *mcpGateway) proxyCommand(t *testing.T, extra ...string) *exec.Cmd {
 	require.NoError(t, err)
 	upstream, err := buildUpstream()
 	require.NoError(t, err)
-	cmd := exec.Command(bin, append(append(g.proxyArgs(extra...), "--"), upstream)...)
+	cmd := exec.Command(bin, append(append(g.proxyArgs(extra...), "--", upstream), g.upstreamArgs...)...)
 	cmd.Env = append(os.Environ(), "TOOLEVAL_MCP_RECORD="+g.record)
 	cmd.Stderr = g.stderr
 	return cmd
@@ -353,8 +359,8 @@ func TestMCPProxyOverStdio(t *testing.T) {
 	calls, arguments, starts := g.received(t)
 	require.Equal(t, []string{"read_file", "write_file", "write_file", "add_tool", "search_notes", "add_tool", "report", "ask", "ask"}, calls, "refused calls never reach the server")
 	require.Equal(t, 1, starts)
-	require.JSONEq(t, `{"path": "notes.txt", "content": "x"}`, arguments[1], "arguments are forwarded as the client sent them")
-	require.Equal(t, `{"content":"y","path":"notes.txt"}`, arguments[2], "arguments are forwarded as the policy read them")
+	require.JSONEq(t, fmt.Sprintf(`{"path": %q, "content": "x"}`, inside), arguments[1], "a path is forwarded as the policy judged it: resolved")
+	require.Equal(t, fmt.Sprintf(`{"content":"y","path":%q}`, inside), arguments[2], "arguments are forwarded as the policy read them")
 
 	// One audit record per decision: 21 calls were decided (ask twice:
 	// the client's answer to the input request is a call of its own),
@@ -414,6 +420,138 @@ func TestMCPProxyRunBudget(t *testing.T) {
 	require.Equal(t, "run_exhausted", decisions[3].Reason)
 	calls, _, _ := g.received(t)
 	require.Len(t, calls, 3)
+}
+
+// TestMCPProxyRefusalsBeforeThePolicyCount: every call the proxy answers
+// is an attempt and every refusal counts, those it refuses before the
+// policy (a name the server does not list exactly, a member given twice)
+// included: with --max-refusals 2, two such refusals exhaust the run and
+// the next call, allowed otherwise, is refused run_exhausted; with
+// --max-attempts 2, one such refusal and one allowed call do.
+func TestMCPProxyRefusalsBeforeThePolicyCount(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		flag, says string
+		first      func(t *testing.T, g *mcpGateway, cs *mcp.ClientSession)
+	}{
+		{"--max-refusals", "reached its limit of 2 refusals", func(t *testing.T, g *mcpGateway, cs *mcp.ClientSession) {
+			require.Contains(t, refusalText(t, callTool(t, cs, "READ_FILE", map[string]any{"path": filepath.Join(g.workspace, "a")})), "not declared")
+			twice, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: json.RawMessage(`{"path": "a", "path": "b"}`)})
+			require.NoError(t, err)
+			require.Contains(t, refusalText(t, twice), "twice")
+		}},
+		{"--max-attempts", "used all 2 of its attempts", func(t *testing.T, g *mcpGateway, cs *mcp.ClientSession) {
+			require.Contains(t, refusalText(t, callTool(t, cs, "read.file", nil)), "not declared")
+			require.False(t, callTool(t, cs, "read_file", map[string]any{"path": filepath.Join(g.workspace, "a")}).IsError)
+		}},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			g := newMCPGateway(t)
+			cs := g.connect(t, tc.flag, "2")
+			tc.first(t, g, cs)
+			refused := callTool(t, cs, "read_file", map[string]any{"path": filepath.Join(g.workspace, "a")})
+			require.Contains(t, refusalText(t, refused), tc.says)
+			decisions := auditDecisions(t, g.audit)
+			require.Equal(t, "run_exhausted", decisions[len(decisions)-1].Reason)
+			calls, _, _ := g.received(t)
+			require.Len(t, calls, strings.Count(tc.flag, "attempts"), "only the allowed call reached the server")
+		})
+	}
+}
+
+// TestMCPProxyForwardsWhatItJudged: the proxy hands the server the
+// absolute, resolved path the policy judged, not the client's string, in
+// front of an upstream that finds files as the npm filesystem server does
+// (tests/mcpupstream/files.go), whose first directory is outside the
+// workspace. Each bypass is shown to work against the upstream directly:
+//
+//   - a relative path the server would resolve against its own first
+//     directory reads and writes in the workspace;
+//   - a ".." after a link (WS/L -> WS/a/b, L/../../outside/s.txt), which
+//     the server applies before following L, is refused as unresolved;
+//   - a spelling equal under NFC to a link of the workspace (U+212A KELVIN
+//     SIGN for K: WS/Kdocs -> OUTSIDE, WS/Keys -> OUTSIDE/.ssh) is
+//     refused, and so is an NFC request that the server would match to a
+//     decomposed entry (WS/de\u0301tour -> OUTSIDE);
+//   - each path of a list is forwarded resolved.
+func TestMCPProxyForwardsWhatItJudged(t *testing.T) {
+	g := newMCPGateway(t)
+	ws := g.workspace
+	outside := filepath.Join(g.dir, "outside")
+	require.NoError(t, os.MkdirAll(filepath.Join(outside, ".ssh"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "s.txt"), []byte("secret"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "s.txt"), []byte("inside"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "a", "b"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(ws, "a", "b"), filepath.Join(ws, "L")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "Kdocs")))
+	require.NoError(t, os.Symlink(filepath.Join(outside, ".ssh"), filepath.Join(ws, "Keys")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "de\u0301tour")))
+	g.upstreamArgs = []string{outside, ws}
+
+	type attack struct {
+		tool string
+		args map[string]any
+		says string // the refusal's reason; "" for a call that is allowed
+	}
+	attacks := []attack{
+		{"read_text_file", map[string]any{"path": "s.txt"}, ""},
+		{"read_text_file", map[string]any{"path": ws + "/L/../../outside/s.txt"}, `names one file when its ".." is applied first`},
+		{"read_text_file", map[string]any{"path": "L/../../outside/s.txt"}, `names one file when its ".." is applied first`},
+		{"read_text_file", map[string]any{"path": ws + "/\u212adocs/s.txt"}, "Unicode normalization"},
+		{"read_text_file", map[string]any{"path": ws + "/d\u00e9tour/s.txt"}, "equivalent under Unicode normalization (NFC) to an entry"},
+		{"write_text_file", map[string]any{"path": ws + "/\u212aeys/authorized_keys", "content": "ssh-ed25519 AAAA attacker"}, "Unicode normalization"},
+	}
+
+	// The upstream alone falls for every one of them.
+	direct := func() *mcp.ClientSession {
+		upstream, err := buildUpstream()
+		require.NoError(t, err)
+		cmd := exec.Command(upstream, g.upstreamArgs...)
+		cmd.Env = append(os.Environ(), "TOOLEVAL_MCP_RECORD="+filepath.Join(g.dir, "direct.jsonl"))
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "direct", Version: "1"}, nil).Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		require.NoError(t, err)
+		return cs
+	}()
+	for _, a := range attacks {
+		res := callTool(t, direct, a.tool, a.args)
+		require.False(t, res.IsError, "%v", a.args)
+		if a.tool == "read_text_file" {
+			require.Equal(t, "secret", res.Content[0].(*mcp.TextContent).Text, "the upstream reads outside for %v", a.args)
+		}
+	}
+	require.FileExists(t, filepath.Join(outside, ".ssh", "authorized_keys"))
+	require.NoError(t, os.Remove(filepath.Join(outside, ".ssh", "authorized_keys")))
+	wrote := callTool(t, direct, "write_text_file", map[string]any{"path": "new.txt", "content": "x"})
+	require.Equal(t, "wrote "+filepath.Join(outside, "new.txt"), wrote.Content[0].(*mcp.TextContent).Text, "the upstream writes a relative path outside")
+	require.NoError(t, os.Remove(filepath.Join(outside, "new.txt")))
+	require.NoError(t, direct.Close())
+
+	cs := g.connect(t)
+	for _, a := range attacks {
+		res := callTool(t, cs, a.tool, a.args)
+		if a.says == "" {
+			require.False(t, res.IsError, "%v", a.args)
+			require.Equal(t, "inside", res.Content[0].(*mcp.TextContent).Text, "%v", a.args)
+			continue
+		}
+		require.Contains(t, refusalText(t, res), a.says, "%v", a.args)
+	}
+	require.NoFileExists(t, filepath.Join(outside, ".ssh", "authorized_keys"))
+	// With no entry to match, a path not in NFC is refused by the policy.
+	require.Contains(t, refusalText(t, callTool(t, cs, "write_text_file", map[string]any{"path": ws + "/\u212a.txt", "content": "x"})),
+		"not in Unicode normalization form C")
+	wrote = callTool(t, cs, "write_text_file", map[string]any{"path": "new.txt", "content": "x"})
+	require.False(t, wrote.IsError)
+	require.FileExists(t, filepath.Join(ws, "new.txt"))
+	require.NoFileExists(t, filepath.Join(outside, "new.txt"))
+	many := callTool(t, cs, "read_multiple_files", map[string]any{"paths": []any{"s.txt", "a/../s.txt"}})
+	require.Equal(t, ws+"/s.txt: inside\n"+ws+"/s.txt: inside", many.Content[0].(*mcp.TextContent).Text)
+
+	calls, arguments, _ := g.received(t)
+	require.Equal(t, []string{"read_text_file", "write_text_file", "read_multiple_files"}, calls, "refused calls never reach the server")
+	require.JSONEq(t, fmt.Sprintf(`{"path": %q}`, ws+"/s.txt"), arguments[0], "the server gets the path the policy judged")
+	require.JSONEq(t, fmt.Sprintf(`{"path": %q, "content": "x"}`, ws+"/new.txt"), arguments[1])
+	require.JSONEq(t, fmt.Sprintf(`{"paths": [%q, %q]}`, ws+"/s.txt", ws+"/s.txt"), arguments[2])
 }
 
 // TestMCPProxyBrokenBundleFailsClosedUntilReload: a bundle that does not

@@ -27,10 +27,15 @@ package hostpath
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
+	"syscall"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxHops is the most symbolic links one resolution follows.
@@ -44,6 +49,15 @@ var (
 	ErrLoop        = errors.New("symbolic link loop")
 	ErrTooManyHops = fmt.Errorf("more than %d symbolic links", MaxHops)
 	ErrInvalid     = errors.New("invalid path")
+	// ErrLexical: the path has a ".." that names another file when it is
+	// applied to the path as written (as path.Clean, Node's path.resolve
+	// and many servers do before they open it) than when the links before
+	// it are followed first (as the kernel does).
+	ErrLexical = errors.New(`".." names another file before links are followed than after`)
+	// ErrEquivalent: a component that is not on disk is equivalent, under
+	// Unicode normalization (NFC), to an entry of its directory that is:
+	// a server that matches names that way would open that entry.
+	ErrEquivalent = errors.New("a component is equivalent under Unicode normalization to another entry of its directory")
 )
 
 // Resolve returns the absolute, clean path that p names on the host, with
@@ -54,6 +68,17 @@ var (
 // read is an error. A path starting with "~" or "$" is refused with
 // [ErrInvalid]: only a shell expands them, and taking "~/.bashrc"
 // relative to the root would judge a file the tool may never touch.
+//
+// Resolution never guesses between two readings of p that name
+// different files:
+//
+//   - a p with ".." whose lexical reading (".." applied to the path as
+//     written, then links followed) differs from its physical reading
+//     (links followed first) is refused with [ErrLexical];
+//   - a component that is not on disk while its directory holds an entry
+//     equal to it under Unicode normalization form C (and no entry of
+//     its exact name) is refused with [ErrEquivalent]: the MCP filesystem
+//     server, for one, opens that entry.
 //
 // A path may pass through the same link more than once
 // ("inside/../inside/x"); only a true cycle is [ErrLoop], and the hop cap
@@ -66,13 +91,34 @@ func Resolve(root, p string) (string, error) {
 	if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
 		return "", fmt.Errorf("%w: %q starts with %q, which is never expanded", ErrInvalid, p, p[:1])
 	}
+	abs := p
 	if !path.IsAbs(p) {
 		if !path.IsAbs(root) {
 			return "", fmt.Errorf("%w: relative path %q without an absolute workspace root", ErrInvalid, p)
 		}
-		p = root + "/" + p
+		abs = root + "/" + p
 	}
-	pending := components(p)
+	physical, err := follow(p, abs)
+	if err != nil {
+		return "", err
+	}
+	if !slices.Contains(components(abs), "..") {
+		return physical, nil
+	}
+	lexical, err := follow(p, path.Clean(abs))
+	if err != nil {
+		return "", err
+	}
+	if lexical != physical {
+		return "", fmt.Errorf("resolve %q: %w (%s, or %s)", p, ErrLexical, lexical, physical)
+	}
+	return physical, nil
+}
+
+// follow resolves the absolute path abs (p as given, for errors) with
+// every link followed.
+func follow(p, abs string) (string, error) {
+	pending := components(abs)
 	resolved := "/"
 	hops := 0
 	// A state is a link about to be followed with the rest of the path
@@ -90,6 +136,9 @@ func Resolve(root, p string) (string, error) {
 		info, err := os.Lstat(next)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
+			if err := noEquivalent(resolved, c); err != nil {
+				return "", fmt.Errorf("resolve %q: %w", p, err)
+			}
 			resolved = next
 			continue
 		case err != nil:
@@ -116,6 +165,39 @@ func Resolve(root, p string) (string, error) {
 		pending = append(components(target), pending...)
 	}
 	return resolved, nil
+}
+
+// noEquivalent checks that directory dir, in which name is not, holds no
+// entry equal to name under Unicode normalization form C. A dir that is
+// not there (or not a directory) holds nothing; a dir that cannot be read
+// is an error.
+func noEquivalent(dir, name string) error {
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("list %s: %w", dir, err)
+	}
+	defer f.Close()
+	want := norm.NFC.String(name)
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, entry := range names {
+			if entry != name && norm.NFC.String(entry) == want {
+				return fmt.Errorf("%w: %q and %q in %s", ErrEquivalent, name, entry, dir)
+			}
+		}
+		if errors.Is(err, io.EOF) || (err == nil && len(names) == 0) {
+			return nil
+		}
+		if errors.Is(err, syscall.ENOTDIR) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("list %s: %w", dir, err)
+		}
+	}
 }
 
 // components splits p into its non-empty segments other than ".".

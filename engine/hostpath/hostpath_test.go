@@ -142,8 +142,7 @@ func TestResolveRevisitsALinkThatIsNoLoop(t *testing.T) {
 		"inside/../inside/../inside/main.go",
 		"again/../again/../inside/main.go",
 		"inside/../again/main.go",
-		"deep/../../deep/x.go", // ".." after a link climbs from its target
-		"deep/../pkg/../../deep/../main.go",
+		"again/../src/pkg/../main.go",
 	} {
 		got, err := Resolve(ws, p)
 		require.NoError(t, err, p)
@@ -152,6 +151,66 @@ func TestResolveRevisitsALinkThatIsNoLoop(t *testing.T) {
 		require.NoError(t, err, p)
 		require.Equal(t, want, got, p)
 	}
+}
+
+// TestResolveRefusesTwoReadingsOfDotDot: a ".." after a link names one
+// file when links are followed first (the kernel) and another when ".."
+// is applied first (path.Clean, Node's path.resolve, the MCP filesystem
+// server). Such a path is refused, never guessed; a ".." both readings
+// agree on is resolved.
+func TestResolveRefusesTwoReadingsOfDotDot(t *testing.T) {
+	ws := tree(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "a", "b"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "src", "pkg"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(ws, "a", "b"), filepath.Join(ws, "L")))
+	require.NoError(t, os.Symlink("src/pkg", filepath.Join(ws, "deep")))
+	for _, p := range []string{
+		"L/../../outside/s.txt", // physical: ws/outside/s.txt; lexical: ../outside/s.txt
+		ws + "/L/../../outside/s.txt",
+		"L/../x",               // physical: ws/a/x; lexical: ws/x
+		"deep/../../deep/x.go", // physical: ws/src/pkg/x.go; lexical: ../deep/x.go
+		"deep/../pkg/../../deep/../main.go",
+	} {
+		_, err := Resolve(ws, p)
+		require.ErrorIs(t, err, ErrLexical, p)
+	}
+	require.NoError(t, os.Symlink("a", filepath.Join(ws, "sibling")))
+	for p, want := range map[string]string{
+		"sibling/../x": ws + "/x",
+		"a/b/../../x":  ws + "/x",
+		"L/b2/../c":    ws + "/a/b/c", // the ".." undoes a component that is no link
+	} {
+		got, err := Resolve(ws, p)
+		require.NoError(t, err, p)
+		require.Equal(t, want, got, p)
+	}
+}
+
+// TestResolveRefusesUnicodeEquivalentEntries: a component that is not on
+// disk while its directory holds an entry equal to it under NFC (the MCP
+// filesystem server opens that entry) is refused; the exact entry, or no
+// equivalent one, resolves.
+func TestResolveRefusesUnicodeEquivalentEntries(t *testing.T) {
+	ws := tree(t)
+	outside := t.TempDir()
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "Kdocs")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "de\u0301tour")))
+	require.NoError(t, os.Mkdir(filepath.Join(ws, "caf\u00e9"), 0o755))
+	for _, p := range []string{
+		"\u212adocs/secret.txt",  // KELVIN SIGN: NFC is K
+		"d\u00e9tour/secret.txt", // composed request, decomposed entry
+		"cafe\u0301/new.txt",     // decomposed request, composed entry
+		ws + "/\u212adocs",
+	} {
+		_, err := Resolve(ws, p)
+		require.ErrorIs(t, err, ErrEquivalent, p)
+	}
+	got, err := Resolve(ws, "caf\u00e9/new.txt")
+	require.NoError(t, err)
+	require.Equal(t, ws+"/caf\u00e9/new.txt", got)
+	got, err = Resolve(ws, "other/\u212a")
+	require.NoError(t, err, "no entry is equivalent: the request is judged as written (the policy refuses it as not NFC)")
+	require.Equal(t, ws+"/other/\u212a", got)
 }
 
 // TestResolveNeverExpandsHomeOrVariables: "~" and "$VAR" mean something

@@ -39,6 +39,12 @@ type Table struct {
 	// Compositions maps a starter followed by a composable character to the
 	// primary composite NFC would replace them with.
 	Compositions map[string]string `json:"compositions"`
+	// NFCNo holds every character that never occurs in NFC text: NFC
+	// replaces it (NFC_Quick_Check=No: singletons such as U+212A KELVIN
+	// SIGN, composition exclusions, non-starter decompositions). With CCC,
+	// TrailCCC, LeadCCC and Compositions it tells exactly whether a string
+	// is in NFC (tooleval.canonical.nfc).
+	NFCNo map[string]bool `json:"nfc_no"`
 }
 
 // isScalar reports whether r is a Unicode scalar value (not a surrogate).
@@ -56,6 +62,7 @@ func BuildTable() Table {
 		LeadCCC:      map[string]int{},
 		Composable:   map[string]bool{},
 		Compositions: map[string]string{},
+		NFCNo:        map[string]bool{},
 	}
 	for r := rune(0); r <= utf8.MaxRune; r++ {
 		if !isScalar(r) {
@@ -76,6 +83,9 @@ func BuildTable() Table {
 			t.LeadCCC[c] = int(lead)
 		}
 		addCompositions(t, c)
+		if norm.NFC.String(c) != c {
+			t.NFCNo[c] = true
+		}
 	}
 	return t
 }

@@ -519,24 +519,36 @@ func forwardedMeta(meta mcp.Meta) mcp.Meta {
 }
 
 // decide asks the session about one call. It returns the call's
-// arguments as the policy read them, to be forwarded in place of the
-// client's bytes (so that the server cannot read them otherwise: a
-// repeated member, for one, counts once, as the policy counted it), or
-// the refusal the client gets.
+// arguments as the policy judged them, to be forwarded in place of the
+// client's bytes, or the refusal the client gets. The arguments are
+// written anew (so that the server cannot read them otherwise: a
+// repeated member, for one, counts once, as the policy counted it), and
+// every path argument the configuration names is the absolute, resolved
+// path the policy judged, not the string the client sent: a server that
+// resolves a relative path against a directory of its own, applies ".."
+// before following links or matches names under Unicode normalization
+// is handed the one file the policy decided on.
+//
+// Every call decide answers counts against the run guard: the policy
+// counts those it decides, and decide counts the ones it refuses itself
+// (before the policy, or allowed but not served).
 func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any, *mcp.CallToolResult) {
 	name := ModelName(p.opts.ServerName, params.Name)
 	d := p.decider.Load()
 	if d.session == nil {
+		p.spend(true)
 		p.auditUnevaluated(ctx, name, "invalid_config", "config", d.failure)
 		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
 	}
 	if !d.declared[params.Name] {
+		p.spend(true)
 		p.auditUnevaluated(ctx, params.Name, "not_declared", "", fmt.Errorf("the upstream lists no tool named exactly %q", params.Name))
 		return nil, Refusal(fmt.Sprintf("tool %q is not declared for this request: the server lists no tool of exactly that name", params.Name))
 	}
 	call := map[string]any{"id": fmt.Sprintf("mcp_call_%d", p.calls.Add(1)), "name": name}
 	args, err := decodeArguments(params.Arguments)
 	if err != nil {
+		p.spend(true)
 		p.log.Error("mcp proxy: the call's arguments are refused", "tool", params.Name, "error", err.Error())
 		p.auditUnevaluated(ctx, name, "invalid_arguments", "", err)
 		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: %s", name, err))
@@ -544,8 +556,10 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any,
 	if args != nil {
 		call["args"] = args // any JSON value: the policy refuses what is not an object of arguments
 	}
-	decision, err := d.session.Decide(ctx, []any{call})
+	decision, judged, err := d.session.DecideResolved(ctx, []any{call})
 	if err != nil {
+		// The guard records nothing for a batch that failed.
+		p.spend(true)
 		p.log.Error("mcp proxy: the call could not be decided and is refused", "tool", params.Name, "error", err.Error())
 	}
 	if decision == nil || len(decision.Decisions) != 1 {
@@ -553,18 +567,46 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any,
 	}
 	verdict := decision.Decisions[0]
 	if err == nil && verdict.Allowed {
-		if !(*p.served.Load())[params.Name] {
+		forward, ok := judgedArguments(judged)
+		switch {
+		case !ok:
+			p.spend(false)
+			p.log.Error("mcp proxy: an allowed call's judged arguments cannot be read back, and it is refused", "tool", params.Name)
+			return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval proxy cannot forward what the policy judged", name))
+		case !(*p.served.Load())[params.Name]:
 			// Allowed, but the client was not given it (the SDK refused its
 			// schema, or the installation of this catalog is under way).
+			p.spend(false)
 			return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval proxy does not serve it", name))
 		}
-		return args, nil
+		return forward, nil
 	}
 	message := verdict.Message
 	if message == "" {
 		message = fmt.Sprintf("tool %q is not permitted (%s)", name, verdict.Reason)
 	}
 	return nil, Refusal(message)
+}
+
+// judgedArguments is the args member of the one call the policy judged
+// (nil when it had none), and whether it could be read.
+func judgedArguments(judged []any) (any, bool) {
+	if len(judged) != 1 {
+		return nil, false
+	}
+	call, ok := judged[0].(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return call["args"], true
+}
+
+// spend counts a call the proxy answered without the policy's tally: an
+// attempt (unless the policy already counted it) and a refusal.
+func (p *Proxy) spend(attempt bool) {
+	if p.opts.Guard != nil {
+		p.opts.Guard.Refused(1, attempt)
+	}
 }
 
 // Refusal is the result a client gets for a refused call: isError set,

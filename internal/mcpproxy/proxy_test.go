@@ -94,12 +94,18 @@ func upstreamServer(received *atomic.Int64) *mcp.Server {
 // is closed when the test ends.
 func connectInMemory(t *testing.T, upstream *mcp.Server, load PolicyLoader, opts *mcp.ClientOptions) (*Proxy, *mcp.ClientSession) {
 	t.Helper()
+	return connectWith(t, upstream, Options{ServerName: "files", Load: load}, opts)
+}
+
+// connectWith is connectInMemory with the proxy's options.
+func connectWith(t *testing.T, upstream *mcp.Server, options Options, opts *mcp.ClientOptions) (*Proxy, *mcp.ClientSession) {
+	t.Helper()
 	ctx := context.Background()
 	upTransport, upServerSide := mcp.NewInMemoryTransports()
 	upSession, err := upstream.Connect(ctx, upServerSide, nil)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = upSession.Close() })
-	proxy, err := Start(ctx, upTransport, Options{ServerName: "files", Load: load})
+	proxy, err := Start(ctx, upTransport, options)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = proxy.Close() })
 	clientSide, proxySide := mcp.NewInMemoryTransports()
@@ -348,5 +354,36 @@ func TestConfigurationErrorsWithholdEveryTool(t *testing.T) {
 	require.True(t, res.IsError)
 	require.Equal(t, `tool "mcp__files__read_file" is refused: the request or policy configuration has 1 error(s), listed under errors`,
 		res.Content[0].(*mcp.TextContent).Text)
+	require.Zero(t, received.Load())
+}
+
+// Every call the proxy answers counts against its run guard, those it
+// refuses before the policy included: arguments that are not UTF-8 (which
+// no SDK client sends, so the proxy's decision is asked directly), a name
+// the upstream does not list exactly, a member given twice.
+func TestRefusalsBeforeThePolicyCount(t *testing.T) {
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	require.NoError(t, err)
+	load := func(context.Context) (*Policy, error) {
+		return &Policy{Engine: e, Session: engine.SessionConfig{Layers: []engine.Layer{{Name: "operator", Allow: []string{"mcp__files__*"}}}}}, nil
+	}
+	guard := engine.NewRunGuard(0, 3)
+	var received atomic.Int64
+	proxy, cs := connectWith(t, upstreamServer(&received), Options{ServerName: "files", Load: load, Guard: guard}, nil)
+	for _, raw := range []string{"{\"path\": \"\xff\"}", `{"path": "a", "path": "b"}`} {
+		_, refusal := proxy.decide(ctx, &mcp.CallToolParamsRaw{Name: "read_file", Arguments: json.RawMessage(raw)})
+		require.NotNil(t, refusal, raw)
+	}
+	_, refusal := proxy.decide(ctx, &mcp.CallToolParamsRaw{Name: "Read_File"})
+	require.NotNil(t, refusal)
+	totals := guard.Totals()
+	require.Equal(t, json.Number("3"), totals.Attempts)
+	require.Equal(t, json.Number("3"), totals.Refusals)
+	require.True(t, totals.Exhausted)
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file"})
+	require.NoError(t, err)
+	require.True(t, res.IsError)
+	require.Contains(t, res.Content[0].(*mcp.TextContent).Text, "reached its limit of 3 refusals")
 	require.Zero(t, received.Load())
 }

@@ -7,6 +7,12 @@
 // each, after a line {"started": PID}, so that a test can tell what
 // reached it and whether it was restarted. It serves stdio, or
 // Streamable HTTP with -http ADDR (printing its URL on standard output).
+//
+// Given directories (mcpupstream [-http ADDR] DIR...), it also serves
+// read_text_file, read_multiple_files and write_text_file, which touch
+// real files and find them as the npm filesystem server does (see
+// files.go): the bypasses of a gateway that forwards the client's path
+// strings are reproduced, not imagined.
 package main
 
 import (
@@ -61,7 +67,7 @@ func arguments(req *mcp.CallToolRequest) map[string]string {
 	return args
 }
 
-func newServer() *mcp.Server {
+func newServer(dirs []string) *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "files-upstream", Version: "1.0.0"}, nil)
 	// Every tools/call that arrives is recorded before the SDK looks the
 	// tool up: a call under a name this server does not have counts as
@@ -129,6 +135,9 @@ func newServer() *mcp.Server {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "the model said " + text}}}, nil
 		})
+	if len(dirs) > 0 {
+		addFileTools(server, dirs)
+	}
 	server.AddResource(&mcp.Resource{URI: "note://readme", Name: "readme", MIMEType: "text/plain"},
 		func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: "the readme"}}}, nil
@@ -146,7 +155,7 @@ func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on ADDR instead of stdio")
 	flag.Parse()
 	appendRecord(map[string]any{"started": os.Getpid()})
-	server := newServer()
+	server := newServer(flag.Args())
 	if *addr == "" {
 		if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)

@@ -690,7 +690,9 @@ func join(root, rel string) string {
 }
 
 func pathRule(w *ws, access string, p string) string {
-	if !absoluteClean(p) {
+	// A path not in Unicode NFC is unresolved: a server that matches names
+	// under NFC would open another file.
+	if !absoluteClean(p) || !norm.NFC.IsNormalString(p) {
 		return "unresolved"
 	}
 	if access == "write" {

@@ -8,7 +8,11 @@
 #   refused with rule unresolved, and so is a path argument that is
 #   present but not a string (null, a number, an object). A list of paths
 #   is checked element by element. ~ and $VAR are never expanded: such a
-#   path is not absolute, so it is unresolved.
+#   path is not absolute, so it is unresolved. A path that is not in
+#   Unicode normalization form C is unresolved too: a server that matches
+#   names under normalization (the MCP filesystem server compares NFC
+#   forms) would open another file than the one the policy judged (U+212A
+#   KELVIN SIGN is K under NFC).
 #
 #   - Written paths lie inside root unless allow_outside is true
 #     (outside_workspace); have no run of segments that is a sensitive
@@ -24,6 +28,7 @@
 package tooleval.arguments
 
 import data.tooleval.canonical.canonical
+import data.tooleval.canonical.nfc
 
 # METADATA
 # description: |
@@ -47,9 +52,79 @@ _argument_refusal(workspace, name, accesses, args) := {"rule": "unresolved", "ar
 # present (null included) cannot be a path.
 _value_refusal(workspace, name, accesses, value) := _patch_refusal(workspace, name, value) if {
 	accesses.patch
+} else := _glob_value_refusal(workspace, name, value) if {
+	not accesses.patch
+	accesses.glob
 } else := _path_value_refusal(workspace, name, accesses, value) if {
 	not accesses.patch
+	not accesses.glob
 }
+
+# A glob pattern, or a list of them, each checked (glob_rule); anything
+# else that is present cannot be a pattern. The refusal says pattern, for
+# its message.
+_glob_value_refusal(workspace, name, value) := {"rule": rule, "argument": name, "path": value, "pattern": true} if {
+	is_string(value)
+	rule := glob_rule(workspace, value)
+} else := refusals[0] if {
+	is_array(value)
+	refusals := [r |
+		some element in value
+		r := _glob_element_refusal(workspace, name, element)
+	]
+	count(refusals) > 0
+} else := {"rule": "unresolved", "argument": name, "path": null} if {
+	not is_string(value)
+	not is_array(value)
+}
+
+_glob_element_refusal(workspace, name, element) := {"rule": rule, "argument": name, "path": element, "pattern": true} if {
+	is_string(element)
+	rule := glob_rule(workspace, element)
+} else := {"rule": "unresolved", "argument": name, "path": null} if {
+	not is_string(element)
+}
+
+# METADATA
+# description: |
+#   The refusal rule of a glob pattern of files read, or undefined when it
+#   is allowed. A pattern cannot be resolved on the host (it names many
+#   files, some not there yet), so it is judged as written, strictly: it
+#   is unresolved when it could name a file outside the directory it is
+#   taken in (any "..", braces, a backslash escape, a bracket expression
+#   other than letters, digits and _ (one that could match "."), a NUL),
+#   starts with ~ or $, is empty, or is not in NFC; an absolute pattern is
+#   not_readable unless its literal directories (the segments before the
+#   first with *, ? or [) lie inside the root or a read root. A relative
+#   pattern is taken in the tool's own directory argument, which is
+#   checked as a path.
+glob_rule(workspace, pattern) := "unresolved" if {
+	not _safe_glob(pattern)
+} else := "not_readable" if {
+	startswith(pattern, "/")
+	not _readable(workspace, _glob_root(pattern))
+}
+
+_safe_glob(pattern) if {
+	is_string(pattern)
+	pattern != ""
+	not regex.match(`\.\.|[{}\\\x00]|^[~$]`, pattern)
+	not contains(regex.replace(pattern, `\[[A-Za-z0-9_]+\]`, ""), "[")
+	nfc(pattern)
+}
+
+# The literal directories of an absolute pattern: its segments before the
+# first one with a wildcard, as an absolute clean path ("/" when none).
+_glob_root(pattern) := root if {
+	segments := [s | some s in split(pattern, "/"); s != ""]
+	wild := [i | some i, s in segments; regex.match(`[*?\[]`, s)]
+	literal := array.slice(segments, 0, _first_or(wild, count(segments)))
+	root := concat("", ["/", concat("/", [s | some s in literal; s != "."])])
+}
+
+_first_or(list, default_value) := min(list) if count(list) > 0
+
+else := default_value
 
 _path_value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": name, "path": value} if {
 	is_string(value)
@@ -104,6 +179,8 @@ _element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument
 
 _path_rule(workspace, accesses, path) := "unresolved" if {
 	not _absolute_clean(path)
+} else := "unresolved" if {
+	not nfc(path)
 } else := "outside_workspace" if {
 	accesses.write
 	workspace.allow_outside != true
@@ -124,6 +201,42 @@ _path_rule(workspace, accesses, path) := "unresolved" if {
 } else := "not_readable" if {
 	accesses.read
 	not _readable(workspace, path)
+}
+
+# METADATA
+# description: |
+#   Why a glob pattern refused with rule unresolved is, as a phrase for
+#   the refusal's message.
+unresolved_pattern_why(pattern) := sprintf("pattern %q could name files outside its directory: %s", [pattern, _glob_rules_text]) if {
+	is_string(pattern)
+}
+
+_glob_rules_text := concat("", [
+	`a glob pattern may not have "..", braces, a backslash, a bracket expression `,
+	"other than letters, digits and _, a leading ~ or $, or text not in NFC",
+])
+
+# METADATA
+# description: |
+#   Why a path refused with rule unresolved is, as a phrase for the
+#   refusal's message: the host's marks for a path with two readings
+#   (engine/paths.go), a path not in NFC, or none of these.
+unresolved_why(path) := sprintf(_why_text.dotdot, [trim_prefix(path, "unresolved-dotdot:")]) if {
+	startswith(path, "unresolved-dotdot:")
+} else := sprintf(_why_text.unicode, [trim_prefix(path, "unresolved-unicode:")]) if {
+	startswith(path, "unresolved-unicode:")
+} else := sprintf(_why_text.nfc, [path]) if {
+	_absolute_clean(path)
+	not nfc(path)
+}
+
+_why_text := {
+	"dotdot": `path %q names one file when its ".." is applied first and another when the links before it are followed first`,
+	"unicode": concat("", [
+		"path %q has a component that is not on disk but is equivalent ",
+		"under Unicode normalization (NFC) to an entry of its directory",
+	]),
+	"nfc": "path %q is not in Unicode normalization form C (NFC), so a server may open another file under an equivalent name",
 }
 
 # METADATA

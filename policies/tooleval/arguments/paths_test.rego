@@ -32,6 +32,17 @@ rule_cases := [
 	["read", "", "unresolved"],
 	["read", "/ws/a\u0000b", "unresolved"],
 	["read", 42, "unresolved"],
+	# A path not in NFC is unresolved: a server that matches names under
+	# NFC (the MCP filesystem server) opens another file. U+212A KELVIN
+	# SIGN and U+2126 OHM SIGN are K and Ω under NFC; e + U+0301 is é.
+	["read", "/ws/\u212adocs/a", "unresolved"],
+	["write", "/ws/\u212aeys/authorized_keys", "unresolved"],
+	["write", "/ws/\u2126/x", "unresolved"],
+	["read", "/ws/cafe\u0301", "unresolved"],
+	["read", "/ws/caf\u00e9", "ok"],
+	["read", "/ws/Kdocs/a", "ok"],
+	["read", "unresolved-dotdot:/ws/L/../x", "unresolved"],
+	["read", "unresolved-unicode:/ws/d\u00e9tour/x", "unresolved"],
 	["write", "/ws/src/main.go", "ok"],
 	["write", "/ws/.gitignore", "ok"],
 	["write", "/ws/.github/workflows/ci.yml", "ok"],
@@ -62,9 +73,10 @@ rule_cases := [
 	["write", "/ws/.git-hooks/x", "ok"],
 	["write", "/ws/hooks/.git", "ok"],
 	["write", "/ws/a/.git/hooks", "sensitive"],
-	# A segment with no canonical form cannot be compared: unresolved.
+	# A segment with no canonical form cannot be compared: unresolved. (It
+	# is not in NFC either, so it is unresolved when read as well.)
 	["write", "/ws/a\u0301\u0300\u0323", "unresolved"],
-	["read", "/ws/a\u0301\u0300\u0323", "ok"],
+	["read", "/ws/a\u0301\u0300\u0323", "unresolved"],
 	# ~ and $VAR are never expanded.
 	["write", "~/.bashrc", "unresolved"],
 	["read", "$HOME/.bashrc", "unresolved"],
@@ -217,4 +229,66 @@ test_workspace_errors if {
 		got != want
 	}
 	mismatches == set()
+}
+
+# METADATA
+# description: The message of an unresolved path says why, where it can.
+test_unresolved_why if {
+	contains(arguments.unresolved_why("unresolved-dotdot:/ws/L/../x"), `path "/ws/L/../x" names one file when its ".." is applied first`)
+	contains(arguments.unresolved_why("unresolved-unicode:/ws/d\u00e9tour/x"), "equivalent under Unicode normalization (NFC) to an entry")
+	contains(arguments.unresolved_why("/ws/\u212adocs/a"), "is not in Unicode normalization form C (NFC)")
+	not arguments.unresolved_why("/ws/a")
+	not arguments.unresolved_why("ws/a")
+	not arguments.unresolved_why(null)
+}
+
+# [pattern, rule or "ok"]: a glob pattern of files read is judged as
+# written: nothing that could leave its directory, an absolute pattern
+# only under the root or a read root.
+glob_cases := [
+	["**/*.go", "ok"],
+	["src/*.[ch]", "ok"],
+	["/ws/src/**/*.ts", "ok"],
+	["/skills/*/SKILL.md", "ok"],
+	["/ws", "ok"],
+	["../**/*", "unresolved"],
+	["src/../../etc/*", "unresolved"],
+	["/ws/../etc/*", "unresolved"],
+	["*.{ts,tsx}", "unresolved"],
+	["{..,x}/secret", "unresolved"],
+	["[.][.]/secret", "unresolved"],
+	["\\.\\./secret", "unresolved"],
+	["[!a][!a]/secret", "unresolved"],
+	["[--0][--0]/x", "unresolved"],
+	["[[:punct:]]*", "unresolved"],
+	["~/.ssh/*", "unresolved"],
+	["$HOME/*", "unresolved"],
+	["", "unresolved"],
+	["\u212a*", "unresolved"],
+	["/etc/*", "not_readable"],
+	["/*", "not_readable"],
+	["/wsx/*", "not_readable"],
+	["/**/passwd", "not_readable"],
+]
+
+glob_rule_of(pattern) := r.rule if {
+	r := arguments.refusal(workspace, {"pattern": {"glob"}}, {"pattern": pattern})
+} else := "ok"
+
+test_glob_rules if {
+	mismatches := {[pattern, got, want] |
+		some [pattern, want] in glob_cases
+		got := glob_rule_of(pattern)
+		got != want
+	}
+	mismatches == set()
+}
+
+test_glob_lists_and_other_values if {
+	refused := arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "../x"]})
+	refused == {"rule": "unresolved", "argument": "paths", "path": "../x", "pattern": true}
+	not arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "/ws/README.md"]})
+	arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": [7]}).rule == "unresolved"
+	arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": null}).rule == "unresolved"
+	not arguments.refusal(workspace, {"paths": {"glob"}}, {})
 }

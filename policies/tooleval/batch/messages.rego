@@ -2,6 +2,7 @@
 # refused and by what; they offer no way to appeal.
 package tooleval.batch
 
+import data.tooleval.arguments
 import data.tooleval.budget
 
 _not_declared_message(name, null, _) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
@@ -34,7 +35,17 @@ _note(notes, layer) := sprintf(": %s", [notes[layer]]) if {
 
 _path_message(name, refusal) := sprintf("tool %q is not permitted: %s", [name, _path_reason(refusal)])
 
-_path_reason(refusal) := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument]) if {
+_path_reason(refusal) := sprintf("argument %q is refused: %s", [refusal.argument, why]) if {
+	refusal.rule == "unresolved"
+	refusal.pattern
+	why := arguments.unresolved_pattern_why(refusal.path)
+} else := sprintf("pattern %q reaches outside the workspace and its read roots", [refusal.path]) if {
+	refusal.rule == "not_readable"
+	refusal.pattern
+} else := sprintf("argument %q is not an absolute, clean, resolved path: %s", [refusal.argument, why]) if {
+	refusal.rule == "unresolved"
+	why := arguments.unresolved_why(refusal.path)
+} else := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument]) if {
 	refusal.rule == "unresolved"
 } else := sprintf("path %q is outside the workspace", [refusal.path]) if {
 	refusal.rule == "outside_workspace"

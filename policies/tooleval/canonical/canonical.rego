@@ -72,6 +72,36 @@ canonical_or_null(s) := c if {
 	c := canonical(s)
 } else := null
 
+# METADATA
+# scope: document
+# description: |
+#   s is a string in Unicode normalization form C: no character of s is
+#   one NFC replaces (unicode.nfc_no, NFC_Quick_Check=No), its combining
+#   marks are in canonical order (counting the marks inside a precomposed
+#   letter), and no character would compose with the starter before it.
+#   Whenever nfc(s) holds, NFC(s) == s (Go's norm.NFC.IsNormalString
+#   agrees on every code point and on generated strings); it is stricter
+#   on a few NFC strings (U+0389 U+0316, a mark after a precomposed letter
+#   whose own mark has a higher class), which callers refuse. Undefined
+#   for any other value.
+nfc(s) if {
+	is_string(s)
+	_is_ascii(s)
+}
+
+nfc(s) if {
+	is_string(s)
+	not _is_ascii(s)
+	chars := split(s, "")
+	not _has_nfc_no(chars)
+	_is_nfc(chars)
+}
+
+_has_nfc_no(chars) if {
+	some c in chars
+	unicode.nfc_no[c]
+}
+
 _measurable(s) if {
 	is_string(s)
 	count(s) <= _max_name_length

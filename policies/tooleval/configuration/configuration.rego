@@ -244,9 +244,10 @@ _arguments(names, sources) := {arg: {access: true |
 
 # METADATA
 # description: |
-#   What a path argument is: a path read, a path written, or patch text
-#   (every file its headers name is written; see tooleval.paths).
-_accesses := {"read", "write", "patch"}
+#   What a path argument is: a path read, a path written, patch text
+#   (every file its headers name is written; see tooleval.paths), or a
+#   glob pattern of files read (see tooleval.arguments).
+_accesses := {"read", "write", "patch", "glob"}
 
 # METADATA
 # scope: document

@@ -187,7 +187,7 @@ _path_argument_errors(value, location) := [] if {
 
 _tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
 	canonical_or_null(name) != name
-} else := ["a tool's path arguments must be an object of \"read\", \"write\" or \"patch\""] if {
+} else := ["a tool's path arguments must be an object of \"read\", \"write\", \"patch\" or \"glob\""] if {
 	not _valid_spec(spec)
 } else := []
 

@@ -245,7 +245,9 @@ test_claude_code_ported_cases if {
 # Every path-carrying input field of Claude Code's file, search and shell
 # tools (hooks and Agent SDK tool input types; LS, NotebookRead and
 # MultiEdit are older tools; Bash publishes no working-directory field,
-# so cwd is checked if it is ever sent).
+# so cwd is checked if it is ever sent). Glob's pattern is a glob pattern;
+# LSP publishes no input type in the Agent SDK, and its filePath (the
+# member Qwen Code's lsp uses) is checked if it is ever sent.
 claude_path_cases := [
 	["Read", "file_path", "read"],
 	["Write", "file_path", "write"],
@@ -254,7 +256,9 @@ claude_path_cases := [
 	["NotebookEdit", "notebook_path", "write"],
 	["NotebookRead", "notebook_path", "read"],
 	["Glob", "path", "read"],
+	["Glob", "pattern", "glob"],
 	["Grep", "path", "read"],
+	["LSP", "filePath", "read"],
 	["LS", "path", "read"],
 	["EnterWorktree", "path", "write"],
 	["Artifact", "file_path", "read"],

@@ -82,6 +82,10 @@ probe("read") := outside_read
 
 probe("list") := ["/ws/README.md", outside_read]
 
+probe("glob") := "../**/id_rsa"
+
+probe("globs") := ["src/**/*.go", "/etc/*"]
+
 probe("patch") := "*** Begin Patch\n*** Update File: /ws/a.go\n*** Move to: /ws/.git/hooks/pre-commit\n*** End Patch"
 
 refused_rule("write") := "sensitive"
@@ -91,6 +95,10 @@ refused_rule("read") := "not_readable"
 refused_rule("list") := "not_readable"
 
 refused_rule("patch") := "sensitive"
+
+refused_rule("glob") := "unresolved"
+
+refused_rule("globs") := "not_readable"
 
 test_every_preset_is_a_valid_configuration_with_no_warnings if {
 	every name, _ in data.tooleval.config.presets {
