@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -96,6 +97,27 @@ func addIdentityFlags(fs *pflag.FlagSet) identityFlags {
 		workspace: fs.String("workspace", "", "the workspace root: path rules apply to the path arguments the configuration names, resolved on this host"),
 		readRoots: fs.StringArray("read-root", nil, "a directory outside the workspace that may be read; repeatable"),
 	}
+}
+
+// agentRoles are the roles the contract gives an agent (agent.role).
+var agentRoles = []string{"main", "subagent", "fork"}
+
+// validate refuses identity flags the policy would refuse on every call,
+// at start, naming what is valid.
+func (f identityFlags) validate() error {
+	if !slices.Contains(agentRoles, *f.role) {
+		return usagef("--role %q is not a role%s: one of %s", *f.role, suggestion(*f.role, agentRoles), strings.Join(agentRoles, ", "))
+	}
+	if *f.depth < 0 {
+		return usagef("--depth %d: a depth is 0 (the main agent) or more", *f.depth)
+	}
+	if *f.role == "main" && *f.depth != 0 {
+		return usagef("--depth %d with --role main: the main agent is at depth 0 (a sub-agent is --role subagent or fork)", *f.depth)
+	}
+	if *f.role != "main" && *f.depth == 0 {
+		return usagef("--role %s at --depth 0: a sub-agent is at depth 1 or more (give --depth)", *f.role)
+	}
+	return nil
 }
 
 // session reads the layer files and returns the session's static part
@@ -213,8 +235,16 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	case fs.ArgsLenAtDash() > 0:
 		return ExitUsage, usagef("unexpected arguments before --: %q", command[:fs.ArgsLenAtDash()])
 	}
+	if err := identity.validate(); err != nil {
+		return ExitUsage, err
+	}
 	if _, err := identity.session(fs); err != nil {
 		return ExitUsage, usageError{err}
+	}
+	// A --config the proxy cannot read is a mistake at start, as a --layer
+	// is; on a reload either keeps the policy in force.
+	if _, err := readConfig(*policy.config); err != nil {
+		return ExitUsage, usagef("--config: %w", err)
 	}
 	if *listen != "" {
 		if err := loopbackOnly(*listen); err != nil {

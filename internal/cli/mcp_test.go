@@ -29,6 +29,13 @@ func TestMCPProxyUsage(t *testing.T) {
 		{[]string{"mcp", "nope"}, "unknown subcommand"},
 		{[]string{"mcp", "proxy", "--server-name", "s", "--listen", "0.0.0.0:8931", "--upstream", "http://127.0.0.1:1/mcp"}, "not a loopback address"},
 		{[]string{"mcp", "proxy", "--server-name", "s", "--listen", "192.0.2.1:8931", "--upstream", "http://127.0.0.1:1/mcp"}, "not a loopback address"},
+		// Identity flags the policy would refuse on every call are refused at start, naming what is valid.
+		{[]string{"mcp", "proxy", "--server-name", "s", "--role", "sub-agent", "--depth", "1", "--", "server"}, `--role "sub-agent" is not a role (did you mean subagent?): one of main, subagent, fork`},
+		{[]string{"mcp", "proxy", "--server-name", "s", "--role", "subagent", "--", "server"}, "a sub-agent is at depth 1 or more"},
+		{[]string{"mcp", "proxy", "--server-name", "s", "--depth", "2", "--", "server"}, "the main agent is at depth 0"},
+		{[]string{"mcp", "proxy", "--server-name", "s", "--role", "fork", "--depth", "-1", "--", "server"}, "a depth is 0"},
+		// A --config the proxy cannot read fails at start, as a --layer does.
+		{[]string{"mcp", "proxy", "--server-name", "s", "--config", "/no/such/config.json", "--", "server"}, "--config: read config"},
 	} {
 		_, stderr, code := run(t, "", false, tc.args...)
 		require.Equal(t, ExitUsage, code, tc.args)
