@@ -207,11 +207,11 @@ _shipped_floor := data.tooleval.floor if is_object(data.tooleval.floor)
 
 # METADATA
 # description: The runtime exclusions, in the order they are checked.
-exclusion_names := ["subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn"]
+exclusion_names := ["subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "teammate_no_spawn"]
 
 # METADATA
 # description: The lists of the floor, each named as config.floor_exceptions names it.
-floor_lists := {"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "sensitive_paths"}
+floor_lists := {"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "teammate_no_spawn", "sensitive_paths"}
 
 # METADATA
 # description: |

@@ -27,6 +27,7 @@ errors(conf) := array.flatten([
 	_floor_exception_errors(object.get(conf, "floor_exceptions", {})),
 	_mcp_server_list_errors(object.get(conf, "mcp_servers", null)),
 	_alias_errors(object.get(_preset(conf), "aliases", {}), _preset_location(conf, "aliases")),
+	_family_errors(object.get(_preset(conf), "deny_families", {}), _preset_location(conf, "deny_families")),
 	_preset_depth_errors(_preset(conf), _preset_location(conf, "max_depth")),
 ])
 
@@ -41,6 +42,19 @@ _alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf
 ) |
 	some alias, tool in value
 	not _alias_pair(value, alias, tool)
+]
+
+# A preset's deny families: an object of built-in tool names to lists of
+# deny entries that are not groups (see deny_families).
+_family_errors(value, location) := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
+	not is_object(value)
+} else := [shape.problem(
+	"invalid_family",
+	"a deny family maps a built-in tool name (no wildcard, group or MCP name) to a list of deny entries that are not groups",
+	{"field": location, "tool": tool},
+) |
+	some tool, members in value
+	not _valid_family(canonical_or_null(tool), members)
 ]
 
 _alias_pair(table, alias, tool) if {

@@ -32,12 +32,17 @@ launch_errors(overlay, request) := [e.code | some e in l.errors] if {
 }
 
 # failures are the rows of a table [source, test, overlay, request,
-# expected] whose outcome is not the expected one, with what came out.
+# expected] whose outcome is not the expected one, with what came out
+# ("undefined" when nothing did, so that no row passes unseen).
 failures(rows) := [[row[0], row[1], got, row[4]] |
 	some row in rows
-	got := outcome(row[2], row[3])
+	got := _defined_outcome(row[2], row[3])
 	got != row[4]
 ]
+
+_defined_outcome(overlay, request) := o if {
+	o := outcome(overlay, request)
+} else := "undefined"
 
 # request builds a decision input: agent, declared tool names (an MCP
 # tool as [server, tool]), and one call of name with args.

@@ -206,5 +206,6 @@ _floor_exception_effect := {
 	"subagent_hard_deny": "sub-agents and forks may call it",
 	"subagent_depth_cap": "sub-agents at the depth cap may call it",
 	"fork_no_spawn": "forks may call it",
+	"teammate_no_spawn": "teammates may call it",
 	"sensitive_paths": "written paths under it are no longer refused as sensitive",
 }
