@@ -56,10 +56,7 @@ raw := data.tooleval.config if is_object(data.tooleval.config)
 #   group, profile or list replaces the configuration's of the same name);
 #   the members a preset adds to (see additive_members) are read by
 #   exclusion_entries, sensitive_paths and path_arguments.
-with_preset(conf) := object.union(
-	object.union(conf, object.filter(_preset(conf), _replaced_members)),
-	_joined_filters(conf),
-)
+with_preset(conf) := object.union_n([conf, object.filter(_preset(conf), _replaced_members), _joined_filters(conf)])
 
 # METADATA
 # description: |
@@ -67,14 +64,16 @@ with_preset(conf) := object.union(
 #   configuration and its preset both have one, the two joined (the
 #   configuration's entries, then the preset's it lacks), so that a
 #   preset never takes an entry out of what is in force.
-_joined_filters(conf) := {"agent_filters": {name: _joined_list(own[name], preset[name]) |
+_joined_filters(conf) := {"agent_filters": lists} if {
+	lists := _joined_filter_lists(object_at(conf, "agent_filters"), object_at(_preset(conf), "agent_filters"))
+	count(lists) > 0
+} else := {}
+
+_joined_filter_lists(own, preset) := {name: _joined_list(own[name], preset[name]) |
 	some name in _narrowing_filters
 	is_array(own[name])
 	is_array(preset[name])
-}} if {
-	own := object_at(conf, "agent_filters")
-	preset := object_at(_preset(conf), "agent_filters")
-} else := {}
+}
 
 # The agent filters that are deny lists.
 _narrowing_filters := {"all_agents_disallowed", "custom_agents_disallowed"}

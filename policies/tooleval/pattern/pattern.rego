@@ -276,6 +276,7 @@ family_entries(list, vocabulary) := [m |
 ]
 
 # METADATA
+# scope: document
 # description: |
 #   The groups a list of the given kind reads from a vocabulary: a deny
 #   list reads deny_groups (where a preset and the configuration both

@@ -367,7 +367,13 @@ qwen_rows := [
 	[rule_parser, "toolMatchesRuleToolName: edit covers write_file", qw, qw_deny(["Edit"], "write_file"), ["denied", "policy"]],
 	[rule_parser, "toolMatchesRuleToolName: edit covers notebook_edit", qw, qw_deny(["EditTool"], "notebook_edit"), ["denied", "policy"]],
 	[rule_parser, "toolMatchesRuleToolName: run_shell_command covers monitor", qw, qw_deny(["Bash"], "monitor"), ["denied", "policy"]],
-	[rule_parser, "toolMatchesRuleToolName: in disallowed_tools too", qw_disallowed(["Read"], subagent(1), "glob")[0], qw_disallowed(["Read"], subagent(1), "glob")[1], ["denied", "agent_definition"]],
+	[
+		rule_parser,
+		"toolMatchesRuleToolName: in disallowed_tools too",
+		qw_disallowed(["Read"], subagent(1), "glob")[0],
+		qw_disallowed(["Read"], subagent(1), "glob")[1],
+		["denied", "agent_definition"],
+	],
 	# tooleval: an allow list does not expand a meta-category (an allow of
 	# Read allows read_file only: stricter).
 	[rule_parser, "an allow of Read allows read_file only (tooleval: stricter)", qw, qw_allow(["Read"], "glob"), ["not_allowed", "policy"]],
