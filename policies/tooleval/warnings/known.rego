@@ -63,16 +63,25 @@ _checked_deny_lists(conf, doc) := array.concat(
 # description: |
 #   The canonical names the preset, the configuration and the request
 #   know, each with the name its aliases resolve to: every name the
-#   preset mentions (but its source), every name the configuration
+#   shipped floor excludes, every name the preset mentions (but its
+#   source), every name the configuration
 #   lists outside its deny lists (groups, profiles, allow lists, path
-#   arguments, scopes, the shell tools, the agent tool), and the declared
-#   tools.
+#   arguments, scopes, the shell tools, the agent tool, and
+#   config.builtin_tools, where a deployment names its runtime's tools),
+#   and the declared tools.
 _known_names(conf, index, aliases) := {k: true |
-	some n in array.flatten([_preset_names(conf), _config_names(conf), [n | some n, _ in index]])
+	some n in array.flatten([_preset_names(conf), _config_names(conf), _floor_names, [n | some n, _ in index]])
 	c := canonical_or_null(n)
 	is_string(c)
 	some k in [c, object.get(aliases, c, c)]
 }
+
+# The names the shipped floor's exclusions list (tooleval's own).
+_floor_names := [e |
+	some list in data.tooleval.floor.exclusions
+	is_array(list)
+	some e in list
+]
 
 _preset_names(conf) := _names_in_preset(object.remove(conf.presets[conf.preset], ["source"])) if {
 	is_object(conf.presets[conf.preset])
@@ -88,6 +97,7 @@ _config_names(conf) := array.flatten([
 	[k | some k, _ in configuration.object_at(conf, "path_arguments")],
 	[k | some k, _ in configuration.object_at(conf, "scopes")],
 	configuration.array_at(configuration.object_at(conf, "shell"), "tools"),
+	configuration.array_at(conf, "builtin_tools"),
 	[t | t := configuration.object_at(conf, "agent_filters").agent_tool],
 ])
 

@@ -116,6 +116,10 @@ test_deny_entries_that_protect_nothing if {
 	codes({"exclusions": {"fork_no_spawn": ["send_email"]}}, {}) == [["unknown_deny_entry", "config.exclusions.fork_no_spawn"]]
 	check({"exclusions": {"fork_no_spawn": ["send_email"]}}, {"declared": [{"name": "send_email"}]}).warnings == []
 	codes({"agents": {"a": {"disallowed_tools": ["sendemail"]}}}, {}) == [["unknown_deny_entry", "config.agents.a.disallowed_tools"]]
+
+	# config.builtin_tools names the runtime's tools
+	check({"builtin_tools": ["send_email"], "tools": {"deny": ["send_email"]}}, {}).warnings == []
+	[e.code | some e in check({"builtin_tools": ["mcp__x__y", "a*"]}, {}).errors] == ["invalid_list"]
 }
 
 # A group that the configuration and its preset define differently, named
