@@ -64,6 +64,7 @@ var requiredData = []dataRequirement{
 	{"tooleval.floor.exclusions.subagent_hard_deny", "array", true},
 	{"tooleval.floor.exclusions.subagent_depth_cap", "array", true},
 	{"tooleval.floor.exclusions.fork_no_spawn", "array", true},
+	{"tooleval.floor.exclusions.teammate_no_spawn", "array", false},
 	{"tooleval.floor.sensitive_paths", "array", true},
 	{"tooleval.unicode", "object", true},
 	{"tooleval.unicode.skeleton", "object", true},

@@ -12,7 +12,8 @@
 #
 #   The floor can only be added to: the exclusion lists and sensitive
 #   paths in force are the floor's, the configuration's and the preset's
-#   together. Dropping a floor entry takes a named exception in
+#   together, and a preset never takes an entry out of a deny list or an
+#   exclusion (deny_groups, _joined_filters). Dropping a floor entry takes a named exception in
 #   config.floor_exceptions, which tooleval check always reports.
 package tooleval.configuration
 
@@ -55,7 +56,30 @@ raw := data.tooleval.config if is_object(data.tooleval.config)
 #   group, profile or list replaces the configuration's of the same name);
 #   the members a preset adds to (see additive_members) are read by
 #   exclusion_entries, sensitive_paths and path_arguments.
-with_preset(conf) := object.union(conf, object.filter(_preset(conf), _replaced_members))
+with_preset(conf) := object.union_n([conf, object.filter(_preset(conf), _replaced_members), _joined_filters(conf)])
+
+# METADATA
+# description: |
+#   The agent filters that can only narrow (deny lists): where the
+#   configuration and its preset both have one, the two joined (the
+#   configuration's entries, then the preset's it lacks), so that a
+#   preset never takes an entry out of what is in force.
+_joined_filters(conf) := {"agent_filters": lists} if {
+	lists := _joined_filter_lists(object_at(conf, "agent_filters"), object_at(_preset(conf), "agent_filters"))
+	count(lists) > 0
+} else := {}
+
+_joined_filter_lists(own, preset) := {name: _joined_list(own[name], preset[name]) |
+	some name in _narrowing_filters
+	is_array(own[name])
+	is_array(preset[name])
+}
+
+# The agent filters that are deny lists.
+_narrowing_filters := {"all_agents_disallowed", "custom_agents_disallowed"}
+
+# The entries of a, then those of b that a lacks.
+_joined_list(a, b) := array.concat(a, [e | some e in b; not e in a])
 
 # METADATA
 # description: The preset a configuration selects, or {} when it selects none (or an unknown one, an error).
@@ -87,17 +111,19 @@ _aliases(conf) := {c: t |
 #   the alias or the tool has no canonical form, they are one name, one
 #   of them is not a built-in tool name, or the tool is itself an alias
 #   (a chain); ["colliding_names", message] when another alias has the
-#   alias's canonical form (Bash and bash), which would give one name two
-#   tools.
+#   alias's canonical form and another tool (Bash: read_file beside
+#   bash: exec), which would give one name two tools. Two spellings of
+#   one alias for one tool (Task and task, both agent) are one pair.
 alias_problem(table, alias, tool) := ["invalid_alias", _invalid_alias_message] if {
 	not _valid_alias(canonical_or_null(alias), canonical_or_null(tool))
 } else := ["invalid_alias", _invalid_alias_message] if {
 	some other, _ in table
 	canonical_or_null(other) == canonical_or_null(tool)
-} else := ["colliding_names", "another alias of this preset is the same name in canonical form: which tool it names would depend on spelling"] if {
-	some other, _ in table
+} else := ["colliding_names", "another alias of this preset is the same name in canonical form for another tool: which tool it names would depend on spelling"] if {
+	some other, other_tool in table
 	other != alias
 	canonical_or_null(other) == canonical_or_null(alias)
+	canonical_or_null(other_tool) != canonical_or_null(tool)
 }
 
 _invalid_alias_message := concat(" ", [
@@ -128,8 +154,43 @@ _classes(conf) := {t: _class_of(t, table) |
 _class_of(t, table) := object.union({t: true}, {a: true | some a, target in table; target == t})
 
 # METADATA
-# description: What compiling the configuration's lists needs (see tooleval.pattern.vocabulary).
-vocabulary(conf) := pattern.vocabulary(groups(conf), _aliases(conf))
+# description: |
+#   What compiling the configuration's lists needs (see
+#   tooleval.pattern.vocabulary): the groups an allow list reads and the
+#   groups a deny list reads (see groups and deny_groups), the aliases,
+#   and the preset's deny families (see deny_families).
+vocabulary(conf) := pattern.full_vocabulary(groups(conf), deny_groups(conf), _aliases(conf), deny_families(conf))
+
+# METADATA
+# description: |
+#   The deny families of the configuration's preset, canonical tool (its
+#   aliases resolved) to the entries a deny entry naming that tool also
+#   denies (Qwen Code's Read rule covering glob, OpenClaw's canvas plugin
+#   covering show_widget). Deny lists only: in an allow list a family
+#   would widen. Invalid families are errors (see errors) and left out.
+deny_families(conf) := {key: members |
+	some tool, members in object_at(_preset(conf), "deny_families")
+	c := canonical_or_null(tool)
+	_valid_family(c, members)
+	key := object.get(_aliases(conf), c, c)
+}
+
+# A family: a built-in tool name to a list of valid deny entries that
+# are not groups.
+_valid_family(c, members) if {
+	is_string(c)
+	c != ""
+	not contains(c, "*")
+	not startswith(c, "mcp__")
+	not startswith(c, "group:")
+	is_array(members)
+	count(members) <= shape.max_entries
+	every m in members {
+		is_string(m)
+		not pattern.entry_problem(m, "deny", {})
+		not pattern.group_name(m)
+	}
+}
 
 # METADATA
 # description: Every canonical name of the tool named c under the configuration's aliases, c included.
@@ -148,8 +209,12 @@ alias_names_table(conf) := {name: {"key": target, "names": names} |
 }
 
 # METADATA
-# description: The members a preset sets over the configuration's.
-_replaced_members := {"groups", "profiles", "agent_filters", "read_only", "shell"}
+# description: |
+#   The members a preset sets over the configuration's (but see
+#   _joined_filters: an agent filter that is a deny list is joined, not
+#   replaced). Groups are not merged into the configuration: see groups
+#   and deny_groups.
+_replaced_members := {"profiles", "agent_filters", "read_only", "shell"}
 
 # METADATA
 # description: The members a preset adds to the floor and the configuration's, never replacing them.
@@ -160,7 +225,7 @@ _additive_members := {"exclusions", "sensitive_paths", "path_arguments"}
 #   Everything a preset may hold: the members it replaces or adds to,
 #   its aliases, a max_depth (which can only lower the configuration's)
 #   and source (which runtime release it follows, and where to look).
-_preset_members := (_replaced_members | _additive_members) | {"aliases", "max_depth", "source"}
+_preset_members := (_replaced_members | _additive_members) | {"groups", "aliases", "deny_families", "max_depth", "source"}
 
 # METADATA
 # scope: document
@@ -171,11 +236,11 @@ _shipped_floor := data.tooleval.floor if is_object(data.tooleval.floor)
 
 # METADATA
 # description: The runtime exclusions, in the order they are checked.
-exclusion_names := ["subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn"]
+exclusion_names := ["subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "teammate_no_spawn"]
 
 # METADATA
 # description: The lists of the floor, each named as config.floor_exceptions names it.
-floor_lists := {"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "sensitive_paths"}
+floor_lists := {"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "teammate_no_spawn", "sensitive_paths"}
 
 # METADATA
 # description: |
@@ -262,10 +327,39 @@ _excepted(conf, list, entry) if {
 }
 
 # METADATA
-# description: The groups of a configuration (config.groups), or none.
-groups(conf) := conf.groups if is_object(conf.groups)
+# description: |
+#   The groups an allow list reads: the configuration's (config.groups),
+#   with its preset's merged over them (the preset's group of a name
+#   replaces the configuration's), or none.
+groups(conf) := object.union(own_groups(conf), preset_groups(conf))
+
+# METADATA
+# description: The configuration's own groups (config.groups), or none.
+own_groups(conf) := conf.groups if is_object(conf.groups)
 
 else := {}
+
+# METADATA
+# description: The groups of the configuration's preset, or none.
+preset_groups(conf) := g if {
+	g := _preset(conf).groups
+	is_object(g)
+} else := {}
+
+# METADATA
+# description: |
+#   The groups a deny list or an exclusion reads: where the configuration
+#   and its preset both define a group, the union of the two (the
+#   configuration's entries, then the preset's it lacks), so that a
+#   preset never takes an entry out of a deny list or an exclusion. The
+#   groups only one of them defines are as in groups.
+deny_groups(conf) := object.union(groups(conf), {name: _joined_list(own[name], preset[name]) |
+	own := own_groups(conf)
+	preset := preset_groups(conf)
+	some name, _ in preset
+	is_array(own[name])
+	is_array(preset[name])
+})
 
 # METADATA
 # description: |

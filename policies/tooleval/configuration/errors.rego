@@ -26,7 +26,9 @@ errors(conf) := array.flatten([
 	_sensitive_path_errors(object.get(_preset(conf), "sensitive_paths", []), _preset_location(conf, "sensitive_paths")),
 	_floor_exception_errors(object.get(conf, "floor_exceptions", {})),
 	_mcp_server_list_errors(object.get(conf, "mcp_servers", null)),
+	_builtin_tool_list_errors(object.get(conf, "builtin_tools", null)),
 	_alias_errors(object.get(_preset(conf), "aliases", {}), _preset_location(conf, "aliases")),
+	_family_errors(object.get(_preset(conf), "deny_families", {}), _preset_location(conf, "deny_families")),
 	_preset_depth_errors(_preset(conf), _preset_location(conf, "max_depth")),
 ])
 
@@ -43,6 +45,19 @@ _alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf
 	some alias in sort(object.keys(value))
 	tool := value[alias]
 	[code, message] := alias_problem(value, alias, tool)
+]
+
+# A preset's deny families: an object of built-in tool names to lists of
+# deny entries that are not groups (see deny_families).
+_family_errors(value, location) := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
+	not is_object(value)
+} else := [shape.problem(
+	"invalid_family",
+	"a deny family maps a built-in tool name (no wildcard, group or MCP name) to a list of deny entries that are not groups",
+	{"field": location, "tool": tool},
+) |
+	some tool, members in value
+	not _valid_family(canonical_or_null(tool), members)
 ]
 
 _preset_depth_errors(p, location) := [shape.problem(
@@ -76,6 +91,26 @@ _mcp_server_list_errors(value) := [] if {
 	value != null
 }
 
+# config.builtin_tools lists the built-in tools of the deployment's
+# runtime (names, no pattern), so that tooleval check can tell a deny
+# entry that names none of them (unknown_deny_entry).
+_builtin_tool_list_errors(null) := []
+
+_builtin_tool_list_errors(value) := [] if {
+	is_array(value)
+	count(value) <= shape.max_entries
+	every s in value {
+		pattern.exact(s)
+		not startswith(canonical_or_null(s), "mcp__")
+	}
+} else := [shape.problem(
+	"invalid_list",
+	sprintf("config.builtin_tools must be an array of at most %d built-in tool names", [shape.max_entries]),
+	{"field": "config.builtin_tools"},
+)] if {
+	value != null
+}
+
 _preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(conf, "preset", null), member])
 
 # METADATA
@@ -83,7 +118,7 @@ _preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(c
 _known_keys := {
 	"max_depth", "exclusions", "floor_exceptions", "sensitive_paths", "groups", "path_arguments", "preset", "presets",
 	"profiles", "tools", "subagents", "agents", "agent_filters", "tenants",
-	"scopes", "mcp_servers", "mcp_user_services", "read_only", "shell", "continuation",
+	"scopes", "mcp_servers", "builtin_tools", "mcp_user_services", "read_only", "shell", "continuation",
 }
 
 _unknown_key_errors(conf) := [shape.problem(

@@ -205,11 +205,6 @@ alias_cases := [
 		{"Bash": "read_file"},
 		[["colliding_names", "config.presets.openclaw.aliases.Bash"], ["colliding_names", "config.presets.openclaw.aliases.bash"]],
 	],
-	[
-		"two spellings of one alias, one tool",
-		{"BASH": "exec"},
-		[["colliding_names", "config.presets.openclaw.aliases.BASH"], ["colliding_names", "config.presets.openclaw.aliases.bash"]],
-	],
 	["a chain", {"exec": "run"}, [["invalid_alias", "config.presets.openclaw.aliases.bash"]]],
 	[
 		"a loop",
@@ -232,6 +227,14 @@ test_colliding_aliases_are_located_errors if {
 		got != {"errors": want, "refused": true}
 	]
 	failures == []
+}
+
+# Two spellings of one alias for one tool (Qwen Code's Task and task,
+# both agent) are one pair: no error, and the alias reaches its tool.
+test_two_spellings_of_one_alias_for_one_tool_are_one_pair if {
+	c := with_config({"preset": "openclaw", "presets": {"openclaw": {"aliases": {"BASH": "exec"}}}})
+	doc := {"declared": [{"name": "exec"}, {"name": "read_file"}], "calls": [{"id": "1", "name": "bash"}, {"id": "2", "name": "read_file"}]}
+	_alias_outcome(c, doc) == {"errors": [], "refused": false}
 }
 
 # The errors of the case's kinds, and whether the decision refuses every

@@ -10,7 +10,10 @@
 #   - subagent_hard_deny: every sub-agent (role subagent or fork, any depth);
 #   - subagent_depth_cap: a sub-agent at depth >= config.max_depth, or one
 #     the runtime stored as a leaf (agent.leaf);
-#   - fork_no_spawn: role fork.
+#   - fork_no_spawn: role fork;
+#   - teammate_no_spawn: an in-process teammate (agent.teammate), any
+#     role (the shipped floor's list is empty; Qwen Code's preset fills
+#     it: its teammates never spawn).
 package tooleval.exclusions
 
 import data.tooleval.configuration
@@ -35,6 +38,10 @@ _applies("subagent_depth_cap", agent, _) if {
 
 _applies("fork_no_spawn", agent, _) if {
 	agent.role == "fork"
+}
+
+_applies("teammate_no_spawn", agent, _) if {
+	agent.teammate == true
 }
 
 # METADATA

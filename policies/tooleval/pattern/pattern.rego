@@ -248,9 +248,44 @@ _group_form(f) if {
 #   any of the tool's names. Invalid entries are left out (they are
 #   reported as errors, which refuse every call). Every member is an
 #   object or an array, so that a matcher can be kept as bundle data.
-compile(list, kind, vocabulary) := _compile_exact(forms, vocabulary.aliases) if {
+compile(list, kind, vocabulary) := _compile(array.concat(list, extra), kind, vocabulary) if {
+	kind == "deny"
+	extra := family_entries(list, vocabulary)
+	count(extra) > 0
+} else := _compile(list, kind, vocabulary)
+
+_compile(list, kind, vocabulary) := _compile_exact(forms, vocabulary.aliases) if {
 	forms := plain_list(list)
 } else := _compile_entries(list, kind, vocabulary)
+
+# METADATA
+# description: |
+#   The entries a deny list also denies through the vocabulary's deny
+#   families: for each built-in it names exactly (directly or in a group,
+#   its aliases resolved), the members of that tool's family. Families
+#   do not chain, and a wildcard entry has none.
+family_entries(list, vocabulary) := [m |
+	families := object.get(vocabulary, "families", {})
+	count(families) > 0
+	keys := {object.get(vocabulary.aliases, f.c, f.c) |
+		some f in expand(list, kind_groups(vocabulary, "deny"))
+		is_string(f.c)
+	}
+	some k in sort(keys)
+	some m in object.get(families, k, [])
+]
+
+# METADATA
+# scope: document
+# description: |
+#   The groups a list of the given kind reads from a vocabulary: a deny
+#   list reads deny_groups (where a preset and the configuration both
+#   define a group, the union), an allow list groups.
+kind_groups(vocabulary, "deny") := vocabulary.deny_groups if is_object(vocabulary.deny_groups)
+
+else := vocabulary.groups
+
+kind_groups(vocabulary, "allow") := vocabulary.groups
 
 # A list of exact built-in entries only, given their canonical forms
 # (see plain_list): what _compile_entries gives for it, without a pass
@@ -303,12 +338,13 @@ _compile_entries(list, kind, vocabulary) := {
 	"prefixes": _prefix_index([p.prefix | some p in parsed; p.kind == "prefix"; kind == "deny"]),
 	"mcp_name_prefixes": _prefix_index([_mcp_name_prefix(p) | some p in parsed; kind == "deny"; p.kind in {"mcp_prefix", "mcp_server"}]),
 } if {
-	forms := expand(list, vocabulary.groups)
+	groups := kind_groups(vocabulary, kind)
+	forms := expand(list, groups)
 	plain := {f.c: true | some f in forms; f.plain == true}
 	parsed := [parse(f.c) |
 		some f in forms
 		f.plain == false
-		not _problem(f.entry, f.c, kind, vocabulary.groups)
+		not _problem(f.entry, f.c, kind, groups)
 		not startswith(f.c, "group:")
 	]
 }
@@ -325,7 +361,20 @@ _plain_exact(e) := c if {
 #   What compiling a list needs besides the list: groups (name to
 #   entries) and aliases (canonical alias to the canonical tool it names).
 #   tooleval.configuration.vocabulary gives the configuration's.
-vocabulary(groups, aliases) := {"groups": groups, "aliases": aliases}
+vocabulary(groups, aliases) := full_vocabulary(groups, groups, aliases, {})
+
+# METADATA
+# description: |
+#   What compiling a list needs: the groups an allow list reads, the
+#   groups a deny list reads, the aliases (canonical alias to canonical
+#   tool), and the deny families (canonical tool to the entries a deny of
+#   it also denies; see family_entries).
+full_vocabulary(groups, deny_groups, aliases, families) := {
+	"groups": groups,
+	"deny_groups": deny_groups,
+	"aliases": aliases,
+	"families": families,
+}
 
 # The parsed kinds that each kind of list matches by canonical name.
 _exact_kinds := {

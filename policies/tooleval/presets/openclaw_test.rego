@@ -134,12 +134,48 @@ openclaw_rows := [
 	# Aliases: a deny on bash stops exec and the other way round (tool-policy-shared.ts).
 	["src/agents/tool-policy-shared.ts", "TOOL_NAME_ALIASES: deny bash stops exec", oc, oc_deny_call(["bash"], "exec"), ["denied", "policy"]],
 	["src/agents/tool-policy-shared.ts", "TOOL_NAME_ALIASES: deny exec stops bash", oc, oc_deny_call(["exec"], "bash"), ["denied", "policy"]],
+	# update_plan -> progress_card is a rename of policy entries
+	# (SHIPPED_CORE_POLICY_RENAMES in src/agents/tool-policy.ts), not a call
+	# alias: a deny entry update_plan stops progress_card, a call of
+	# update_plan is not a call of progress_card.
 	[
-		"src/agents/tool-policy-shared.ts",
-		"TOOL_NAME_ALIASES: update_plan is progress_card",
+		"src/agents/tool-policy.ts",
+		"SHIPPED_CORE_POLICY_RENAMES: a deny of update_plan stops progress_card",
 		oc,
 		oc_deny_call(["update_plan"], "progress_card"),
 		["denied", "policy"],
+	],
+	[
+		"src/agents/tool-policy.ts",
+		"SHIPPED_CORE_POLICY_RENAMES renames policy entries, not calls",
+		oc,
+		request(main_agent, ["progress_card"], "update_plan", {}),
+		["not_declared", "declaration"],
+	],
+	# Plugin families (SHIPPED_PLUGIN_POLICY_FAMILY_CORE_TOOLS) and plugin
+	# ids (expandPluginGroups) in deny lists.
+	[
+		"src/agents/tool-policy.ts",
+		"SHIPPED_PLUGIN_POLICY_FAMILY_CORE_TOOLS: a deny of canvas stops show_widget",
+		oc,
+		object.union(request(main_agent, ["canvas", "show_widget"], "show_widget", {}), {"layers": [{"name": "policy", "deny": ["canvas"]}]}),
+		["denied", "policy"],
+	],
+	[
+		"src/agents/tool-policy.ts",
+		"expandPluginGroups: a deny of the bundle-mcp plugin id stops every bundle MCP tool",
+		oc,
+		oc_deny_call(["bundle-mcp"], "mcp__github__create_issue"),
+		["denied", "policy"],
+	],
+	# tooleval: in an allow list a family is not expanded (OpenClaw's allow of
+	# canvas also allows show_widget).
+	[
+		"src/agents/tool-policy.ts",
+		"an allow of canvas does not allow show_widget (tooleval: stricter)",
+		oc,
+		object.union(request(main_agent, ["canvas", "show_widget"], "show_widget", {}), {"layers": [{"name": "policy", "allow": ["canvas"]}]}),
+		["not_allowed", "policy"],
 	],
 	[
 		"src/agents/tool-policy-shared.ts",
@@ -371,9 +407,9 @@ openclaw_rows := [
 	],
 	[
 		agent_tools_policy,
-		"does not let configured allow entries re-enable hard-denied tools: update_plan",
-		oc_with({"subagents": {"allow": ["update_plan"]}}),
-		oc_call(subagent(1), "update_plan"),
+		"does not let configured allow entries re-enable hard-denied tools: progress_card",
+		oc_with({"subagents": {"allow": ["progress_card", "update_plan"]}}),
+		oc_call(subagent(1), "progress_card"),
 		["excluded", "subagent_hard_deny"],
 	],
 	[
@@ -508,6 +544,11 @@ test_openclaw_process_actions_in_read_only_mode if {
 	every action in ["write", "send-keys", "submit", "paste", "kill", "clear", "remove"] {
 		outcome(oc, request(ro, ["process"], "process", {"action": action, "sessionId": "s1"})) == ["not_allowed", "read_only"]
 	}
+
+	# tooleval: stricter. OpenClaw classifies the command string
+	# (isPlainReadOnlyShellCommand: ls is a read-only command, so exec
+	# {command: "ls"} does not mutate); tooleval cannot read command
+	# strings, so every exec call changes state in read-only mode.
 	outcome(oc, request(ro, ["exec"], "exec", {"command": "ls"})) == ["not_allowed", "read_only"]
 	outcome(oc, request(ro, ["bash"], "bash", {"command": "ls"})) == ["not_allowed", "read_only"]
 }

@@ -32,12 +32,17 @@ launch_errors(overlay, request) := [e.code | some e in l.errors] if {
 }
 
 # failures are the rows of a table [source, test, overlay, request,
-# expected] whose outcome is not the expected one, with what came out.
+# expected] whose outcome is not the expected one, with what came out
+# ("undefined" when nothing did, so that no row passes unseen).
 failures(rows) := [[row[0], row[1], got, row[4]] |
 	some row in rows
-	got := outcome(row[2], row[3])
+	got := _defined_outcome(row[2], row[3])
 	got != row[4]
 ]
+
+_defined_outcome(overlay, request) := o if {
+	o := outcome(overlay, request)
+} else := "undefined"
 
 # request builds a decision input: agent, declared tool names (an MCP
 # tool as [server, tool]), and one call of name with args.
@@ -134,4 +139,49 @@ test_every_preset_names_its_source if {
 		is_string(preset.source.runtime)
 		preset.source.notes != ""
 	}
+}
+
+# A preset never takes an entry out of what is in force (issue 21, item
+# 4): where the configuration and the preset define a group of one name,
+# a deny list or an exclusion naming it reads both; a deny-list agent
+# filter is joined with the preset's, not replaced by it.
+union_rows := [
+	["group in subagent_hard_deny", "openclaw", {"exclusions": {"subagent_hard_deny": ["group:messaging"]}}, "send_email"],
+	["group in subagent_hard_deny", "openclaw", {"exclusions": {"subagent_hard_deny": ["group:messaging"]}}, "post_to_slack"],
+	["group in subagents.deny", "qwen_code", {"subagents": {"deny": ["group:edit"]}}, "apply_patch"],
+	["group in tools.deny", "claude_code", {"tools": {"deny": ["group:execution"]}}, "run_shell_command"],
+	["all_agents_disallowed", "claude_code", {"agent_filters": {"all_agents_disallowed": ["send_email"]}}, "send_email"],
+	["custom_agents_disallowed", "qwen_code", {"agent_filters": {"custom_agents_disallowed": ["send_email"]}}, "send_email"],
+]
+
+union_overlay(base) := object.union(base, {"groups": {
+	"messaging": ["send_email", "post_to_slack"],
+	"edit": ["apply_patch"],
+	"execution": ["run_shell_command"],
+}})
+
+test_a_preset_never_takes_an_entry_out_of_a_deny_list_or_an_exclusion if {
+	failed := [[what, preset, tool, without, with_preset] |
+		some [what, preset, base, tool] in union_rows
+		r := request(subagent(1), [tool, "read_file"], tool, {})
+		without := outcome(union_overlay(base), r)
+		with_preset := outcome(object.union(union_overlay(base), {"preset": preset}), r)
+		not _both_refused(without, with_preset)
+	]
+	failed == []
+}
+
+_both_refused(without, with_preset) if {
+	without != "allowed"
+	without[0] != "not_allowed"
+	with_preset != "allowed"
+	with_preset[0] == without[0]
+}
+
+# In an allow list the preset's group of a name replaces the
+# configuration's (the runtime's names), so it is the preset's alone.
+test_a_preset_group_replaces_the_configuration_s_in_allow_lists if {
+	overlay := {"preset": "openclaw", "groups": {"messaging": ["send_email"]}, "tools": {"allow": ["group:messaging"]}}
+	outcome(overlay, request(main_agent, ["send_email", "message"], "send_email", {})) == ["not_allowed", "global_policy"]
+	outcome(overlay, request(main_agent, ["send_email", "message"], "message", {})) == "allowed"
 }

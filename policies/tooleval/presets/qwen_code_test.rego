@@ -355,13 +355,57 @@ qwen_rows := [
 		qw_deny(["mcp__markitdown"], "mcp__markitdown__convert_to_markdown"),
 		["denied", "policy"],
 	],
-	# tooleval: a Read rule does not also cover grep_search and glob (Qwen's meta-categories).
+	# Meta-categories (toolMatchesRuleToolName in
+	# packages/core/src/permissions/rule-parser.ts): a rule naming
+	# read_file covers READ_TOOLS, edit covers EDIT_TOOLS, the shell covers
+	# monitor. In a deny list tooleval expands them (the preset's
+	# deny_families).
+	[rule_parser, "toolMatchesRuleToolName: read_file covers grep_search", qw, qw_deny(["Read"], "grep_search"), ["denied", "policy"]],
+	[rule_parser, "toolMatchesRuleToolName: read_file covers glob", qw, qw_deny(["ReadFileTool"], "glob"), ["denied", "policy"]],
+	[rule_parser, "toolMatchesRuleToolName: read_file covers list_directory", qw, qw_deny(["read_file"], "list_directory"), ["denied", "policy"]],
+	[rule_parser, "toolMatchesRuleToolName: read_file covers zoom_image", qw, qw_deny(["Read"], "zoom_image"), ["denied", "policy"]],
+	[rule_parser, "toolMatchesRuleToolName: edit covers write_file", qw, qw_deny(["Edit"], "write_file"), ["denied", "policy"]],
+	[rule_parser, "toolMatchesRuleToolName: edit covers notebook_edit", qw, qw_deny(["EditTool"], "notebook_edit"), ["denied", "policy"]],
+	[rule_parser, "toolMatchesRuleToolName: run_shell_command covers monitor", qw, qw_deny(["Bash"], "monitor"), ["denied", "policy"]],
 	[
-		permission_manager,
-		"toolMatchesRuleToolName: read_file covers grep_search (tooleval: not modeled)",
+		rule_parser,
+		"toolMatchesRuleToolName: in disallowed_tools too",
+		qw_disallowed(["Read"], subagent(1), "glob")[0],
+		qw_disallowed(["Read"], subagent(1), "glob")[1],
+		["denied", "agent_definition"],
+	],
+	# tooleval: an allow list does not expand a meta-category (an allow of
+	# Read allows read_file only: stricter).
+	[rule_parser, "an allow of Read allows read_file only (tooleval: stricter)", qw, qw_allow(["Read"], "glob"), ["not_allowed", "policy"]],
+	[rule_parser, "an allow of Read allows read_file", qw, qw_allow(["Read"], "read_file"), "allowed"],
+	# Class and display names of TOOL_NAME_ALIASES (rule-parser.ts).
+	[rule_parser, "TOOL_NAME_ALIASES: ShellTool", qw, qw_deny(["ShellTool"], "run_shell_command"), ["denied", "policy"]],
+	[rule_parser, "TOOL_NAME_ALIASES: WriteFileTool", qw, qw_deny(["WriteFileTool"], "write_file"), ["denied", "policy"]],
+	[rule_parser, "TOOL_NAME_ALIASES: AgentTool", qw, qw_deny(["AgentTool"], "agent"), ["denied", "policy"]],
+	[rule_parser, "TOOL_NAME_ALIASES: TaskTool (legacy)", qw, qw_deny(["TaskTool"], "agent"), ["denied", "policy"]],
+	[rule_parser, "TOOL_NAME_ALIASES: CronCreate", qw, qw_deny(["CronCreate"], "cron_create"), ["denied", "policy"]],
+	[
+		rule_parser,
+		"TOOL_NAME_ALIASES: CronCreate in disallowed_tools",
+		qw_disallowed(["CronCreate"], main_agent, "cron_create")[0],
+		qw_disallowed(["CronCreate"], main_agent, "cron_create")[1],
+		["denied", "agent_definition"],
+	],
+	# Teammates never spawn (EXCLUDED_TOOLS_FOR_TEAMMATES in
+	# subagent-plan-tool-policy.ts has agent).
+	[
+		"packages/core/src/agents/runtime/subagent-plan-tool-policy.ts",
+		"EXCLUDED_TOOLS_FOR_TEAMMATES: agent",
+		qw_with({"max_depth": 9}),
+		qw_call({"role": "subagent", "depth": 1, "teammate": true}, "agent"),
+		["excluded", "teammate_no_spawn"],
+	],
+	[
+		"packages/core/src/agents/runtime/subagent-plan-tool-policy.ts",
+		"EXCLUDED_TOOLS_FOR_TEAMMATES: task (the legacy name of agent)",
 		qw,
-		qw_deny(["Read"], "grep_search"),
-		"allowed",
+		qw_call({"role": "subagent", "depth": 1, "teammate": true}, "task"),
+		["excluded", "teammate_no_spawn"],
 	],
 ]
 

@@ -15,12 +15,13 @@ _roles := {"main", "subagent", "fork"}
 subagent_roles := {"subagent", "fork"}
 
 # METADATA
-# description: The agent as {name, role, depth, leaf}, with defaults filled in.
+# description: The agent as {name, role, depth, leaf, teammate}, with defaults filled in.
 agent(doc) := {
 	"name": field(a, "name", ""),
 	"role": field(a, "role", "main"),
 	"depth": field(a, "depth", 0),
 	"leaf": field(a, "leaf", false) == true,
+	"teammate": field(a, "teammate", false) == true,
 } if {
 	a := field(doc, "agent", {})
 }

@@ -30,8 +30,8 @@ test_agent_errors if {
 }
 
 test_agent_defaults if {
-	shape.agent({}) == {"name": "", "role": "main", "depth": 0, "leaf": false}
-	shape.agent({"agent": {"role": "fork", "depth": 2, "name": "f"}}) == {"name": "f", "role": "fork", "depth": 2, "leaf": false}
+	shape.agent({}) == {"name": "", "role": "main", "depth": 0, "leaf": false, "teammate": false}
+	shape.agent({"agent": {"role": "fork", "depth": 2, "name": "f"}}) == {"name": "f", "role": "fork", "depth": 2, "leaf": false, "teammate": false}
 	shape.agent({"agent": {"role": "subagent", "depth": 1, "leaf": true}}).leaf == true
 	[e.message | some e in shape.agent_errors({"agent": {"role": "subagent", "depth": 1, "leaf": "yes"}})] == ["agent.leaf must be a boolean"]
 }

@@ -238,7 +238,7 @@ _entry_hits(entry, source, kind, vocabulary, f) := [{"entry": entry, "source": s
 	pattern.matches(pattern.compile([entry], kind, vocabulary), f.canonical, f.tool)
 } else := [{"entry": entry, "source": source, "member": member, "member_source": sprintf("groups.%s[%d]", [group, m])} |
 	group := pattern.group_name(entry)
-	some m, member in vocabulary.groups[group]
+	some m, member in pattern.kind_groups(vocabulary, kind)[group]
 	pattern.matches(pattern.compile([member], kind, vocabulary), f.canonical, f.tool)
 ]
 

@@ -16,6 +16,8 @@
 #   | bare_mcp_server_in_allow | an allow list names a bare mcp__S, which matches nothing |
 #   | unmatched_entry       | with a request: an entry it reads matches no declared tool  |
 #   | unknown_mcp_server    | without one: an MCP entry names a server nothing else knows |
+#   | unknown_deny_entry    | a deny or exclusion entry names no tool anything knows      |
+#   | preset_group_union    | a group a deny list names is defined by both config and preset |
 package tooleval.warnings
 
 import data.tooleval.canonical.canonical_or_null
@@ -38,6 +40,8 @@ warnings(conf, doc, index) := array.flatten([
 	_bare_server_warnings(conf, doc),
 	_unmatched_entry_warnings(doc, conf, index),
 	_unknown_server_warnings(conf, index),
+	_unknown_deny_warnings(conf, doc, index),
+	_group_union_warnings(conf, doc),
 ])
 
 # METADATA
@@ -207,5 +211,6 @@ _floor_exception_effect := {
 	"subagent_hard_deny": "sub-agents and forks may call it",
 	"subagent_depth_cap": "sub-agents at the depth cap may call it",
 	"fork_no_spawn": "forks may call it",
+	"teammate_no_spawn": "teammates may call it",
 	"sensitive_paths": "written paths under it are no longer refused as sensitive",
 }

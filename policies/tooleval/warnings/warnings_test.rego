@@ -67,6 +67,7 @@ test_mcp_entries_in_agent_filters_are_ineffective if {
 	codes({"agent_filters": {"all_agents_disallowed": ["mcp__payments__*", "task_output"]}}, {}) == [
 		["ineffective_entry", "config.agent_filters.all_agents_disallowed"],
 		["unknown_mcp_server", "config.agent_filters.all_agents_disallowed"],
+		["unknown_deny_entry", "config.agent_filters.all_agents_disallowed"],
 	]
 }
 
@@ -82,6 +83,7 @@ test_misspelt_mcp_servers if {
 	[[w.code, w.field, w.entry] | some w in check(conf, doc).warnings] == [
 		["unmatched_entry", "stage tenant (allow)", "mcp__githb__*"],
 		["unmatched_entry", "layers[0].deny", "mcp__github__delete_*"],
+		["unknown_deny_entry", "layers[0].deny", "read_fiel"],
 	]
 	[[w.code, w.server] | some w in check(conf, {}).warnings] == [["unknown_mcp_server", "githb"], ["unknown_mcp_server", "github"]]
 	[[w.code, w.server] | some w in check(object.union(conf, {"mcp_servers": ["github"]}), {}).warnings] == [["unknown_mcp_server", "githb"]]
@@ -94,4 +96,49 @@ test_bare_server_in_an_allow_list if {
 	[[w.code, w.field] | some w in check(conf, {}).warnings] == [["bare_mcp_server_in_allow", "config.tenants.acme.tools"]]
 	doc := {"layers": [{"name": "l", "allow": ["mcp__github"], "deny": ["mcp__github"]}]}
 	[[w.code, w.field] | some w in check({}, doc).warnings] == [["bare_mcp_server_in_allow", "layers[0].allow"]]
+}
+
+# A deny or exclusion entry that names no tool the preset, the
+# configuration or the declared tools know protects nothing (issue 21,
+# item 5): a misspelling, or a runtime's spelling the preset does not map.
+test_deny_entries_that_protect_nothing if {
+	[[w.code, w.field, w.index, w.entry] | some w in check({"tools": {"deny": ["read_file", "ShellTool", "zz*"]}}, {}).warnings] == [
+		["unknown_deny_entry", "config.tools.deny", 1, "ShellTool"],
+		["unknown_deny_entry", "config.tools.deny", 2, "zz*"],
+	]
+
+	# the qwen_code preset maps ShellTool; a prefix of a known name is known
+	check({"preset": "qwen_code", "tools": {"deny": ["ShellTool", "run_*"]}}, {}).warnings == []
+
+	# a group, an allow list or a declared tool makes a name known
+	check({"groups": {"messaging": ["send_email"]}, "exclusions": {"subagent_hard_deny": ["send_email"]}}, {}).warnings == []
+	check({"tools": {"allow": ["read_file", "send_email"]}, "subagents": {"deny": ["send_email"]}}, {}).warnings == []
+	codes({"exclusions": {"fork_no_spawn": ["send_email"]}}, {}) == [["unknown_deny_entry", "config.exclusions.fork_no_spawn"]]
+	check({"exclusions": {"fork_no_spawn": ["send_email"]}}, {"declared": [{"name": "send_email"}]}).warnings == []
+	codes({"agents": {"a": {"disallowed_tools": ["sendemail"]}}}, {}) == [["unknown_deny_entry", "config.agents.a.disallowed_tools"]]
+
+	# config.builtin_tools names the runtime's tools
+	check({"builtin_tools": ["send_email"], "tools": {"deny": ["send_email"]}}, {}).warnings == []
+	[e.code | some e in check({"builtin_tools": ["mcp__x__y", "a*"]}, {}).errors] == ["invalid_list"]
+}
+
+# A group that the configuration and its preset define differently, named
+# by a deny list or an exclusion: the union applies there, and check says
+# so (issue 21, item 4).
+test_a_group_the_preset_redefines_in_a_deny_list if {
+	conf := {
+		"preset": "openclaw",
+		"groups": {"messaging": ["send_email", "post_to_slack"]},
+		"exclusions": {"subagent_hard_deny": ["group:messaging"]},
+	}
+	[[w.code, w.field, w.preset_field, w.used_by] | some w in check(conf, {}).warnings] == [[
+		"preset_group_union", "config.groups.messaging", "config.presets.openclaw.groups.messaging",
+		["config.exclusions.subagent_hard_deny"],
+	]]
+
+	# named by an allow list only: the preset's group, no warning
+	check(object.union(conf, {"exclusions": {"subagent_hard_deny": []}, "tools": {"allow": ["group:messaging"]}}), {}).warnings == []
+
+	# the same members: no disagreement
+	check(object.union(conf, {"groups": {"messaging": ["MESSAGE"]}}), {}).warnings == []
 }

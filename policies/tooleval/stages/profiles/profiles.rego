@@ -5,8 +5,9 @@
 #                           minimal, coding, messaging and full ship as data
 #   config.tools.profile    the profile of every agent (null: none), which
 #                           an agent definition's profile replaces
-#   config.tools.also_allow and an agent's also_allow add to the profile
-#                           stage (and only there)
+#   config.tools.also_allow adds to the profile stage (and only there);
+#                           an agent's own also_allow (a list) replaces
+#                           it, as in OpenClaw (resolveEffectiveToolPolicy)
 #   config.tools.allow/deny the global policy                   (global_policy)
 #   config.subagents.allow/deny the sub-agent stage: a final allow-only
 #                           filter for sub-agents; it can narrow, never add
@@ -34,16 +35,25 @@ _profile_stage(s, conf) := [] if {
 	tools == null
 } else := [{
 	"name": "profile",
-	"allow": array.flatten([
-		tools,
-		shape.field(_tools_config(conf), "also_allow", []),
-		shape.field(s.definition, "also_allow", []),
-	]),
+	"allow": array.concat(tools, _also_allow(s, conf)),
 	"deny": [],
 }] if {
 	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
 	is_array(tools)
 } else := [{"name": "profile", "allow": [], "deny": []}]
+
+# The also_allow of the profile stage: the agent definition's own when
+# it has one (even an empty one), else the global one (OpenClaw's
+# resolveEffectiveToolPolicy in src/agents/agent-tools.policy.ts: the
+# agent's alsoAllow ?? the global alsoAllow). A malformed list is an
+# error (see _profile_request_errors) and adds nothing.
+_also_allow(s, conf) := own if {
+	own := shape.field(s.definition, "also_allow", null)
+	is_array(own)
+} else := global if {
+	global := shape.field(_tools_config(conf), "also_allow", [])
+	is_array(global)
+} else := []
 
 # The global policy is a stage only when it states something.
 _global_policy_stage(conf) := [] if {

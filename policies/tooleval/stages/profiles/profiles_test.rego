@@ -25,6 +25,23 @@ profile_cases := [
 	["a global deny wins", profile_config, {}, "refund", ["denied", "global_policy"]],
 	["global also_allow adds at the profile stage", object.union(profile_config, {"tools": {"also_allow": ["browser"]}}), {}, "browser", "allowed"],
 	["an agent's also_allow adds for that agent", profile_config, {"agent": {"name": "browser-bot"}}, "browser", "allowed"],
+	# OpenClaw's resolveEffectiveToolPolicy (src/agents/agent-tools.policy.ts,
+	# 2026.9.6): the agent's alsoAllow ?? the global one.
+	[
+		"an agent's also_allow replaces the global one",
+		object.union(profile_config, {"tools": {"also_allow": ["gateway"]}}),
+		{"agent": {"name": "browser-bot"}}, "gateway", ["not_allowed", "profile"],
+	],
+	[
+		"an agent's empty also_allow replaces the global one too",
+		object.union(profile_config, {"tools": {"also_allow": ["gateway"]}, "agents": {"browser-bot": {"also_allow": []}}}),
+		{"agent": {"name": "browser-bot"}}, "gateway", ["not_allowed", "profile"],
+	],
+	[
+		"an agent without its own also_allow keeps the global one",
+		object.union(profile_config, {"tools": {"also_allow": ["gateway"]}}),
+		{"agent": {"name": "chatty"}}, "gateway", "allowed",
+	],
 	["an agent's profile replaces the global one", profile_config, {"agent": {"name": "chatty"}}, "message", "allowed"],
 	["and refuses what it lacks", profile_config, {"agent": {"name": "chatty"}}, "read_file", ["not_allowed", "profile"]],
 	["the full profile narrows nothing", profile_config, {"agent": {"name": "unbounded"}}, "browser", "allowed"],

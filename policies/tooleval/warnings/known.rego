@@ -1,0 +1,149 @@
+# Warnings about deny lists and exclusions that protect less than they
+# seem to: a deny entry that names no tool anything knows (a misspelt
+# name, or a spelling of the runtime's that the preset does not map),
+# and a group a deny list names that the configuration and its preset
+# define differently (deny lists then read the union of the two).
+package tooleval.warnings
+
+import data.tooleval.canonical.canonical_or_null
+import data.tooleval.configuration
+import data.tooleval.pattern
+
+# METADATA
+# description: |
+#   Every entry of a deny list or an exclusion of the configuration (and,
+#   with a request, of its inline layers) that names no tool the preset,
+#   the configuration or the request's declared tools know: an exact
+#   built-in name none of them has (its aliases resolved), or a P*
+#   prefix none of their names starts with. MCP entries have their own
+#   warnings (unknown_mcp_server, unmatched_entry); groups are checked
+#   when they are defined; the floor's entries are tooleval's own.
+_unknown_deny_warnings(conf, doc, index) := [_warning(
+	"unknown_deny_entry",
+	sprintf(
+		"%s lists %q, which names no tool the preset, the configuration or the declared tools know: %s",
+		[l.field, entry, "it protects nothing (a misspelt name, or a spelling the preset does not map?)"],
+	),
+	{"field": l.field, "index": i, "entry": entry},
+) |
+	aliases := configuration.vocabulary(conf).aliases
+	known := _known_names(conf, index, aliases)
+	groups := configuration.groups(conf)
+	some l in _checked_deny_lists(conf, doc)
+	is_array(l.list)
+	some i, entry in l.list
+	c := canonical_or_null(entry)
+	is_string(c)
+	not startswith(c, "mcp__")
+	not startswith(c, "group:")
+	not pattern.entry_problem(entry, "deny", groups)
+	not _known_entry(c, known, aliases)
+]
+
+_known_entry(c, known, aliases) if {
+	not endswith(c, "*")
+	known[object.get(aliases, c, c)]
+}
+
+_known_entry(c, known, _) if {
+	endswith(c, "*")
+	prefix := trim_suffix(c, "*")
+	some name, _ in known
+	startswith(name, prefix)
+}
+
+# The deny lists the configuration writes (not its groups, which allow
+# lists read too), and those of the request's inline layers.
+_checked_deny_lists(conf, doc) := array.concat(
+	[l | some l in _lists(conf); l.kind == "deny"; not startswith(l.field, "config.groups.")],
+	[l | some l in _inline_lists(doc); l.kind == "deny"],
+)
+
+# METADATA
+# description: |
+#   The canonical names the preset, the configuration and the request
+#   know, each with the name its aliases resolve to: every name the
+#   shipped floor excludes, every name the preset mentions (but its
+#   source), every name the configuration
+#   lists outside its deny lists (groups, profiles, allow lists, path
+#   arguments, scopes, the shell tools, the agent tool, and
+#   config.builtin_tools, where a deployment names its runtime's tools),
+#   and the declared tools.
+_known_names(conf, index, aliases) := {k: true |
+	some n in array.flatten([_preset_names(conf), _config_names(conf), _floor_names, [n | some n, _ in index]])
+	c := canonical_or_null(n)
+	is_string(c)
+	some k in [c, object.get(aliases, c, c)]
+}
+
+# The names the shipped floor's exclusions list (tooleval's own).
+_floor_names := [e |
+	some list in data.tooleval.floor.exclusions
+	is_array(list)
+	some e in list
+]
+
+_preset_names(conf) := _names_in_preset(object.remove(conf.presets[conf.preset], ["source"])) if {
+	is_object(conf.presets[conf.preset])
+} else := []
+
+_names_in_preset(p) := array.concat(
+	[v | walk(p, [_, v]); is_string(v)],
+	[k | some member in ["aliases", "deny_families", "path_arguments"]; some k, _ in configuration.object_at(p, member)],
+)
+
+_config_names(conf) := array.flatten([
+	[e | some l in _lists(conf); _naming_list(l); is_array(l.list); some e in l.list],
+	[k | some k, _ in configuration.object_at(conf, "path_arguments")],
+	[k | some k, _ in configuration.object_at(conf, "scopes")],
+	configuration.array_at(configuration.object_at(conf, "shell"), "tools"),
+	configuration.array_at(conf, "builtin_tools"),
+	[t | t := configuration.object_at(conf, "agent_filters").agent_tool],
+])
+
+# A list that names tools without refusing them: an allow list, or a
+# group.
+_naming_list(l) if l.kind == "allow"
+
+_naming_list(l) if startswith(l.field, "config.groups.")
+
+# METADATA
+# description: |
+#   A group that the configuration and its preset both define, with
+#   different members, and that a deny list or an exclusion names: deny
+#   lists and exclusions read the union of the two, allow lists the
+#   preset's (see tooleval.configuration.deny_groups).
+_group_union_warnings(conf, doc) := [_warning(
+	"preset_group_union",
+	sprintf(
+		"group:%s is %v in config.groups and %v in config.presets.%s.groups; %v name it: deny lists and exclusions read both (the union), allow lists the preset's",
+		[name, own[name], members, conf.preset, uses],
+	),
+	{"field": sprintf("config.groups.%s", [name]), "preset_field": sprintf("config.presets.%s.groups.%s", [conf.preset, name]), "used_by": uses},
+) |
+	own := configuration.own_groups(conf)
+	some name, members in configuration.preset_groups(conf)
+	is_array(own[name])
+	is_array(members)
+	_canonical_set(own[name]) != _canonical_set(members)
+	uses := [l.field | some l in _group_using_lists(conf, doc); _names_group(l.list, name)]
+	count(uses) > 0
+]
+
+_canonical_set(list) := {canonical_or_null(e) | some e in list}
+
+_names_group(list, name) if {
+	is_array(list)
+	some e in list
+	is_string(e)
+	pattern.group_name(e) == name
+}
+
+# The deny lists and exclusions that can name a group: the
+# configuration's, its preset's exclusions, the request's inline layers.
+_group_using_lists(conf, doc) := array.concat(
+	_checked_deny_lists(conf, doc),
+	[{"field": sprintf("config.presets.%s.exclusions.%s", [conf.preset, name]), "kind": "deny", "list": list} |
+		some name, list in configuration.object_at(conf.presets[conf.preset], "exclusions")
+	],
+)
