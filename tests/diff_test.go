@@ -43,6 +43,7 @@ type diffReport struct {
 	} `json:"effective"`
 	NotReplayable []struct {
 		Request string `json:"request"`
+		Call    int    `json:"call"`
 		Name    any    `json:"name"`
 		Why     string `json:"why"`
 	} `json:"not_replayable"`

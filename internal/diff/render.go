@@ -50,6 +50,10 @@ func WriteTable(w io.Writer, r *Report) error {
 	if len(r.NotReplayable) > 0 {
 		fmt.Fprintf(w, "\n%d calls not replayable (their verdicts as replayed are not compared):\n", len(r.NotReplayable))
 		for _, u := range r.NotReplayable {
+			if u.Call < 0 {
+				fmt.Fprintf(w, "  %s: %s\n", u.Request, u.Why)
+				continue
+			}
 			fmt.Fprintf(w, "  %s %s %s: %s\n", u.Request, display.Value(u.ID), display.Value(u.Name), u.Why)
 		}
 	}
