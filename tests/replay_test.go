@@ -60,8 +60,8 @@ func TestEvalRefusesMaskedDecisionLogEvents(t *testing.T) {
 	lines := maskedDecisionLog(t, map[string]string{
 		"log_args": `{"declared": [{"name": "read_file"}], "workspace": {"root": "/ws"},
 			"calls": [{"id": "log_args", "name": "read_file", "args": {"path": "/etc/passwd"}}]}`,
-		"log_clean": `{"declared": [{"name": "web_search"}], "calls": [{"id": "log_clean", "name": "web_search"}]}`,
-		"log_array": `{"declared": [{"name": "read_file"}], "calls": [{"id": "log_array", "name": "read_file"}, ["read_file", "/home/alice/x"]]}`,
+		"log_clean":  `{"declared": [{"name": "web_search"}], "calls": [{"id": "log_clean", "name": "web_search"}]}`,
+		"log_array":  `{"declared": [{"name": "read_file"}], "calls": [{"id": "log_array", "name": "read_file"}, ["read_file", "/home/alice/x"]]}`,
 		"log_caller": `{"declared": [{"name": "web_search"}], "caller": "alice@example.com", "calls": [{"id": "log_caller", "name": "web_search"}]}`,
 	})
 	require.Contains(t, lines["log_args"], `"/input/calls/0/args"`)
