@@ -25,50 +25,50 @@ package system.log
 # METADATA
 # description: |
 #   The members of the input that reach the log, each with the JSON types
-#   it is kept with (null is always kept). A path is the list of member
-#   names from the input; 0 stands for every element of an array. To keep
-#   a category in the logs, add its path here.
+#   it is kept with (null is always kept). A path is the member names
+#   from the input joined by /, with * for every element of an array. To
+#   keep a category in the logs, add its path here.
 kept := {
-	[]: {"object"},
-	["agent"]: {"object"},
-	["agent", "name"]: {"string"},
-	["agent", "role"]: {"string"},
-	["agent", "depth"]: {"number"},
-	["agent", "leaf"]: {"boolean"},
-	["declared"]: {"array"},
-	["declared", 0]: {"object"},
-	["declared", 0, "name"]: {"string"},
-	["declared", 0, "agent"]: {"boolean"},
-	["declared", 0, "mcp"]: {"object"},
-	["declared", 0, "mcp", "server"]: {"string"},
-	["declared", 0, "mcp", "tool"]: {"string"},
-	["layers"]: {"array"},
-	["layers", 0]: {"object"},
-	["layers", 0, "name"]: {"string"},
-	["layers", 0, "allow"]: {"array"},
-	["layers", 0, "allow", 0]: {"string"},
-	["layers", 0, "deny"]: {"array"},
-	["layers", 0, "deny", 0]: {"string"},
-	["layers", 0, "message"]: {"string"},
-	["calls"]: {"array"},
-	["calls", 0]: {"object"},
-	["calls", 0, "id"]: {"string"},
-	["calls", 0, "name"]: {"string"},
-	["run"]: {"object"},
-	["run", "attempts"]: {"number"},
-	["run", "refusals"]: {"number"},
-	["run", "max_attempts"]: {"number"},
-	["run", "max_refusals"]: {"number"},
-	["tenant"]: {"string"},
-	["caller"]: {"object"},
-	["caller", "scopes"]: {"array"},
-	["caller", "scopes", 0]: {"string"},
-	["mcp_services"]: {"array"},
-	["mcp_services", 0]: {"string"},
-	["subagent_type"]: {"string"},
-	["fork_tools"]: {"array"},
-	["fork_tools", 0]: {"string"},
-	["teammate"]: {"string"},
+	"": {"object"},
+	"/agent": {"object"},
+	"/agent/name": {"string"},
+	"/agent/role": {"string"},
+	"/agent/depth": {"number"},
+	"/agent/leaf": {"boolean"},
+	"/declared": {"array"},
+	"/declared/*": {"object"},
+	"/declared/*/name": {"string"},
+	"/declared/*/agent": {"boolean"},
+	"/declared/*/mcp": {"object"},
+	"/declared/*/mcp/server": {"string"},
+	"/declared/*/mcp/tool": {"string"},
+	"/layers": {"array"},
+	"/layers/*": {"object"},
+	"/layers/*/name": {"string"},
+	"/layers/*/allow": {"array"},
+	"/layers/*/allow/*": {"string"},
+	"/layers/*/deny": {"array"},
+	"/layers/*/deny/*": {"string"},
+	"/layers/*/message": {"string"},
+	"/calls": {"array"},
+	"/calls/*": {"object"},
+	"/calls/*/id": {"string"},
+	"/calls/*/name": {"string"},
+	"/run": {"object"},
+	"/run/attempts": {"number"},
+	"/run/refusals": {"number"},
+	"/run/max_attempts": {"number"},
+	"/run/max_refusals": {"number"},
+	"/tenant": {"string"},
+	"/caller": {"object"},
+	"/caller/scopes": {"array"},
+	"/caller/scopes/*": {"string"},
+	"/mcp_services": {"array"},
+	"/mcp_services/*": {"string"},
+	"/subagent_type": {"string"},
+	"/fork_tools": {"array"},
+	"/fork_tools/*": {"string"},
+	"/teammate": {"string"},
 }
 
 # METADATA
@@ -90,14 +90,37 @@ _result := object.get(_event, "result", null)
 #   member whose name a pointer cannot carry.
 mask contains "/input" if {
 	_input != null
-	not _kept_node([], _input)
+	not _kept_object(_input)
 }
 
 # METADATA
-# description: Every member of a kept object that kept does not name, or names with another type.
-mask contains _pointer("/input", path) if {
-	some [path, value] in _nodes
-	not _kept_node(_pattern(path), value)
+# description: |
+#   Every member of a kept object that kept does not name, or names with
+#   another type.
+mask contains _pointer(array.concat(path, [name])) if {
+	some [path, pattern] in _objects
+	some name, value in object.get(_input, path, null)
+	not type_name(value) in object.get(_types, concat("/", [pattern, name]), set())
+}
+
+# METADATA
+# description: |
+#   Every member of a kept object that is an object with a member whose
+#   name a pointer cannot carry, or an array with an element kept does
+#   not allow (an element is never erased alone: OPA would shift the
+#   ones after it).
+mask contains _pointer(array.concat(path, [name])) if {
+	some [path, pattern] in _objects
+	some name, value in object.get(_input, path, null)
+	is_object(value)
+	not _names_safe(value)
+}
+
+mask contains _pointer(array.concat(path, [name])) if {
+	some [path, pattern] in _objects
+	some name, value in object.get(_input, path, null)
+	is_array(value)
+	not _elements_kept(concat("/", [pattern, name, "*"]), value)
 }
 
 # METADATA
@@ -137,8 +160,8 @@ mask contains sprintf("/result/%s/%d/%s", [list, i, member]) if {
 	some list in ["errors", "warnings"]
 	some i, entry in _array(object.get(_result, list, []))
 	is_object(entry)
+	_names_safe(entry)
 	some member, value in entry
-	_safe_name(member)
 	not _scalar(value)
 }
 
@@ -161,8 +184,7 @@ mask contains sprintf("/result/%s", [list]) if {
 	some list in ["errors", "warnings"]
 	some entry in _array(object.get(_result, list, []))
 	is_object(entry)
-	some member, _ in entry
-	not _safe_name(member)
+	not _names_safe(entry)
 }
 
 # METADATA
@@ -201,93 +223,104 @@ _scalar(x) if is_boolean(x)
 
 _scalar(null)
 
-# The nodes of the input under kept containers, as [path, value]: the
-# kept paths are at most four members deep, and nothing below a member
-# that is not kept is looked at.
-_nodes := ((_nodes_1 | _nodes_2) | _nodes_3) | _nodes_4
+# The kept objects of the input, as [path, pattern]: path is where the
+# object is (member names and array indices), pattern its path in kept.
+# The objects of kept are at most three members deep, so three steps
+# from the input find them all (test_kept_objects_are_reached).
+_objects := ((_objects_0 | _objects_1) | _objects_2) | _objects_3
 
-_nodes_1 contains [[name], value] if {
-	_kept_node([], _input)
-	some name, value in _input
+_objects_0 contains [[], ""] if _kept("", _input)
+
+_objects_1 := _step(_objects_0)
+
+_objects_2 := _step(_objects_1)
+
+_objects_3 := _step(_objects_2)
+
+# The kept objects right under the kept objects parents: their members
+# that are kept objects, and the objects in their members that are kept
+# arrays. (Only builtins per member, so that a catalog of thousands of
+# tools is masked in about the time its decision takes.)
+_step(parents) := {[array.concat(path, [name]), p] |
+	some [path, pattern] in parents
+	some name, value in object.get(_input, path, null)
+	is_object(value)
+	p := concat("/", [pattern, name])
+	"object" in object.get(kept, p, set())
+	_names_safe(value)
+} | {[array.concat(path, [name, i]), concat("/", [p, "*"])] |
+	some [path, pattern] in parents
+	some name, value in object.get(_input, path, null)
+	is_array(value)
+	p := concat("/", [pattern, name])
+	"array" in object.get(kept, p, set())
+	_elements_kept(concat("/", [p, "*"]), value)
+	some i, element in value
+	is_object(element)
 }
 
-_nodes_2 contains node if {
-	some parent in _nodes_1
-	some node in _children(parent)
-}
+# The types kept at each path of kept, null included.
+_types[path] := kept_types | {"null"} if some path, kept_types in kept
 
-_nodes_3 contains node if {
-	some parent in _nodes_2
-	some node in _children(parent)
-}
-
-_nodes_4 contains node if {
-	some parent in _nodes_3
-	some node in _children(parent)
-}
-
-_children([path, value]) := {[array.concat(path, [name]), child] |
-	_kept_node(_pattern(path), value)
-	some name, child in value
-}
-
-# A path with every array index replaced by 0, as in kept.
-_pattern(path) := [_segment(s) | some s in path]
-
-_segment(s) := 0 if is_number(s)
-
-else := s
-
-_pointer(root, path) := concat("/", array.concat([root], [_token(s) | some s in path]))
+_pointer(path) := concat("/", array.concat(["/input"], [_token(s) | some s in path]))
 
 _token(s) := format_int(s, 10) if is_number(s)
 
 else := s
 
-# A node is kept when kept names its path with its type (or it is null),
-# every member name of an object is one a pointer can carry, and every
-# element of an array is kept as an element: an element is never erased
-# alone (OPA would shift the elements after it), so an array with an
-# element of another type is erased whole.
-_kept_node(pattern, null) if pattern in object.keys(kept)
+# A value is kept at pattern when kept names pattern with the value's
+# type (null is always kept); an object only when every member name is
+# one a pointer can carry, an array only when every element is kept at
+# pattern/* (so that no element is ever erased alone).
+_kept(pattern, null) if kept[pattern]
 
-_kept_node(pattern, value) if {
+_kept(pattern, value) if {
+	not is_object(value)
+	not is_array(value)
 	type_name(value) in kept[pattern]
-	_names_safe(value)
-	_elements_kept(pattern, value)
 }
 
-_names_safe(value) if not is_object(value)
-
-_names_safe(value) if {
+_kept(pattern, value) if {
 	is_object(value)
-	every name, _ in value {
-		_safe_name(name)
-	}
+	_kept_object_at(pattern, value)
 }
 
-_elements_kept(_, value) if not is_array(value)
-
-_elements_kept(pattern, value) if {
+_kept(pattern, value) if {
 	is_array(value)
-	element := array.concat(pattern, [0])
-	every e in value {
-		_element_kept(element, e)
-	}
+	_kept_array_at(pattern, value)
 }
 
-_element_kept(pattern, null) if pattern in object.keys(kept)
-
-_element_kept(pattern, e) if {
-	type_name(e) in kept[pattern]
-	_names_safe(e)
+_kept_object_at(pattern, value) if {
+	"object" in kept[pattern]
+	_names_safe(value)
 }
 
-# A member name that may be named in a pointer: letters, digits and _.
-# OPA's mask (which URL-escapes each pointer segment) and a JSON pointer
-# read it alike, and it shows in the event's erased list, so it is never
-# an address or a path.
-_safe_name(name) if {
-	is_string(name)
-	regex.match(`^[A-Za-z0-9_]+$`, name)
+_kept_array_at(pattern, value) if {
+	"array" in kept[pattern]
+	_elements_kept(concat("/", [pattern, "*"]), value)
+}
+
+# The input document is kept (its members are then looked at).
+_kept_object(value) if _kept("", value)
+
+# Every member name of the object value is one a pointer can carry: the
+# names joined are letters, digits and _ only, and none is empty. (Such
+# a name shows in the event's erased list, so it is never an address or
+# a path; OPA's mask, which URL-escapes each pointer segment, and a JSON
+# pointer read it alike.)
+_names_safe(value) if {
+	names := object.keys(value)
+	not "" in names
+	regex.match(`^[A-Za-z0-9_]*$`, concat("", names))
+}
+
+# Every element of the array value has a type kept names at element (or
+# is null), and the objects among them have only member names a pointer
+# can carry (all their names at once, as in _names_safe).
+_elements_kept(element, value) if {
+	types := {type_name(e) | some e in value} - {"null"}
+	count(types - object.get(kept, element, set())) == 0
+	names := [name | some e in value; is_object(e); some name, _ in e]
+	not "" in names
+	regex.match(`^[A-Za-z0-9_]*$`, concat("", names))
 }

@@ -155,3 +155,14 @@ test_pointers_are_plain if {
 		regex.match(`^/(input|result)(/[A-Za-z0-9_]+)*$`, pointer)
 	}
 }
+
+# Every object kept names is looked into: the steps from the input reach
+# them all (an input with one of each).
+test_kept_objects_are_reached if {
+	one_of_each := {
+		"agent": {}, "declared": [{"mcp": {}}], "layers": [{}],
+		"calls": [{}], "run": {}, "caller": {},
+	}
+	reached := {pattern | some [_, pattern] in log._objects} with input as decision(one_of_each)
+	reached == {path | some path, types in log.kept; "object" in types}
+}
