@@ -68,7 +68,7 @@ func (e *Engine) record(ctx context.Context, p *policy, path string, request ast
 		request = ast.Null{}
 	}
 	event := map[string]any{"input": jsonOf(request), "result": jsonOf(resultValue)}
-	erased := e.maskPointers(ctx, p, request, resultValue)
+	erased := e.maskPointers(ctx, p, path, request, resultValue)
 	for _, pointer := range erased {
 		erase(event, pointer)
 	}
@@ -99,11 +99,13 @@ func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, requ
 	e.record(ctx, p, path, request, result, evalErr)
 }
 
-// maskPointers evaluates the bundle's decision log mask for one event:
-// the JSON pointers to erase, sorted. If it cannot, everything is.
-func (e *Engine) maskPointers(ctx context.Context, p *policy, request, result ast.Value) []string {
+// maskPointers evaluates the bundle's decision log mask for one event
+// (its path, input and result, as OPA gives them to the mask): the JSON
+// pointers to erase, sorted. If it cannot, everything is.
+func (e *Engine) maskPointers(ctx context.Context, p *policy, path string, request, result ast.Value) []string {
 	everything := []string{"/input", "/result"}
 	maskInput := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("path"), ast.StringTerm(path)},
 		[2]*ast.Term{ast.StringTerm("input"), ast.NewTerm(request)},
 		[2]*ast.Term{ast.StringTerm("result"), ast.NewTerm(result)},
 	)
@@ -140,33 +142,41 @@ func jsonOf(v ast.Value) any {
 	return x
 }
 
-// erase removes the member a JSON pointer names from doc (an array
-// element becomes null). A pointer that names nothing changes nothing.
+// erase removes the member a JSON pointer names from doc, as OPA's
+// decision logger does: an array element is removed and the elements
+// after it move up (the bundle's mask never names one). A pointer that
+// names nothing changes nothing.
 func erase(doc map[string]any, pointer string) {
 	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
 	for i, p := range parts {
 		parts[i] = pointerUnescaper.Replace(p)
 	}
-	var parent any = doc
+	// set replaces the node just walked into in its parent.
+	var set func(any)
+	var node any = doc
 	for i, key := range parts {
 		last := i == len(parts)-1
-		switch node := parent.(type) {
+		switch n := node.(type) {
 		case map[string]any:
 			if last {
-				delete(node, key)
+				delete(n, key)
 				return
 			}
-			parent = node[key]
+			set = func(v any) { n[key] = v }
+			node = n[key]
 		case []any:
 			index, err := strconv.Atoi(key)
-			if err != nil || index < 0 || index >= len(node) {
+			if err != nil || index < 0 || index >= len(n) {
 				return
 			}
 			if last {
-				node[index] = nil
+				if set != nil {
+					set(append(n[:index:index], n[index+1:]...))
+				}
 				return
 			}
-			parent = node[index]
+			set = func(v any) { n[index] = v }
+			node = n[index]
 		default:
 			return
 		}

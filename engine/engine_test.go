@@ -241,8 +241,37 @@ func TestEraseFollowsJSONPointers(t *testing.T) {
 		erase(doc, p)
 	}
 	require.Equal(t, map[string]any{"input": map[string]any{"list": []any{map[string]any{"y": 2}}}}, doc)
+	// An array element is removed, as OPA's decision logger removes it.
 	erase(doc, "/input/list/0")
-	require.Equal(t, map[string]any{"input": map[string]any{"list": []any{nil}}}, doc)
+	require.Equal(t, map[string]any{"input": map[string]any{"list": []any{}}}, doc)
+}
+
+// TestAuditMasksMalformedShapes: the shapes that leaked through the mask
+// (caller as a string, a call sent as an array, calls as an object, a
+// call id that is not a string and is echoed in the result) are erased
+// whole, and the record is still written.
+func TestAuditMasksMalformedShapes(t *testing.T) {
+	for _, tc := range []struct {
+		input  string
+		erased []any
+	}{
+		{`{"caller": "alice@example.com", "calls": [{"id": "c1", "name": "read_file"}]}`, []any{"/input/caller", "/result/errors/0/message"}},
+		{`{"calls": [{"id": "c1", "name": "read_file"}, ["read_file", "/home/alice/x"]]}`, []any{"/input/calls"}},
+		{`{"calls": {"c1": {"id": "c1", "name": "read_file", "args": {"path": "/home/alice/x"}}}}`, []any{"/input/calls", "/result/errors/0/message"}},
+		{`{"calls": [{"id": {"user": "alice@example.com"}, "name": "read_file"}]}`, []any{"/input/calls/0/id", "/result/decisions/0/id"}},
+		{`["alice@example.com"]`, []any{"/input", "/result/errors/0/message"}},
+	} {
+		var buf bytes.Buffer
+		e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
+		_, err := e.DecideJSON(context.Background(), []byte(tc.input))
+		require.NoError(t, err, tc.input)
+		lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
+		require.Len(t, lines, 1, tc.input)
+		var rec map[string]any
+		require.NoError(t, json.Unmarshal(lines[0], &rec))
+		require.Equal(t, tc.erased, rec["erased"], tc.input)
+		require.NotContains(t, buf.String(), "alice", tc.input)
+	}
 }
 
 // TestDecideJSONReadsLikeOPAEval: a leading byte order mark is skipped;

@@ -49,6 +49,7 @@ type diffReport struct {
 	} `json:"effective"`
 	NotReplayable []struct {
 		Request string       `json:"request"`
+		Call    int          `json:"call"`
 		ID      any          `json:"id"`
 		Name    any          `json:"name"`
 		Why     string       `json:"why"`

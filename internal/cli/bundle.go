@@ -3,9 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
+	"io"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/atomicfile"
 )
 
 const bundleExamples = `  # Build the bundle from the policies embedded in this binary
@@ -35,10 +36,6 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 	if fs.NArg() != 1 || fs.Arg(0) != "build" {
 		return ExitUsage, usagef("usage: tooleval bundle build [-o FILE]")
 	}
-	f, err := os.Create(*output)
-	if err != nil {
-		return ExitUsage, usagef("create %s: %w", *output, err)
-	}
 	rev := *revision
 	if rev == "" {
 		rev = "dev"
@@ -46,12 +43,11 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 			rev = engine.BuildRevision()
 		}
 	}
-	if err := engine.WriteBundle(ctx, f, *source, rev, config); err != nil {
-		f.Close()
-		os.Remove(*output)
-		return ExitUsage, err
-	}
-	if err := f.Close(); err != nil {
+	// A refused or failed build leaves an existing file as it was.
+	err = atomicfile.Write(*output, 0o644, func(w io.Writer) error {
+		return engine.WriteBundle(ctx, w, *source, rev, config)
+	})
+	if err != nil {
 		return ExitUsage, err
 	}
 	fmt.Fprintf(s.Err, "wrote %s (revision %s)\n", *output, rev)

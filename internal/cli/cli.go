@@ -21,7 +21,7 @@ import (
 const (
 	ExitOK      = 0 // every call allowed, the launch valid, nothing to report
 	ExitRefused = 1 // a call or tool refused, a warning under check --strict, a change found by diff
-	ExitUsage   = 2 // bad usage, unreadable or undecodable input, evaluation failure
+	ExitUsage   = 2 // bad usage, unreadable or undecodable input, a decision log event that is not replayable, evaluation failure
 	ExitErrors  = 3 // the request or configuration has errors (every call is then refused), a launch is invalid
 )
 

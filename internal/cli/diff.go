@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/atomicfile"
 	"github.com/tooleval/tooleval/internal/diff"
 	"github.com/tooleval/tooleval/internal/inputs"
 )
@@ -144,22 +146,21 @@ func runDiff(ctx context.Context, s Streams, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, err
 	}
-	out := s.Out
-	if *output != "" {
-		f, err := os.Create(*output)
-		if err != nil {
-			return ExitUsage, err
+	writeReport := func(out io.Writer) error {
+		switch *format {
+		case "json":
+			return diff.WriteJSON(out, report)
+		case "html":
+			return diff.WriteHTML(ctx, out, report, basePolicy, candidatePolicy)
+		default:
+			return diff.WriteTable(out, report)
 		}
-		defer f.Close()
-		out = f
 	}
-	switch *format {
-	case "json":
-		err = diff.WriteJSON(out, report)
-	case "html":
-		err = diff.WriteHTML(ctx, out, report, basePolicy, candidatePolicy)
-	default:
-		err = diff.WriteTable(out, report)
+	if *output != "" {
+		// A failed report leaves an existing file as it was.
+		err = atomicfile.Write(*output, 0o644, writeReport)
+	} else {
+		err = writeReport(s.Out)
 	}
 	if err != nil {
 		return ExitUsage, fmt.Errorf("write the report: %w", err)

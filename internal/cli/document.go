@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -52,6 +53,11 @@ func (c documentCommand[T]) run(ctx context.Context, s Streams, args []string) (
 	code := ExitOK
 	w := newDocumentWriter(s, out, len(docs))
 	for _, d := range docs {
+		if masked := maskedBeyondArguments(d.masked); masked != "" {
+			fmt.Fprintf(s.Err, "tooleval: %s: not replayable: the log masked %s, which the %s document reads; not re-evaluated\n", d.source, masked, c.name)
+			code = worse(code, ExitUsage)
+			continue
+		}
 		if alternative != nil && *alternative {
 			if len(docs) > 1 {
 				fmt.Fprintf(s.Out, "== %s\n", display.Value(d.source))
@@ -79,4 +85,21 @@ func (c documentCommand[T]) run(ctx context.Context, s Streams, args []string) (
 		code = worse(code, status)
 	}
 	return code, nil
+}
+
+// maskedBeyondArguments lists the pointers a decision log's mask removed
+// other than call arguments, which neither the catalog nor a launch
+// reads: what makes a document read from the log not replayable by
+// these commands.
+func maskedBeyondArguments(masked []string) string {
+	var out []string
+	for _, p := range masked {
+		if rest, ok := strings.CutPrefix(p, "/input/calls/"); ok {
+			if _, member, found := strings.Cut(rest, "/"); found && (member == "args" || strings.HasPrefix(member, "args/")) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, ", ")
 }

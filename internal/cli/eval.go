@@ -13,6 +13,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/engine/wire"
+	"github.com/tooleval/tooleval/internal/diff"
 	"github.com/tooleval/tooleval/internal/display"
 	"github.com/tooleval/tooleval/internal/inputs"
 )
@@ -48,8 +49,15 @@ JSON Lines of {source, result}.
 
 Exit status: 0 every call allowed, 1 a call refused, 3 the request or
 configuration has errors (every call is then refused), 2 bad usage,
-unreadable input or an evaluation failure; with several inputs, the
-worst of them. With a wire format, a refused call whose id is not a
+unreadable input, an input that is not replayable or an evaluation
+failure; with several inputs, the worst of them.
+
+An OPA decision log event whose mask removed what a call's decision
+reads (its arguments or the workspace, for a call that reaches the
+argument checks; who is asking or the calls themselves, for every call)
+is not replayable: the command names each such call on standard error,
+does not print a decision for the event, and exits 2 (tooleval diff
+lists the same calls as not replayable). With a wire format, a refused call whose id is not a
 string has no valid tool result: the command exits 2 and says which
 call.
 `
@@ -114,6 +122,10 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 		if err != nil {
 			return ExitUsage, fmt.Errorf("%s: %w", doc.source, policy.explain(err))
 		}
+		if len(doc.masked) > 0 && reportNotReplayable(s, doc.source, doc.masked, d) {
+			code = worse(code, ExitUsage)
+			continue
+		}
 		if err := w.write(doc.source, d, func() error { return writeDecision(s, out, d) }); err != nil {
 			return ExitUsage, err
 		}
@@ -137,6 +149,31 @@ func withoutOutputs(s Streams, docs []document) []document {
 	return kept
 }
 
+// reportNotReplayable says on standard error which calls of a decision
+// cannot be replayed from its decision log event, whose mask removed the
+// pointers masked (the reading tooleval diff lists as not replayable),
+// and reports whether any cannot: such a document is not re-decided.
+func reportNotReplayable(s Streams, source string, masked []string, d *engine.Decision) bool {
+	request, calls := diff.NotReplayable(masked, d)
+	if request != "" && len(d.Decisions) == 0 {
+		fmt.Fprintf(s.Err, "tooleval: %s: not replayable: %s: the request's calls are not known\n", source, request)
+		return true
+	}
+	found := false
+	for i, why := range calls {
+		if why == "" {
+			continue
+		}
+		c := d.Decisions[i]
+		fmt.Fprintf(s.Err, "tooleval: %s: call %d (id %s, name %s) is not replayable: %s\n", source, i, display.Value(c.ID), display.Value(c.Name), why)
+		found = true
+	}
+	if found {
+		fmt.Fprintf(s.Err, "tooleval: %s: not re-decided: the decision log does not hold what the policy read (see docs/deploy.md, \"Decision logs and masking\")\n", source)
+	}
+	return found
+}
+
 // decisionStatus is the exit code of one decision: errors (every call
 // refused for them), a refused call, or success.
 func decisionStatus(d *engine.Decision) int {
@@ -153,6 +190,9 @@ func decisionStatus(d *engine.Decision) int {
 type document struct {
 	source string
 	value  ast.Value
+	// masked lists what the decision log event it was read from had
+	// removed from it (inputs.Document.Masked).
+	masked []string
 }
 
 // prepare does what the commands that evaluate input documents share:
@@ -187,7 +227,7 @@ func prepare(ctx context.Context, s Streams, fs *pflag.FlagSet, format string, f
 		if err != nil {
 			return "", nil, nil, err
 		}
-		docs = []document{{input, value}}
+		docs = []document{{input, value, nil}}
 	}
 	e, err := policy.engine(ctx)
 	if err != nil {
@@ -209,7 +249,7 @@ func readDocuments(paths []string, s Streams, entryPoints []string) ([]document,
 		if err != nil {
 			return nil, usagef("%s: %w", d.Source, err)
 		}
-		docs = append(docs, document{d.Source, value})
+		docs = append(docs, document{d.Source, value, d.Masked})
 	}
 	return docs, nil
 }

@@ -16,7 +16,9 @@ const launchExamples = `  # Validate a fork launch and print its allowlist and n
   tooleval launch -i inputs/launch/fork_with_tools.json --format json
 
 Exit status: 0 valid, 3 invalid (the launch has errors; it is deny-all),
-2 bad usage, unreadable input or an evaluation failure.
+2 bad usage, unreadable input, a decision log event whose mask removed
+what a launch reads (not replayable: named on standard error) or an
+evaluation failure.
 `
 
 func launchCommand() documentCommand[*engine.Launch] {

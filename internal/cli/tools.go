@@ -29,8 +29,9 @@ Calls and run in the input are ignored. Several inputs (files,
 directories, JSON Lines, OPA decision logs) may follow the flags instead
 of -i. Exit status: 0 every declared tool allowed, 1 a tool refused, 3
 the request or configuration has errors (every tool is then refused), 2
-bad usage, unreadable input or an evaluation failure; with several
-inputs, the worst of them.
+bad usage, unreadable input, a decision log event whose mask removed
+more than call arguments (not replayable: named on standard error) or
+an evaluation failure; with several inputs, the worst of them.
 `
 
 func toolsCommand() documentCommand[*engine.Catalog] {

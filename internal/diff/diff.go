@@ -121,6 +121,8 @@ type ErrorsChange struct {
 // verdict decides whether the call changes. Both verdicts are given as
 // replayed (the base's as logged, when From says so), not as they would
 // be; Why says what is missing.
+// Call is -1 (and ID, Name and the verdicts empty) for a request whose
+// calls the log masked altogether.
 type Unreplayable struct {
 	Request string  `json:"request"`
 	Call    int     `json:"call"`
@@ -302,6 +304,9 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 		return outcome{err: fmt.Errorf("the policies decided %d and %d calls", len(before.Decisions), len(after.Decisions))}
 	}
 	whole, arguments := maskedParts(req.Masked)
+	if whole != "" && len(before.Decisions) == 0 {
+		o.unreplayable = append(o.unreplayable, Unreplayable{req.Source, -1, nil, nil, "the log masked " + whole + ": the request's calls are not known", Verdict{}, Verdict{}})
+	}
 	logged, loggedWhy := recordedVerdicts(req, base, before.Decisions)
 	for i, b := range before.Decisions {
 		a := after.Decisions[i]
@@ -488,6 +493,30 @@ func why(trace []engine.TraceStep, v Verdict) []Step {
 		}
 	}
 	return out
+}
+
+// NotReplayable says which calls of a decision, decided from a decision
+// log event whose mask removed the pointers masked (inputs.Document's
+// Masked), cannot be replayed and why: request is set when no call can
+// (the log masked who is asking, or the calls themselves), and calls[i]
+// is set for the i-th call when it reaches a check that reads what the
+// log masked (its arguments, the workspace). tooleval eval re-decides
+// no such document.
+func NotReplayable(masked []string, d *engine.Decision) (request string, calls []string) {
+	whole, arguments := maskedParts(masked)
+	calls = make([]string, len(d.Decisions))
+	for i, c := range d.Decisions {
+		switch {
+		case whole != "":
+			calls[i] = "the log masked " + whole
+		case arguments != "" && verdictOf(c).reachesArguments():
+			calls[i] = "the log masked " + arguments + ": argument checks are not replayed"
+		}
+	}
+	if whole != "" {
+		request = "the log masked " + whole
+	}
+	return request, calls
 }
 
 // maskedParts sorts a decision log's masked pointers into what makes the

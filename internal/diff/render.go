@@ -59,6 +59,10 @@ func WriteTable(w io.Writer, r *Report) error {
 	if len(r.NotReplayable) > 0 {
 		fmt.Fprintf(w, "\n%d %s not replayable (not compared):\n", len(r.NotReplayable), plural(len(r.NotReplayable), "call", "calls"))
 		for _, u := range r.NotReplayable {
+			if u.Call < 0 {
+				fmt.Fprintf(w, "  %s: %s\n", display.Text(u.Request), display.Escape(u.Why))
+				continue
+			}
 			fmt.Fprintf(w, "  %s %s %s: %s\n", display.Text(u.Request), display.Value(u.ID), display.Value(u.Name), display.Escape(u.Why))
 		}
 	}

@@ -208,14 +208,22 @@ func (r reader) document(source string, data []byte) (Document, bool, error) {
 	if err := json.Unmarshal(data, &event); err != nil || event.DecisionID == nil {
 		return Document{Source: source, Input: data}, true, nil // an input document (any JSON value)
 	}
-	if !r.entryPoints[entryPoint(event.Path)] || event.Input == nil {
-		return Document{}, false, nil // another entry point's event, or one without input
+	if !r.entryPoints[entryPoint(event.Path)] {
+		return Document{}, false, nil // another entry point's event
 	}
 	var masked []string
 	for _, pointer := range append(event.Erased, event.Masked...) {
 		if pointer == "/input" || strings.HasPrefix(pointer, "/input/") {
 			masked = append(masked, pointer)
 		}
+	}
+	if event.Input == nil {
+		if len(masked) == 0 {
+			return Document{}, false, nil // an event without input
+		}
+		// The mask erased the whole input: a document that is not
+		// replayable, not one to skip.
+		return Document{Source: source, Input: json.RawMessage("null"), Masked: masked, Result: event.Result, Revisions: revisions(event.Bundles, event.Revision)}, true, nil
 	}
 	return Document{Source: source, Input: *event.Input, Masked: masked, Result: event.Result, Revisions: revisions(event.Bundles, event.Revision)}, true, nil
 }
