@@ -472,8 +472,12 @@ func exampleWorkdir(t *testing.T) (dir, bin string) {
 	require.NoError(t, err)
 	event, err := json.Marshal(map[string]any{"decision_id": "d1", "path": "tooleval/decision", "input": json.RawMessage(request), "erased": []string{"/input/calls/0/args"}})
 	require.NoError(t, err)
+	privateKey, _ := signingKey(t)
+	signing, err := os.ReadFile(privateKey)
+	require.NoError(t, err)
 	for name, data := range map[string][]byte{
 		"request.json": request, "deploy/config.json": config, "prod.tar.gz": bundle, "review.tar.gz": bundle, "decisions.log": append(event, '\n'),
+		"signing.pem": signing,
 	} {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o600))

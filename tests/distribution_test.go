@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -350,4 +351,57 @@ func TestDecisionLogsMaskWhatIdentifies(t *testing.T) {
 	for _, erased := range []string{"/input/requester", "/input/handoff"} {
 		require.Contains(t, line, `"`+erased+`"`, "the event should list what was erased")
 	}
+}
+
+// TestCLIConfiguredAndSignedBundle: tooleval bundle build --config
+// --signing-key makes, in one command, a bundle that a stock OPA server
+// verifying signatures activates and decides with the configuration.
+func TestCLIConfiguredAndSignedBundle(t *testing.T) {
+	t.Parallel()
+	private, public := signingKey(t)
+	overlay := writeFile(t, "config.json", []byte(`{"tenants": {"acme": {"tools": ["read_file"]}}}`))
+	tarball := filepath.Join(t.TempDir(), "tooleval.tar.gz")
+	_, stderr, code := cli(t, "", "bundle", "build", "--config", overlay, "--revision", "configured-signed",
+		"--signing-key", private, "--signing-key-id", "tooleval", "-o", tarball)
+	require.Equal(t, 0, code, stderr)
+	signed, err := os.ReadFile(tarball)
+	require.NoError(t, err)
+
+	pubPEM, err := os.ReadFile(public)
+	require.NoError(t, err)
+	service := newBundleService(t)
+	service.publish(signed)
+	indented := "      " + strings.ReplaceAll(strings.TrimSpace(string(pubPEM)), "\n", "\n      ")
+	config := writeFile(t, "opa.yaml", serverConfig(service.server.URL, fmt.Sprintf(`    signing:
+      keyid: tooleval
+keys:
+  tooleval:
+    algorithm: RS256
+    key: |
+%s
+`, indented)))
+	server := startOPA(t, "--config-file", config)
+	require.Equal(t, "configured-signed", server.revision("tooleval"))
+	result, ok, err := server.query("tooleval/decision", []byte(`{"tenant": "acme",
+		"declared": [{"name": "read_file"}, {"name": "write_file"}],
+		"calls": [{"id": "r", "name": "read_file"}, {"id": "w", "name": "write_file"}]}`))
+	require.NoError(t, err)
+	require.True(t, ok)
+	var d struct {
+		Decisions []struct {
+			Allowed bool   `json:"allowed"`
+			Layer   string `json:"layer"`
+		} `json:"decisions"`
+	}
+	require.NoError(t, json.Unmarshal(result, &d))
+	require.Len(t, d.Decisions, 2)
+	require.True(t, d.Decisions[0].Allowed)
+	require.Equal(t, "tenant", d.Decisions[1].Layer, "the configuration is in the signed bundle")
+
+	_, stderr, code = cli(t, "", "bundle", "build", "--signing-key", private, "--signing-alg", "XX1", "-o", tarball)
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "signing key")
+	kept, err := os.ReadFile(tarball)
+	require.NoError(t, err)
+	require.Equal(t, signed, kept, "a refused build leaves the bundle as it was")
 }
