@@ -119,12 +119,17 @@ alias_problem(table, alias, tool) := ["invalid_alias", _invalid_alias_message] i
 } else := ["invalid_alias", _invalid_alias_message] if {
 	some other, _ in table
 	canonical_or_null(other) == canonical_or_null(tool)
-} else := ["colliding_names", "another alias of this preset is the same name in canonical form for another tool: which tool it names would depend on spelling"] if {
+} else := ["colliding_names", _colliding_alias_message] if {
 	some other, other_tool in table
 	other != alias
 	canonical_or_null(other) == canonical_or_null(alias)
 	canonical_or_null(other_tool) != canonical_or_null(tool)
 }
+
+_colliding_alias_message := concat(" ", [
+	"another alias of this preset is the same name in canonical form for another tool:",
+	"which tool it names would depend on spelling",
+])
 
 _invalid_alias_message := concat(" ", [
 	"an alias and its tool are two different built-in tool names (no wildcard, group or MCP name)",
