@@ -50,6 +50,12 @@ const (
 // record logs one evaluation: request is the input document, result the
 // document returned (any JSON-compatible value or ast.Value).
 func (e *Engine) record(ctx context.Context, p *policy, path string, request ast.Value, result any, evalErr error) {
+	e.recordAt(ctx, slog.LevelInfo, p, path, request, result, evalErr)
+}
+
+// recordAt is record at a level: a decision that refuses a call, or any
+// evaluation that failed, is logged at warning level.
+func (e *Engine) recordAt(ctx context.Context, level slog.Level, p *policy, path string, request ast.Value, result any, evalErr error) {
 	if e.audit == nil {
 		return
 	}
@@ -84,7 +90,10 @@ func (e *Engine) record(ctx context.Context, p *policy, path string, request ast
 	if evalErr != nil {
 		attrs = append(attrs, slog.String("error", evalErr.Error()))
 	}
-	e.audit.LogAttrs(ctx, slog.LevelInfo, AuditMessage, attrs...)
+	if evalErr != nil {
+		level = slog.LevelWarn
+	}
+	e.audit.LogAttrs(ctx, level, AuditMessage, attrs...)
 }
 
 // auditDecision is record for a decision (nil d: nothing to log).
@@ -96,7 +105,11 @@ func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, requ
 	if d.value == nil {
 		result = d.document
 	}
-	e.record(ctx, p, path, request, result, evalErr)
+	level := slog.LevelInfo
+	if len(d.Errors) > 0 || !d.AllAllowed() {
+		level = slog.LevelWarn // a refusal is worth a look
+	}
+	e.recordAt(ctx, level, p, path, request, result, evalErr)
 }
 
 // maskPointers evaluates the bundle's decision log mask for one event

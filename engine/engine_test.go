@@ -347,3 +347,24 @@ func TestMeterProviderCountsDecisionsByOutcome(t *testing.T) {
 	require.Equal(t, map[string]int64{"allowed": 2, "refused": 1, "errors": 1}, counts)
 	require.Equal(t, uint64(4), durations)
 }
+
+// A decision that refuses a call is audited at warning level, one that
+// allows every call at info level.
+func TestAuditLogsRefusalsAtWarningLevel(t *testing.T) {
+	var buf bytes.Buffer
+	e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
+	ctx := context.Background()
+	_, err := e.DecideJSON(ctx, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`))
+	require.NoError(t, err)
+	_, err = e.DecideJSON(ctx, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}]}`))
+	require.NoError(t, err)
+	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
+	require.Len(t, lines, 2)
+	var levels []string
+	for _, line := range lines {
+		var rec map[string]any
+		require.NoError(t, json.Unmarshal(line, &rec))
+		levels = append(levels, rec["level"].(string))
+	}
+	require.Equal(t, []string{"INFO", "WARN"}, levels)
+}

@@ -708,7 +708,7 @@ func (p *Proxy) auditUnevaluated(ctx context.Context, name, reason, layer string
 	}
 	var id [16]byte
 	_, _ = rand.Read(id[:])
-	p.opts.Audit.LogAttrs(ctx, slog.LevelInfo, engine.AuditMessage,
+	p.opts.Audit.LogAttrs(ctx, slog.LevelWarn, engine.AuditMessage, // always a refusal
 		slog.String("decision_id", hex.EncodeToString(id[:])),
 		slog.String("path", "tooleval/decision"),
 		slog.String("timestamp", time.Now().UTC().Format(time.RFC3339Nano)),
