@@ -12,12 +12,20 @@ DIRTY       := $(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: install test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
 	@echo "# bin/tooleval eval -i $(EXAMPLE) --format table"
 	@code=0; bin/tooleval eval -i $(EXAMPLE) --format table || code=$$?; [ $$code -eq 0 ] || [ $$code -eq 1 ] || [ $$code -eq 3 ]
+
+## install: put the command line on the PATH: $(PREFIX)/bin/tooleval
+## (PREFIX=/usr/local by default; PREFIX=$$HOME/.local needs no root)
+PREFIX ?= /usr/local
+install: tooleval
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 bin/tooleval $(DESTDIR)$(PREFIX)/bin/tooleval
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/tooleval"
 
 ## tooleval: build the command line into bin/, with the checkout's revision
 ## linked in as the embedded bundle's revision (commit, -dirty with changes)

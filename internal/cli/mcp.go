@@ -322,11 +322,15 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	return ExitOK, nil
 }
 
-// openAuditLog opens the audit log: FILE appended to, or standard
-// error when path is empty.
+// openAuditLog opens the audit log: FILE appended to (its directory
+// made, private to the user, when missing), or standard error when path
+// is empty.
 func openAuditLog(s Streams, path string) (io.Writer, func(), error) {
 	if path == "" {
 		return s.Err, func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, nil, usagef("--audit-log: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {

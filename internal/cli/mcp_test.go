@@ -120,3 +120,25 @@ func TestLinePrefixer(t *testing.T) {
 	}
 	require.Equal(t, "upstream: {\"msg\":\"Decision Log\"}\nupstream: second\nupstream: \nupstream: third", out.String())
 }
+
+// The audit log's directory is made when it is missing, private to the
+// user; the file is appended to.
+func TestAuditLogDirectoryIsMade(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "tooleval", "audit.jsonl")
+	w, closeLog, err := openAuditLog(Streams{}, path)
+	require.NoError(t, err)
+	_, err = w.Write([]byte("one\n"))
+	require.NoError(t, err)
+	closeLog()
+	info, err := os.Stat(filepath.Dir(path))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o700), info.Mode().Perm())
+	w, closeLog, err = openAuditLog(Streams{}, path)
+	require.NoError(t, err)
+	_, err = w.Write([]byte("two\n"))
+	require.NoError(t, err)
+	closeLog()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, "one\ntwo\n", string(data))
+}
