@@ -194,6 +194,24 @@ func signingKey(t *testing.T) (private, public string) {
 	return private, public
 }
 
+// verifyingServerConfig writes the configuration of a server that pulls
+// the tooleval bundle from service and activates it only when it is
+// signed with the private half of the public key file (key id tooleval).
+func verifyingServerConfig(t *testing.T, service *bundleService, public string) string {
+	t.Helper()
+	pubPEM, err := os.ReadFile(public)
+	require.NoError(t, err)
+	indented := "      " + strings.ReplaceAll(strings.TrimSpace(string(pubPEM)), "\n", "\n      ")
+	return writeFile(t, "opa.yaml", serverConfig(service.server.URL, fmt.Sprintf(`    signing:
+      keyid: tooleval
+keys:
+  tooleval:
+    algorithm: RS256
+    key: |
+%s
+`, indented)))
+}
+
 // tamper changes a data file inside a bundle tarball and leaves its
 // signature as it was.
 func tamper(t *testing.T, tarball []byte, file string, edit func(string) string) []byte {
@@ -236,21 +254,9 @@ func tamper(t *testing.T, tarball []byte, file string, edit func(string) string)
 func TestSignedBundles(t *testing.T) {
 	private, public := signingKey(t)
 	signed := buildBundle(t, policiesDir, "signed-a", "--signing-key", private, "--signing-alg", "RS256")
-	pubPEM, err := os.ReadFile(public)
-	require.NoError(t, err)
-
 	service := newBundleService(t)
 	service.publish(signed)
-	indented := "      " + strings.ReplaceAll(strings.TrimSpace(string(pubPEM)), "\n", "\n      ")
-	config := writeFile(t, "opa.yaml", serverConfig(service.server.URL, fmt.Sprintf(`    signing:
-      keyid: tooleval
-keys:
-  tooleval:
-    algorithm: RS256
-    key: |
-%s
-`, indented)))
-	server := startOPA(t, "--log-level", "info", "--config-file", config)
+	server := startOPA(t, "--log-level", "info", "--config-file", verifyingServerConfig(t, service, public))
 	require.Equal(t, "signed-a", server.revision("tooleval"))
 
 	// The tampered bundle would let sub-agents use gateway.
@@ -367,20 +373,9 @@ func TestCLIConfiguredAndSignedBundle(t *testing.T) {
 	signed, err := os.ReadFile(tarball)
 	require.NoError(t, err)
 
-	pubPEM, err := os.ReadFile(public)
-	require.NoError(t, err)
 	service := newBundleService(t)
 	service.publish(signed)
-	indented := "      " + strings.ReplaceAll(strings.TrimSpace(string(pubPEM)), "\n", "\n      ")
-	config := writeFile(t, "opa.yaml", serverConfig(service.server.URL, fmt.Sprintf(`    signing:
-      keyid: tooleval
-keys:
-  tooleval:
-    algorithm: RS256
-    key: |
-%s
-`, indented)))
-	server := startOPA(t, "--config-file", config)
+	server := startOPA(t, "--config-file", verifyingServerConfig(t, service, public))
 	require.Equal(t, "configured-signed", server.revision("tooleval"))
 	result, ok, err := server.query("tooleval/decision", []byte(`{"tenant": "acme",
 		"declared": [{"name": "read_file"}, {"name": "write_file"}],
