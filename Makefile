@@ -56,10 +56,10 @@ check:
 	@echo "opa check --strict: clean"
 
 coverage: | $(BUILD)
-	@$(OPA) test --timeout 60s --coverage --threshold $(COVERAGE_MIN) policies > $(BUILD)/coverage.json; rc=$$?; \
+	@$(OPA) test --timeout 300s --coverage --threshold $(COVERAGE_MIN) policies > $(BUILD)/coverage.json; rc=$$?; \
 	printf 'rego line coverage: %s%% (minimum $(COVERAGE_MIN)%%)\n' \
 		"$$(grep -o '"coverage": [0-9.]*' $(BUILD)/coverage.json | tail -n 1 | cut -d' ' -f2)"; \
-	if [ $$rc -ne 0 ]; then $(OPA) test --timeout 60s policies; fi; \
+	if [ $$rc -ne 0 ]; then $(OPA) test --timeout 300s policies; fi; \
 	exit $$rc
 
 test-go: test-unit test-integration test-cedar test-race
