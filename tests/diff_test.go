@@ -325,7 +325,11 @@ func TestDiffUsageErrors(t *testing.T) {
 // candidate refuses by name (here denied) is a change whatever its
 // arguments held; a name-level change of an unmasked request is found.
 func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
-	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
+	// The server's bundle has a revision of its own, so that its logged
+	// verdicts never stand for the base's (TestDiffUsesTheLoggedVerdict
+	// covers that): the base's verdicts here are replayed, on any checkout.
+	logged := writeFile(t, "logged.tar.gz", buildBundle(t, policiesDir, "logged-elsewhere"))
+	server := startOPA(t, "--log-level", "info", "--bundle", logged, "--set", "decision_logs.console=true")
 	requests := []string{
 		`{"declared": [{"name": "read_file"}, {"name": "web_search"}], "workspace": {"root": "/ws"},
 		  "calls": [{"id": "log_1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "log_2", "name": "web_search", "args": {"query": "x"}}]}`,
