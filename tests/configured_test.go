@@ -131,9 +131,9 @@ func TestCheckReportsConfigurationProblemsWithLocations(t *testing.T) {
 	for _, want := range []string{
 		`configuration: error: colliding_names:`,
 		`configuration: error: unknown_group:`,
-		`field=config.tenants.acme.tools`,
+		`(at config.tenants.acme.tools[0]; entry=group:billing)`,
 		`configuration: error: unknown_profile:`,
-		`field=config.tools.profile`,
+		`(at config.tools.profile; profile=codng)`,
 		`configuration: warning: duplicate_entry:`,
 		`configuration: warning: shadowed_entry:`,
 		`configuration: warning: unreachable_entry:`,

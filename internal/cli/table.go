@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -113,23 +116,80 @@ func writeProblems(w io.Writer, title string, problems []engine.Problem) {
 	}
 }
 
-// location renders the members of a problem that locate its culprit.
+// location renders the members of a problem that locate its culprit:
+// first the path of the culprit itself (at config.tools.deny[1],
+// at layers[0].allow[2]), then every other member as name=value.
 func location(p engine.Problem) string {
+	path, used := problemPath(p)
 	keys := make([]string, 0, len(p))
 	for k := range p {
-		if k != "code" && k != "message" {
+		if k != "code" && k != "message" && !used[k] {
 			keys = append(keys, k)
 		}
-	}
-	if len(keys) == 0 {
-		return ""
 	}
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s=%s", k, display.Value(p[k]))
 	}
-	return " (" + strings.Join(parts, " ") + ")"
+	rest := strings.Join(parts, " ")
+	switch {
+	case path != "" && rest != "":
+		return " (at " + path + "; " + rest + ")"
+	case path != "":
+		return " (at " + path + ")"
+	case rest != "":
+		return " (" + rest + ")"
+	}
+	return ""
+}
+
+// problemPath returns the path in the configuration or the request of a
+// problem's culprit, from its field, index, and for an inline layer its
+// layer_index and list, with the members it was made of; "" when the
+// problem names no field.
+func problemPath(p engine.Problem) (string, map[string]bool) {
+	field, ok := p["field"].(string)
+	if !ok || field == "" {
+		return "", nil
+	}
+	used := map[string]bool{"field": true}
+	path := display.Value(field)
+	if layer, ok := wholeNumber(p["layer_index"]); ok && field == "layers" {
+		path += fmt.Sprintf("[%s]", layer)
+		used["layer_index"] = true
+		if list, ok := p["list"].(string); ok && (list == "allow" || list == "deny") {
+			path += "." + list
+			used["list"] = true
+		}
+	}
+	if index, ok := wholeNumber(p["index"]); ok {
+		path += fmt.Sprintf("[%s]", index)
+		used["index"] = true
+	}
+	return path, used
+}
+
+// wholeNumber returns v as written when it is a non-negative whole JSON number.
+func wholeNumber(v any) (string, bool) {
+	var s string
+	switch n := v.(type) {
+	case json.Number:
+		s = n.String()
+	case int:
+		s = strconv.Itoa(n)
+	case float64:
+		if n != math.Trunc(n) || n < 0 || n > 1e15 {
+			return "", false
+		}
+		s = strconv.FormatFloat(n, 'f', 0, 64)
+	default:
+		return "", false
+	}
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return "", false
+	}
+	return s, true
 }
 
 func dash(s string) string {

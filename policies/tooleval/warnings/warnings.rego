@@ -15,7 +15,7 @@
 #   | floor_exception       | the configuration drops an entry of the shipped floor       |
 #   | bare_mcp_server_in_allow | an allow list names a bare mcp__S, which matches nothing |
 #   | unmatched_entry       | with a request: an entry it reads matches no declared tool  |
-#   | unknown_mcp_server    | without one: an MCP entry names a server nothing else knows |
+#   | unknown_mcp_server    | an MCP entry names a server nothing else knows              |
 #   | unknown_deny_entry    | a deny or exclusion entry names no tool anything knows      |
 #   | preset_group_union    | a group a deny list names is defined by both config and preset |
 package tooleval.warnings
@@ -125,11 +125,11 @@ _pair(location, obj, allow, deny) := [
 _shadowed_warnings(conf) := [_warning(
 	"shadowed_entry",
 	sprintf("%s lists %q, which %s refuses: deny wins, so the entry can never match", [allow_at, entry, deny_at]),
-	{"field": allow_at, "entry": entry, "denied_by": deny_at},
+	{"field": allow_at, "index": i, "entry": entry, "denied_by": deny_at},
 ) |
 	some [allow_at, deny_at, allow, deny] in _stage_pairs(conf)
 	matcher := pattern.compile(deny, "deny", configuration.vocabulary(conf))
-	some entry in allow
+	some i, entry in allow
 	_exact_match(matcher, entry)
 ]
 
@@ -149,9 +149,9 @@ _unreachable_warnings(conf) := array.concat(
 	[_warning(
 		"unreachable_entry",
 		sprintf("config.subagents.allow lists %q, which runtime exclusion subagent_hard_deny removes from every sub-agent", [entry]),
-		{"field": "config.subagents.allow", "entry": entry, "removed_by": "subagent_hard_deny"},
+		{"field": "config.subagents.allow", "index": i, "entry": entry, "removed_by": "subagent_hard_deny"},
 	) |
-		some entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
+		some i, entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
 		_exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.vocabulary(conf)), entry)
 	],
 	[_warning(
@@ -160,13 +160,13 @@ _unreachable_warnings(conf) := array.concat(
 			"config.subagents.allow lists %q, which profile %q does not: the sub-agent stage cannot add back a tool the profile removed (%s)",
 			[entry, name, "add it to config.tools.also_allow"],
 		),
-		{"field": "config.subagents.allow", "entry": entry, "removed_by": sprintf("config.profiles.%s", [name])},
+		{"field": "config.subagents.allow", "index": i, "entry": entry, "removed_by": sprintf("config.profiles.%s", [name])},
 	) |
 		name := configuration.object_at(conf, "tools").profile
 		is_array(configuration.object_at(conf, "profiles")[name])
 		profile := array.concat(configuration.object_at(conf, "profiles")[name], configuration.array_at(configuration.object_at(conf, "tools"), "also_allow"))
 		matcher := pattern.compile(profile, "allow", configuration.vocabulary(conf))
-		some entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
+		some i, entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
 		pattern.exact(entry)
 		not pattern.exact_hit(matcher, canonical_or_null(entry))
 	],
@@ -188,10 +188,10 @@ _unmatched_agent_tool_warnings(doc, conf, index) := [_warning(
 _ineffective_warnings(conf) := [_warning(
 	"ineffective_entry",
 	sprintf("config.agent_filters.%s lists %q, but MCP tools pass this filter: use an agent definition or a layer", [list, entry]),
-	{"field": sprintf("config.agent_filters.%s", [list]), "entry": entry},
+	{"field": sprintf("config.agent_filters.%s", [list]), "index": i, "entry": entry},
 ) |
 	some list in ["all_agents_disallowed", "custom_agents_disallowed", "async_allowed"]
-	some entry in configuration.array_at(configuration.object_at(conf, "agent_filters"), list)
+	some i, entry in configuration.array_at(configuration.object_at(conf, "agent_filters"), list)
 	startswith(canonical_or_null(entry), "mcp__")
 ]
 
@@ -200,10 +200,10 @@ _ineffective_warnings(conf) := [_warning(
 _floor_exception_warnings(conf) := [_warning(
 	"floor_exception",
 	sprintf("config.floor_exceptions.%s drops %q from the shipped floor: %s", [list, entry, _floor_exception_effect[list]]),
-	{"field": sprintf("config.floor_exceptions.%s", [list]), "entry": entry},
+	{"field": sprintf("config.floor_exceptions.%s", [list]), "index": i, "entry": entry},
 ) |
 	some list in sort(configuration.floor_lists)
-	some entry in configuration.array_at(configuration.object_at(conf, "floor_exceptions"), list)
+	some i, entry in configuration.array_at(configuration.object_at(conf, "floor_exceptions"), list)
 	configuration.floor_entry(list, entry)
 ]
 
