@@ -12,7 +12,7 @@ import data.tooleval.context
 import data.tooleval.forks
 import data.tooleval.shape
 import data.tooleval.stages
-import data.tooleval.stages.agents
+import data.tooleval.subject
 import data.tooleval.tracing
 import data.tooleval.warnings
 
@@ -95,7 +95,7 @@ launch := l if {
 check := {
 	"errors": array.concat(ctx.errors, [e | some e in stages.config_errors(configuration.config); not e in ctx.errors]),
 	"warnings": warnings.warnings(configuration.config, doc, ctx.tools),
-	"agent_tools": agents.agent_tools(stages.subject(doc, configuration.config), ctx.tools),
+	"agent_tools": stages.agent_tools(subject.of(doc, configuration.config), ctx.tools),
 } if {
 	doc := shape.document(_request)
 	ctx := context.compile(_request)

@@ -9,6 +9,7 @@ import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
+import data.tooleval.subject
 
 # In an allow list a bare mcp__S matches nothing.
 _bare_server_warnings(conf, doc) := [_warning(
@@ -46,7 +47,7 @@ _inline_lists(doc) := [{"field": sprintf("layers[%d].%s", [i, kind]), "kind": ki
 # list the tools of a whole runtime, most of which a request never
 # declares.
 _stage_lists(doc, conf) := [{"field": sprintf("stage %s (%s)", [layer.name, kind]), "kind": kind, "list": object.get(layer, kind, [])} |
-	some layer in stages.layers(doc, stages.subject(doc, conf), conf)
+	some layer in stages.layers(doc, subject.of(doc, conf), conf)
 	_request_stages[layer.name]
 	some kind in ["allow", "deny"]
 ]
