@@ -3,6 +3,8 @@
 # description: |
 #   The entry points of the tool-call policy. docs/contract.md is the
 #   contract; every package under tooleval implements one concept of it.
+#   A decision reads top to bottom, one package a step: shape, subject,
+#   stages, checks, arguments, budget, verdict (README.md, "Layout").
 package tooleval
 
 import data.tooleval.batch
