@@ -3,6 +3,8 @@
 # description: |
 #   The entry points of the tool-call policy. docs/contract.md is the
 #   contract; every package under tooleval implements one concept of it.
+#   A decision reads top to bottom, one package a step: shape, subject,
+#   stages, checks, arguments, budget, verdict (README.md, "Layout").
 package tooleval
 
 import data.tooleval.batch
@@ -12,7 +14,7 @@ import data.tooleval.context
 import data.tooleval.forks
 import data.tooleval.shape
 import data.tooleval.stages
-import data.tooleval.stages.agents
+import data.tooleval.subject
 import data.tooleval.tracing
 import data.tooleval.warnings
 
@@ -95,7 +97,7 @@ launch := l if {
 check := {
 	"errors": array.concat(ctx.errors, [e | some e in stages.config_errors(configuration.config); not e in ctx.errors]),
 	"warnings": warnings.warnings(configuration.config, doc, ctx.tools),
-	"agent_tools": agents.agent_tools(stages.subject(doc, configuration.config), ctx.tools),
+	"agent_tools": stages.agent_tools(subject.of(doc, configuration.config), ctx.tools),
 } if {
 	doc := shape.document(_request)
 	ctx := context.compile(_request)

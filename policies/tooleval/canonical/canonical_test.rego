@@ -3,7 +3,8 @@ package tooleval.canonical_test
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.canonical_or_null
 
-# Names and their canonical forms. The spec's examples come first.
+# Names and their canonical forms. The contract's examples (docs/contract.md)
+# come first.
 canonical_cases := {
 	"Search": "search",
 	"\uff33\uff25\uff21\uff32\uff23\uff28": "search",

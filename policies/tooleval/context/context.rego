@@ -24,7 +24,7 @@ import data.tooleval.exclusions
 import data.tooleval.layers
 import data.tooleval.shape
 import data.tooleval.stages
-import data.tooleval.stages.read_only
+import data.tooleval.subject
 
 # METADATA
 # description: |
@@ -38,21 +38,21 @@ compile(input_doc) := {
 	"checks": compiled,
 	"workspace": arguments.workspace(doc, prepared.sensitive_paths),
 	"path_arguments": prepared.path_arguments,
-	"actions": read_only.action_policy(subject, config),
+	"actions": stages.action_policy(asking, config),
 	"names": prepared.names,
 	"notes": checks.notes(compiled),
 } if {
 	doc := shape.document(input_doc)
 	prepared := configuration.prepared
 	config := configuration.config
-	subject := stages.subject(doc, config)
+	asking := subject.of(doc, config)
 	agent := shape.agent(doc)
 	declarations := declared.read(shape.list_field(doc, "declared"), prepared.names)
 	raw_layers := layers.inline(doc)
 	compiled := checks.checks(
 		exclusions.active(agent, prepared),
 		array.concat(
-			stages.compile(stages.layers(doc, subject, config), prepared.vocabulary),
+			stages.compile(stages.layers(doc, asking, config), prepared.vocabulary),
 			layers.compile(raw_layers, prepared.vocabulary),
 		),
 	)
@@ -66,7 +66,7 @@ compile(input_doc) := {
 		arguments.workspace_errors(doc),
 		prepared.errors,
 		configuration.unicode_errors,
-		stages.request_errors(doc, subject, config),
+		stages.request_errors(doc, asking, config),
 	])
 }
 

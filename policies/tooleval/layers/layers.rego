@@ -1,14 +1,6 @@
-# METADATA
-# title: Layers
-# description: |
-#   A layer is {name, allow, deny}. Layers are ordered and each can only
-#   narrow: allow null (or absent) states nothing and narrows nothing,
-#   allow [] refuses everything, and deny (absent = []) wins over allow
-#   inside the same layer.
-#
-#   Where layers come from (sources.rego for the input's, tooleval.stages
-#   for the configured stages) is kept apart from how they are evaluated
-#   (here).
+# Validating and compiling the inline layers (inline.rego says where
+# they come from and what a layer is): every error names the layer and
+# the entry, and each layer becomes a check with compiled matchers.
 package tooleval.layers
 
 import data.tooleval.pattern

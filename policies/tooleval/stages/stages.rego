@@ -2,9 +2,12 @@
 # title: Configured stages
 # description: |
 #   The layers tooleval computes from data.tooleval.config and the fields
-#   that say who is asking (agent, tenant, caller, mcp_services, handoff).
-#   They are evaluated in this order, before the runtime's inline layers,
-#   and each can only narrow, like any layer; a refusal names the stage.
+#   that say who is asking (agent, tenant, caller, mcp_services, handoff),
+#   for the subject of the request (tooleval.subject.of). They are
+#   evaluated in this order, before the runtime's inline layers, and each
+#   can only narrow, like any layer; a refusal names the stage. The stages
+#   are documented in docs/configuration.md, "The stages, in evaluation
+#   order", one section each.
 #
 #   | stage                 | applies when                                   | package   |
 #   | all_agents            | a sub-agent                                    | agents    |
@@ -28,6 +31,9 @@
 #   with the request's fields and the configuration the request reads),
 #   config_errors (every error in its part of the configuration) and
 #   sources (where each entry of its stages comes from, for explain).
+#   This package is the one the rest of the policy imports: it joins those
+#   rules over the stage packages and passes on what else of them is read
+#   elsewhere (agent_tools, action_policy).
 #
 #   A stage is {name, allow, deny, exempt?, servers?, message?}: allow null states
 #   nothing, deny wins, exempt ("mcp" or "non_mcp") names the kind of tool
@@ -43,13 +49,6 @@ import data.tooleval.stages.profiles
 import data.tooleval.stages.read_only
 import data.tooleval.stages.requester
 import data.tooleval.stages.tenants
-
-# METADATA
-# description: |
-#   Who is asking, read once from the request and the configuration (see
-#   tooleval.stages.agents.subject); the stages read it instead of the
-#   request.
-subject(doc, conf) := agents.subject(doc, conf)
 
 # METADATA
 # description: The configured stages that apply to this request, in evaluation order, for its subject.
@@ -92,6 +91,19 @@ sources(doc, s, conf) := object.union_n([
 	read_only.sources(doc, s, conf),
 	requester.sources(doc, s, conf),
 ])
+
+# METADATA
+# description: |
+#   Like resolveAgentTools, for the subject s and the declared tools index:
+#   which exact names its definition lists are valid and which invalid, or
+#   null (tooleval.stages.agents.agent_tools).
+agent_tools(s, index) := agents.agent_tools(s, index)
+
+# METADATA
+# description: |
+#   What deciding a shell call's action needs for the subject s, or null
+#   when no call's action is checked (tooleval.stages.read_only.action_policy).
+action_policy(s, conf) := read_only.action_policy(s, conf)
 
 # METADATA
 # description: |

@@ -42,6 +42,7 @@ import data.tooleval.layers
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
+import data.tooleval.subject
 
 # METADATA
 # description: |
@@ -78,16 +79,16 @@ sources(doc, compiled) := {
 	),
 } if {
 	conf := configuration.config
-	subject := stages.subject(doc, conf)
-	stage_list := stages.layers(doc, subject, conf)
-	stage_sources := _stage_sources(doc, subject, conf)
+	asking := subject.of(doc, conf)
+	stage_list := stages.layers(doc, asking, conf)
+	stage_sources := _stage_sources(doc, asking, conf)
 	count(stage_list) + count(layers.inline(doc)) == compiled
 }
 
 # The sources of the stages' entries; none (each entry is then named by
 # its place in its stage) if they cannot be read.
-_stage_sources(doc, subject, conf) := x if {
-	x := stages.sources(doc, subject, conf)
+_stage_sources(doc, s, conf) := x if {
+	x := stages.sources(doc, s, conf)
 } else := {}
 
 # A stage's lists, with the sources of their entries: where the

@@ -9,6 +9,7 @@ import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
+import data.tooleval.subject
 
 # In an allow list a bare mcp__S matches nothing.
 _bare_server_warnings(conf, doc) := [_warning(
@@ -52,15 +53,15 @@ _stage_lists(doc, conf) := [{
 	"list": object.get(layer, kind, []),
 	"sources": object.get(stage_sources, [layer.name, kind], []),
 } |
-	subject := stages.subject(doc, conf)
-	stage_sources := _stage_sources(doc, subject, conf)
-	some layer in stages.layers(doc, subject, conf)
+	asking := subject.of(doc, conf)
+	stage_sources := _stage_sources(doc, asking, conf)
+	some layer in stages.layers(doc, asking, conf)
 	_request_stages[layer.name]
 	some kind in ["allow", "deny"]
 ]
 
-_stage_sources(doc, subject, conf) := x if {
-	x := stages.sources(doc, subject, conf)
+_stage_sources(doc, asking, conf) := x if {
+	x := stages.sources(doc, asking, conf)
 } else := {}
 
 _request_stages := {

@@ -25,7 +25,7 @@ import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
-import data.tooleval.stages.agents
+import data.tooleval.subject
 
 # METADATA
 # description: Every warning for the configuration in force and the request (a decision input, possibly empty).
@@ -177,7 +177,7 @@ _unmatched_agent_tool_warnings(doc, conf, index) := [_warning(
 	sprintf("agent %q lists tool %q, which names no declared tool: it is ignored, never widened", [resolution.agent, entry]),
 	{"field": sprintf("config.agents.%s.tools", [resolution.agent]), "entry": entry},
 ) |
-	resolution := agents.agent_tools(stages.subject(doc, conf), index)
+	resolution := stages.agent_tools(subject.of(doc, conf), index)
 	resolution != null
 	some entry in resolution.invalid
 ]

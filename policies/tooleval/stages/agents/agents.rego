@@ -1,26 +1,33 @@
-# Agent definitions and the runtime filters keyed on agent attributes
-# (docs/configuration.md, "Agent definitions" and "Runtime filters").
+# METADATA
+# title: Agent definitions and runtime filters
+# description: |
+#   The stages keyed on who is asking (tooleval.subject): the runtime
+#   filters of sub-agents and the agent's own definition. Documented in
+#   docs/configuration.md, "Agent definitions (`agents`)" and "Runtime
+#   filters (`agent_filters`)"; a preset's agent_filters are merged in as
+#   "Runtime presets (`preset`)" there says, and docs/presets.md,
+#   "Groups, profiles, filters" (claude_code) gives the preset's lists.
 #
-# config.agents[NAME] is the definition of the agent input.agent.name:
-#   tools             allowlist; absent, null or ["*"] is every tool left
-#                     after the runtime filters
-#   disallowed_tools  blocklist
-#   builtin           a built-in agent (default false: a custom agent)
-#   async, background runs asynchronously (either makes it async)
-#   read_only         runs in read-only mode (see read_only.rego)
-#   profile, also_allow  its profile stage (see profiles.rego)
+#   config.agents[NAME] is the definition of the agent input.agent.name:
+#     tools             allowlist; absent, null or ["*"] is every tool left
+#                       after the runtime filters
+#     disallowed_tools  blocklist
+#     builtin           a built-in agent (default false: a custom agent)
+#     async, background runs asynchronously (either makes it async)
+#     read_only         runs in read-only mode (tooleval.stages.read_only)
+#     profile, also_allow  its profile stage (tooleval.stages.profiles)
 #
-# config.agent_filters are the filters of sub-agents, checked in order.
-# MCP tools pass through the first three untouched:
-#   all_agents_disallowed        no sub-agent gets these       (all_agents)
-#   custom_agents_disallowed     nor does a custom sub-agent   (custom_agents)
-#   async_allowed                an async sub-agent gets only these, and an
-#                                in-process teammate (input.agent.teammate)
-#                                also in_process_teammate_allowed and
-#                                agent_tool                     (async_agents)
-#   coordinator_allowed          in coordinator mode (input.agent.coordinator)
-#                                the agent gets only these, MCP tools
-#                                included                       (coordinator_mode)
+#   config.agent_filters are the filters of sub-agents, checked in order.
+#   MCP tools pass through the first three untouched:
+#     all_agents_disallowed        no sub-agent gets these       (all_agents)
+#     custom_agents_disallowed     nor does a custom sub-agent   (custom_agents)
+#     async_allowed                an async sub-agent gets only these, and an
+#                                  in-process teammate (input.agent.teammate)
+#                                  also in_process_teammate_allowed and
+#                                  agent_tool                     (async_agents)
+#     coordinator_allowed          in coordinator mode (input.agent.coordinator)
+#                                  the agent gets only these, MCP tools
+#                                  included                       (coordinator_mode)
 package tooleval.stages.agents
 
 import data.tooleval.canonical.canonical_or_null
@@ -29,52 +36,6 @@ import data.tooleval.configuration
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages.profiles
-
-# METADATA
-# description: |
-#   Who is asking, read once from the request and the configuration:
-#   {name, subagent, definition_key and definition (or null), builtin,
-#   async, teammate, coordinator, read_only, profile (or null)}. The
-#   stages read it instead of the request.
-subject(doc, conf) := {
-	"name": agent.name,
-	"subagent": agent.role in shape.subagent_roles,
-	"definition_key": key,
-	"definition": d,
-	"builtin": object.get(attrs, "builtin", false) == true,
-	"async": true in [object.get(attrs, "async", false), object.get(attrs, "background", false), object.get(mode, "async", false)],
-	"teammate": object.get(mode, "teammate", false) == true,
-	"coordinator": object.get(mode, "coordinator", false) == true,
-	"read_only": true in [object.get(attrs, "read_only", false), object.get(mode, "read_only", false)],
-	"profile": shape.field(d, "profile", shape.field(shape.field(conf, "tools", {}), "profile", null)),
-} if {
-	agent := shape.agent(doc)
-	mode := _object_or_empty(shape.field(doc, "agent", {}))
-	key := _definition_key(agent.name, conf)
-	d := _definition(key, conf)
-	attrs := _object_or_empty(d)
-}
-
-_object_or_empty(x) := x if is_object(x)
-
-else := {}
-
-# METADATA
-# description: |
-#   The key of config.agents that defines the agent named name (the key
-#   with the same canonical form: Auditor, auditor and a full-width
-#   spelling are one agent, as tool names are), or null. A name with no
-#   exact canonical form and keys that collide canonically are errors
-#   that refuse the request (tooleval.configuration.lookup_errors).
-_definition_key(name, conf) := key if {
-	key := configuration.table_key(shape.field(conf, "agents", {}), name)
-} else := null
-
-# The definition under key, when it is an object; else null.
-_definition(key, conf) := d if {
-	d := shape.field(conf, "agents", {})[key]
-	is_object(d)
-} else := null
 
 _filters(conf) := shape.field(conf, "agent_filters", {})
 

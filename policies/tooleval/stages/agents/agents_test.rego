@@ -3,6 +3,7 @@ package tooleval.stages.agents_test
 import data.tooleval.configuration
 import data.tooleval.stages.agents
 import data.tooleval.stages_test
+import data.tooleval.subject
 
 agent_config := {
 	"agents": {
@@ -72,12 +73,12 @@ test_agent_definitions_and_filters if {
 test_agent_tools_reports_valid_and_invalid_names if {
 	index := {"read_file": {}, "mcp__github__read_issue": {}}
 	conf := configuration.overlay(data.tooleval.config, agent_config)
-	agents.agent_tools(agents.subject(sub("reviewer"), conf), index) == {
+	agents.agent_tools(subject.of(sub("reviewer"), conf), index) == {
 		"agent": "reviewer",
 		"valid": ["read_file"],
 		"invalid": ["edit_file"],
 	}
-	agents.agent_tools(agents.subject(sub("explore"), conf), index) == null
+	agents.agent_tools(subject.of(sub("explore"), conf), index) == null
 }
 
 test_agent_configuration_errors if {

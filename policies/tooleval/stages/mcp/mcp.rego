@@ -1,24 +1,28 @@
-# Request-level MCP service allowlists (docs/configuration.md, "MCP
-# service allowlists").
+# METADATA
+# title: MCP service allowlists
+# description: |
+#   The mcp_services and mcp_user_services stages, documented in
+#   docs/configuration.md, "MCP service allowlists (`mcp_services`,
+#   `mcp_user_services`)". No preset sets them.
 #
-#   input.mcp_services           the MCP servers this request may use
-#                                (absent or null: any)         (mcp_services)
-#   config.mcp_user_services     when an object, binds MCP servers to user
-#                                identity: the servers of input.caller.user
-#                                (its key compared canonically);
-#                                a request with no user, or an unknown one,
-#                                gets no MCP tool              (mcp_user_services)
+#     input.mcp_services           the MCP servers this request may use
+#                                  (absent or null: any)         (mcp_services)
+#     config.mcp_user_services     when an object, binds MCP servers to user
+#                                  identity: the servers of input.caller.user
+#                                  (its key compared canonically);
+#                                  a request with no user, or an unknown one,
+#                                  gets no MCP tool              (mcp_user_services)
 #
-# Both admit only MCP tools of the listed raw servers (compared
-# canonically, never by the sanitized function name) and let every
-# non-MCP tool through untouched: the request's other tools are the
-# business of the other layers.
+#   Both admit only MCP tools of the listed raw servers (compared
+#   canonically, never by the sanitized function name) and let every
+#   non-MCP tool through untouched: the request's other tools are the
+#   business of the other layers.
 package tooleval.stages.mcp
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
 import data.tooleval.shape
-import data.tooleval.stages.tenants
+import data.tooleval.subject
 
 _mcp_service_stages(doc, conf) := array.concat(_request_services_stage(doc), _user_services_stage(doc, conf))
 
@@ -39,7 +43,7 @@ _user_servers(doc, users) := servers if {
 	is_array(servers)
 } else := []
 
-_user(doc) := shape.field(tenants.caller(doc), "user", null)
+_user(doc) := shape.field(subject.caller(doc), "user", null)
 
 # The stage's allow is a set of canonical raw server names, matched
 # directly against each MCP tool's server (stages.compile), never written

@@ -1,18 +1,25 @@
-# Profiles, the global policy and the sub-agent stage
-# (docs/configuration.md, "Profiles and the sub-agent stage").
+# METADATA
+# title: Profiles, the global policy and the sub-agent stage
+# description: |
+#   The profile, global_policy and subagent_policy stages, documented in
+#   docs/configuration.md, "Profiles and the sub-agent stage (`profiles`,
+#   `tools`, `subagents`)". A preset's profiles are merged in as "Runtime
+#   presets (`preset`)" there says; docs/presets.md gives them per runtime
+#   ("Groups, profiles, filters" for claude_code, "Groups and profiles"
+#   for openclaw).
 #
-#   config.profiles[NAME]   the tools of a profile (null: every tool);
-#                           minimal, coding, messaging and full ship as data
-#   config.tools.profile    the profile of every agent (null: none), which
-#                           an agent definition's profile replaces
-#   config.tools.also_allow adds to the profile stage (and only there);
-#                           an agent's own also_allow (a list) replaces
-#                           it, as in OpenClaw (resolveEffectiveToolPolicy)
-#   config.tools.allow/deny the global policy                   (global_policy)
-#   config.subagents.allow/deny the sub-agent stage: a final allow-only
-#                           filter for sub-agents; it can narrow, never add
-#                           back what an earlier stage removed, and deny
-#                           wins everywhere                      (subagent_policy)
+#     config.profiles[NAME]   the tools of a profile (null: every tool);
+#                             minimal, coding, messaging and full ship as data
+#     config.tools.profile    the profile of every agent (null: none), which
+#                             an agent definition's profile replaces
+#     config.tools.also_allow adds to the profile stage (and only there);
+#                             an agent's own also_allow (a list) replaces
+#                             it, as in OpenClaw (resolveEffectiveToolPolicy)
+#     config.tools.allow/deny the global policy                   (global_policy)
+#     config.subagents.allow/deny the sub-agent stage: a final allow-only
+#                             filter for sub-agents; it can narrow, never add
+#                             back what an earlier stage removed, and deny
+#                             wins everywhere                      (subagent_policy)
 package tooleval.stages.profiles
 
 import data.tooleval.configuration

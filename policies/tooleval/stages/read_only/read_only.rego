@@ -1,17 +1,24 @@
-# Read-only mode and the command-level classification of shell calls
-# (docs/configuration.md, "Read-only mode and shell actions").
+# METADATA
+# title: Read-only mode and shell actions
+# description: |
+#   The read_only stage and the action policy of shell calls, documented
+#   in docs/configuration.md, "Read-only mode and shell actions
+#   (`read_only`, `shell`)". A preset's read_only and shell are merged in
+#   as "Runtime presets (`preset`)" there says; docs/presets.md gives them
+#   per runtime ("Groups, profiles, filters" for claude_code, "Not modeled
+#   (stricter)" for qwen_code, "Shell actions" for openclaw).
 #
-# An agent runs in read-only mode (subject.read_only) when
-# input.agent.read_only is true or its definition says read_only. Then only the tools of
-# config.read_only.allow are allowed (stage read_only: the read bucket
-# and the shell tools), and a call of a shell tool (config.shell.tools)
-# only when its action observes:
+#   An agent runs in read-only mode (read_only of tooleval.subject.of)
+#   when input.agent.read_only is true or its definition says read_only.
+#   Then only the tools of config.read_only.allow are allowed (stage read_only: the read bucket
+#   and the shell tools), and a call of a shell tool (config.shell.tools)
+#   only when its action observes:
 #
-#   action (args.action)                 | kind
-#   status, logs, list (config.shell.observe) | observes
-#   exec, start, write, stop, anything else   | changes state
+#     action (args.action)                 | kind
+#     status, logs, list (config.shell.observe) | observes
+#     exec, start, write, stop, anything else   | changes state
 #
-# A call without an action runs config.shell.default_action (exec).
+#   A call without an action runs config.shell.default_action (exec).
 package tooleval.stages.read_only
 
 import data.tooleval.canonical.canonical_or_null

@@ -1,25 +1,29 @@
-# The requester policy captured at spawn, kept by a continuation
-# (docs/configuration.md, "Captured requester policy").
+# METADATA
+# title: Captured requester policy
+# description: |
+#   The requester_policy and continuation_restricted stages, documented in
+#   docs/configuration.md, "Captured requester policy (`requester`,
+#   `handoff`, `continuation`)". No preset sets them.
 #
-# When settled children resume a requester (after sessions_yield), the
-# runtime sends the handoff:
+#   When settled children resume a requester (after sessions_yield), the
+#   runtime sends the handoff:
 #
-#   input.requester  {session, batch, policy_digest}: the requester session
-#                    being resumed, its settled batch, and the digest the
-#                    engine recorded when it captured the requester's policy
-#                    at spawn (engine.RequesterPolicyDigest)
-#   input.handoff    {session, batch, children: [{id, policy}]}: the batch
-#                    that settled, and the requester policy ({allow, deny})
-#                    each child carries
+#     input.requester  {session, batch, policy_digest}: the requester session
+#                      being resumed, its settled batch, and the digest the
+#                      engine recorded when it captured the requester's policy
+#                      at spawn (engine.RequesterPolicyDigest)
+#     input.handoff    {session, batch, children: [{id, policy}]}: the batch
+#                      that settled, and the requester policy ({allow, deny})
+#                      each child carries
 #
-# The continuation keeps the captured policy (stage requester_policy)
-# only when the handoff belongs to the requester session and its settled
-# batch, and every child carries the same policy, whose digest
-# (sha256 of its JSON encoding) is the recorded one. Otherwise, for a
-# conflicting, missing or unverifiable policy, it runs under the ordinary
-# restricted policy config.continuation.restricted (stage
-# continuation_restricted). Either way the stage is one more layer: the
-# handoff never grants a tool the other layers refuse.
+#   The continuation keeps the captured policy (stage requester_policy)
+#   only when the handoff belongs to the requester session and its settled
+#   batch, and every child carries the same policy, whose digest
+#   (sha256 of its JSON encoding) is the recorded one. Otherwise, for a
+#   conflicting, missing or unverifiable policy, it runs under the ordinary
+#   restricted policy config.continuation.restricted (stage
+#   continuation_restricted). Either way the stage is one more layer: the
+#   handoff never grants a tool the other layers refuse.
 package tooleval.stages.requester
 
 import data.tooleval.configuration

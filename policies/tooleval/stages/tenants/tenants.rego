@@ -1,21 +1,26 @@
-# Tenant plans and caller scopes (docs/configuration.md, "Tenant plans
-# and caller scopes").
+# METADATA
+# title: Tenant plans and caller scopes
+# description: |
+#   The stages of the tenant and of the caller (tooleval.subject.caller),
+#   documented in docs/configuration.md, "Tenant plans and caller scopes
+#   (`tenants`, `scopes`)". No preset sets them.
 #
-#   input.tenant          the tenant id; config.tenants[id].tools is what
-#                         its plan entitles it to (null: every tool)
-#   input.caller.scopes   the caller's scopes; config.scopes[scope] lists
-#                         the tools a scope covers, and a scope that is not
-#                         mapped there covers the tool of the same name
+#     input.tenant          the tenant id; config.tenants[id].tools is what
+#                           its plan entitles it to (null: every tool)
+#     input.caller.scopes   the caller's scopes; config.scopes[scope] lists
+#                           the tools a scope covers, and a scope that is not
+#                           mapped there covers the tool of the same name
 #
-# A tenant or caller that states nothing (absent or null) narrows
-# nothing; one that states an empty set refuses everything; an unknown
-# tenant id is an error (unknown_tenant), so every call is refused.
+#   A tenant or caller that states nothing (absent or null) narrows
+#   nothing; one that states an empty set refuses everything; an unknown
+#   tenant id is an error (unknown_tenant), so every call is refused.
 package tooleval.stages.tenants
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
 import data.tooleval.configuration
 import data.tooleval.shape
+import data.tooleval.subject
 
 _tenant_stage(doc, conf) := [] if {
 	shape.field(doc, "tenant", null) == null
@@ -23,10 +28,6 @@ _tenant_stage(doc, conf) := [] if {
 	plan := configuration.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
 	is_object(plan)
 } else := [{"name": "tenant", "allow": [], "deny": []}]
-
-# METADATA
-# description: input.caller, or {} when it is absent or null.
-caller(doc) := shape.field(doc, "caller", {})
 
 _caller_stage(doc, conf) := [{
 	"name": "caller",
@@ -36,7 +37,7 @@ _caller_stage(doc, conf) := [{
 	],
 	"deny": [],
 }] if {
-	scopes := shape.field(caller(doc), "scopes", null)
+	scopes := shape.field(subject.caller(doc), "scopes", null)
 	is_array(scopes)
 } else := []
 
@@ -69,11 +70,11 @@ _tenant_errors(doc, conf) := [] if {
 _known_tenant(conf, id) if is_object(configuration.table_entry(shape.field(conf, "tenants", {}), id))
 
 _caller_errors(doc) := [shape.problem("invalid_field", "caller must be an object or null", {"field": "caller"})] if {
-	not is_object(caller(doc))
+	not is_object(subject.caller(doc))
 } else := [shape.problem("invalid_field", "caller.scopes must be an array of strings or null", {"field": "caller.scopes"})] if {
-	not _valid_scopes(shape.field(caller(doc), "scopes", null))
+	not _valid_scopes(shape.field(subject.caller(doc), "scopes", null))
 } else := [shape.problem("invalid_field", "caller.user must be a string or null", {"field": "caller.user"})] if {
-	not is_string(shape.field(caller(doc), "user", ""))
+	not is_string(shape.field(subject.caller(doc), "user", ""))
 } else := []
 
 _valid_scopes(null) := true
@@ -94,7 +95,7 @@ _tenant_request_errors(doc, conf) := array.flatten([
 		some i, scope in _scopes(doc)
 	]),
 	[e |
-		some scope in shape.field(caller(doc), "scopes", [])
+		some scope in shape.field(subject.caller(doc), "scopes", [])
 		key := configuration.table_key(shape.field(conf, "scopes", {}), scope)
 		some e in configuration.entries_errors(conf.scopes[key], "allow", sprintf("config.scopes.%s", [key]), conf, false)
 	],
@@ -157,7 +158,7 @@ sources(doc, _, conf) := {
 }
 
 _scopes(doc) := scopes if {
-	scopes := shape.field(caller(doc), "scopes", null)
+	scopes := shape.field(subject.caller(doc), "scopes", null)
 	is_array(scopes)
 } else := []
 

@@ -1,0 +1,206 @@
+# Compiling a list of entries (grammar.rego) into a matcher (match.rego
+# matches tools against it): groups expanded, aliases resolved, deny
+# families added, and every kind of entry indexed so that matching a tool
+# costs look-ups, not a scan of the entries.
+package tooleval.pattern
+
+import data.tooleval.canonical.canonical_or_null
+import data.tooleval.canonical.plain_canonical
+
+# METADATA
+# description: |
+#   The list's entries that are not groups, then the members of each
+#   group it names (once each, however often the list names it), each as
+#   {entry, c, plain}: the entry, its canonical form (null when it has
+#   none) and whether it is a plain exact entry (see _plain_exact).
+#   Every entry is canonicalized once.
+expand(list, groups) := array.concat(
+	[f | some f in forms; not _group_form(f)],
+	[_form(member) |
+		some name in {substring(f.c, 6, -1) | some f in forms; _group_form(f)}
+		is_array(groups[name])
+		some member in groups[name]
+	],
+) if {
+	forms := [_form(e) | some e in list]
+}
+
+_form(e) := {"entry": e, "c": c, "plain": true} if {
+	c := _plain_exact(e)
+} else := {"entry": e, "c": canonical_or_null(e), "plain": false}
+
+_group_form(f) if {
+	f.plain == false
+	is_string(f.c)
+	startswith(f.c, "group:")
+}
+
+# METADATA
+# description: |
+#   A matcher for a list of the given kind ("allow" or "deny"), built so
+#   that matching one tool costs look-ups, not a scan of the entries:
+#
+#   | member            | holds                                            | from             |
+#   | exact             | canonical built-in names, through the aliases     | exact entries    |
+#   | names             | canonical names as written, for MCP tools        | exact entries; in deny lists also mcp__S__T and mcp__S |
+#   | all_mcp           | true when the list has mcp__*                    | mcp__*           |
+#   | raw               | raw server and tool-name prefix pairs (by length) | mcp__S__P*; in deny lists also mcp__S (prefix "") |
+#   | raw_exact         | raw server and tool name pairs                   | deny: mcp__S__T  |
+#   | prefixes          | name prefixes of non-MCP tools (by length)       | deny: P*         |
+#   | mcp_name_prefixes | name prefixes of MCP tools (by length)           | deny: mcp__S__P*, mcp__S |
+#
+#   So in a deny list an MCP pattern bites on the raw identity and on the
+#   model-visible name, and a bare mcp__S denies the whole server; in an
+#   allow list only the raw identity counts and a bare mcp__S matches
+#   nothing. A built-in and its aliases are one tool: exact entries are
+#   stored as the tool they name, and a deny prefix bites if it matches
+#   any of the tool's names. Invalid entries are left out (they are
+#   reported as errors, which refuse every call). Every member is an
+#   object or an array, so that a matcher can be kept as bundle data.
+compile(list, kind, vocabulary) := _compile(array.concat(list, extra), kind, vocabulary) if {
+	kind == "deny"
+	extra := family_entries(list, vocabulary)
+	count(extra) > 0
+} else := _compile(list, kind, vocabulary)
+
+_compile(list, kind, vocabulary) := _compile_exact(forms, vocabulary.aliases) if {
+	forms := plain_list(list)
+} else := _compile_entries(list, kind, vocabulary)
+
+# METADATA
+# description: |
+#   The entries a deny list also denies through the vocabulary's deny
+#   families: for each built-in it names exactly (directly or in a group,
+#   its aliases resolved), the members of that tool's family. Families
+#   do not chain, and a wildcard entry has none.
+family_entries(list, vocabulary) := [m |
+	families := object.get(vocabulary, "families", {})
+	count(families) > 0
+	keys := {object.get(vocabulary.aliases, f.c, f.c) |
+		some f in expand(list, kind_groups(vocabulary, "deny"))
+		is_string(f.c)
+	}
+	some k in sort(keys)
+	some m in object.get(families, k, [])
+]
+
+# METADATA
+# scope: document
+# description: |
+#   The groups a list of the given kind reads from a vocabulary: a deny
+#   list reads deny_groups (where a preset and the configuration both
+#   define a group, the union), an allow list groups.
+kind_groups(vocabulary, "deny") := vocabulary.deny_groups if is_object(vocabulary.deny_groups)
+
+else := vocabulary.groups
+
+kind_groups(vocabulary, "allow") := vocabulary.groups
+
+# A list of exact built-in entries only, given their canonical forms
+# (see plain_list): what _compile_entries gives for it, without a pass
+# per entry over the grammar.
+_compile_exact(forms, aliases) := {
+	"exact": {object.get(aliases, c, c): true | some c in forms},
+	"names": {c: true | some c in forms},
+	"all_mcp": false,
+	"raw": _empty_index,
+	"raw_exact": {},
+	"prefixes": _empty_index,
+	"mcp_name_prefixes": _empty_index,
+}
+
+_empty_index := {"lengths": [], "prefixes": {}}
+
+# The matcher of any list (see compile), entry by entry.
+_compile_entries(list, kind, vocabulary) := {
+	"exact": object.union(
+		{object.get(vocabulary.aliases, c, c): true | some c, _ in plain},
+		{object.get(vocabulary.aliases, p.name, p.name): true | some p in parsed; p.kind == "exact"},
+	),
+	"names": object.union(plain, {p.name: true | some p in parsed; _exact_kinds[kind][p.kind]}),
+	"all_mcp": count([p | some p in parsed; p.kind == "all_mcp"]) > 0,
+	"raw": raw_index([[p.server, _raw_prefix(p)] | some p in parsed; _raw_prefix_kinds[kind][p.kind]]),
+	"raw_exact": {raw_key(p.server, p.tool): true | some p in parsed; kind == "deny"; p.kind == "mcp_exact"},
+	"prefixes": _prefix_index([p.prefix | some p in parsed; p.kind == "prefix"; kind == "deny"]),
+	"mcp_name_prefixes": _prefix_index([_mcp_name_prefix(p) | some p in parsed; kind == "deny"; p.kind in {"mcp_prefix", "mcp_server"}]),
+} if {
+	groups := kind_groups(vocabulary, kind)
+	forms := expand(list, groups)
+	plain := {f.c: true | some f in forms; f.plain == true}
+	parsed := [parse(f.c) |
+		some f in forms
+		f.plain == false
+		not _problem(f.entry, f.c, kind, groups)
+		not startswith(f.c, "group:")
+	]
+}
+
+# The canonical form of a plain entry (a valid exact entry that does not
+# start with mcp__); undefined for any other entry.
+_plain_exact(e) := c if {
+	c := plain_canonical(e)
+	not startswith(c, "mcp__")
+}
+
+# METADATA
+# description: |
+#   What compiling a list needs besides the list: groups (name to
+#   entries) and aliases (canonical alias to the canonical tool it names).
+#   tooleval.configuration.vocabulary gives the configuration's.
+vocabulary(groups, aliases) := full_vocabulary(groups, groups, aliases, {})
+
+# METADATA
+# description: |
+#   What compiling a list needs: the groups an allow list reads, the
+#   groups a deny list reads, the aliases (canonical alias to canonical
+#   tool), and the deny families (canonical tool to the entries a deny of
+#   it also denies; see family_entries).
+full_vocabulary(groups, deny_groups, aliases, families) := {
+	"groups": groups,
+	"deny_groups": deny_groups,
+	"aliases": aliases,
+	"families": families,
+}
+
+# The parsed kinds that each kind of list matches by canonical name.
+_exact_kinds := {
+	"allow": {"exact", "mcp_exact"},
+	"deny": {"exact", "mcp_exact", "mcp_server"},
+}
+
+# The parsed kinds that each kind of list matches by raw server and tool prefix.
+_raw_prefix_kinds := {
+	"allow": {"mcp_prefix"},
+	"deny": {"mcp_prefix", "mcp_server"},
+}
+
+_raw_prefix(p) := p.prefix if p.kind == "mcp_prefix"
+
+else := ""
+
+_mcp_name_prefix(p) := concat("", ["mcp__", p.server, "__", _raw_prefix(p)])
+
+# METADATA
+# description: |
+#   A set of prefixes as {lengths, prefixes}: whether a name starts with
+#   one of them is one look-up per distinct length, however many there are.
+_prefix_index(prefixes) := {
+	"lengths": sort({count(p) | some p in prefixes}),
+	"prefixes": {p: true | some p in prefixes},
+}
+
+# METADATA
+# description: |
+#   [server, prefix] pairs of raw MCP identities as a prefix index whose
+#   keys carry the server (see raw_key), so that no entry is grouped by
+#   server: a tool is matched with one look-up per distinct prefix length.
+raw_index(pairs) := {
+	"lengths": sort({count(p) | some [_, p] in pairs}),
+	"prefixes": {raw_key(server, p): true | some [server, p] in pairs},
+}
+
+# METADATA
+# description: |
+#   One key for a raw server and a text after it (a tool name or prefix):
+#   the server's length first, so that no two pairs share a key.
+raw_key(server, text) := concat("", [format_int(count(server), 10), ":", server, text])

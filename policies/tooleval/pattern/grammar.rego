@@ -1,0 +1,227 @@
+# METADATA
+# title: Pattern entries
+# description: |
+#   The grammar of the entries of allow and deny lists (and of fork_tools):
+#
+#   | entry        | matches                                                     |
+#   | read_file    | the declared tool whose canonical name equals the entry's   |
+#   | mcp__*       | every MCP tool, and no built-in or peer agent               |
+#   | mcp__S__*    | every MCP tool whose raw server is S                        |
+#   | mcp__S__P*   | every MCP tool of server S whose raw tool name starts with P |
+#   | P*           | (deny lists only) every non-MCP tool whose name starts with P |
+#   | group:NAME   | the entries of data.tooleval.config.groups[NAME]            |
+#
+#   Entries are canonicalized before they are parsed, and MCP wildcards
+#   are matched against the canonical raw server and tool names, never the
+#   sanitized function name. S is the text between mcp__ and the next __.
+#
+#   The package is cut at its seams, one file each: what an entry may be
+#   (grammar.rego: validating and parsing entries), compiling a list into
+#   a matcher (compile.rego), matching a tool against compiled matchers
+#   (match.rego), and the groups a list may name (groups.rego).
+package tooleval.pattern
+
+import data.tooleval.canonical.canonical
+import data.tooleval.canonical.canonical_or_null
+import data.tooleval.canonical.plain_canonical
+import data.tooleval.canonical.plain_name_chars
+import data.tooleval.shape
+
+# METADATA
+# description: What each entry error code means.
+problem_messages := {
+	"non_string_entry": "an entry must be a string",
+	"empty_entry": "an entry must not be empty",
+	"surrounding_whitespace": "an entry must not have leading or trailing white space",
+	"uncanonicalizable_entry": "the entry has no exact canonical form",
+	"bare_wildcard": "a bare * is not an entry; omit the list to state no restriction",
+	"misplaced_wildcard": "* may only end an entry",
+	"builtin_wildcard_in_allow": "a wildcard on a non-MCP name is valid only in a deny list",
+	"empty_mcp_server": "an MCP entry names a server: mcp__SERVER, mcp__SERVER__TOOL or mcp__SERVER__PREFIX*",
+	"mcp_whitespace": "the server and tool of an MCP entry must not have leading or trailing white space",
+	"incomplete_mcp_pattern": "an MCP wildcard is mcp__* or mcp__SERVER__PREFIX*",
+	"unknown_group": "the group is not defined in data.tooleval.config.groups",
+	"nested_group": "a group cannot list another group",
+	"too_many_entries": sprintf("a list may have at most %d entries", [shape.max_entries]),
+}
+
+# METADATA
+# description: |
+#   The error code of one entry of a list of the given kind ("allow" or
+#   "deny"), or undefined when the entry is valid. The members of a group
+#   are checked by list_problems.
+entry_problem(entry, kind, groups) := _problem(entry, canonical_or_null(entry), kind, groups) if {
+	not _plain_entry(entry)
+}
+
+# METADATA
+# description: |
+#   A plain name (see tooleval.canonical.plain_name) that does not start
+#   with mcp__: a valid exact entry, with no need to check it further.
+_plain_entry(entry) if {
+	not startswith(plain_canonical(entry), "mcp__")
+}
+
+# problem is entry_problem given the entry's canonical form c (null when
+# it has none), so that an entry is canonicalized once.
+_problem(entry, c, kind, groups) := "non_string_entry" if {
+	not is_string(entry)
+} else := "empty_entry" if {
+	entry == ""
+} else := "surrounding_whitespace" if {
+	entry != trim_space(entry)
+} else := "uncanonicalizable_entry" if {
+	c == null
+} else := "empty_entry" if {
+	c == ""
+} else := "bare_wildcard" if {
+	c == "*"
+} else := "mcp_whitespace" if {
+	some part in _mcp_parts(c)
+	part != trim_space(part)
+} else := "unknown_group" if {
+	startswith(c, "group:")
+	not is_array(object.get(groups, substring(c, 6, -1), null))
+} else := "misplaced_wildcard" if {
+	contains(c, "*")
+	indexof(c, "*") != count(c) - 1
+} else := "empty_mcp_server" if {
+	_mcp_parts(c)[0] == ""
+} else := "incomplete_mcp_pattern" if {
+	_mcp_separator(c) < 0
+} else := "builtin_wildcard_in_allow" if {
+	kind == "allow"
+	not startswith(c, "mcp__")
+	endswith(c, "*")
+}
+
+# METADATA
+# description: |
+#   Every problem of a list of the given kind, in order, as
+#   {index, entry, code} objects; a problem of a group member also names
+#   the group and the member's index in it.
+list_problems(list, kind, groups) := [] if {
+	plain_list(list)
+} else := [{"index": shape.max_entries, "entry": list[shape.max_entries], "code": "too_many_entries"}] if {
+	count(list) > shape.max_entries
+} else := [p |
+	some i, entry in list
+	some p in _entry_problems(i, entry, kind, groups)
+]
+
+_entry_problems(i, entry, kind, groups) := [] if {
+	_plain_entry(entry)
+} else := [{"index": i, "entry": entry, "code": code}] if {
+	code := entry_problem(entry, kind, groups)
+} else := [{"index": i, "entry": entry, "code": code, "group": name, "group_index": j} |
+	name := group_name(entry)
+	some j, member in groups[name]
+	code := _member_problem(member, kind, groups)
+]
+
+# METADATA
+# description: The error code of one member of a group used in a list of the given kind.
+_member_problem(member, kind, groups) := code if {
+	not _plain_entry(member)
+	code := _unplain_member_problem(member, kind, groups)
+}
+
+_unplain_member_problem(member, kind, groups) := "nested_group" if {
+	group_name(member)
+} else := entry_problem(member, kind, groups)
+
+# METADATA
+# description: NAME, when the entry is group:NAME.
+group_name(entry) := substring(c, 6, -1) if {
+	c := canonical(entry)
+	startswith(c, "group:")
+}
+
+# The server and, when there is one, the tool or tool prefix of an
+# MCP entry other than mcp__*: [S] for mcp__S, [S, T] for mcp__S__T and
+# [S, P] for mcp__S__P*. Undefined for any other entry.
+_mcp_parts(c) := parts if {
+	startswith(c, "mcp__")
+	c != "mcp__*"
+	body := trim_suffix(substring(c, 5, -1), "*")
+	separator := indexof(body, "__")
+	parts := _split_at(body, separator)
+}
+
+_split_at(body, -1) := [body]
+
+_split_at(body, separator) := [substring(body, 0, separator), substring(body, separator + 2, -1)] if separator >= 0
+
+# The position of the __ that ends the server in an MCP wildcard
+# (mcp__S__P*), relative to the text after mcp__; -1 when there is none.
+# Undefined for anything that is not an MCP wildcard other than mcp__*.
+_mcp_separator(c) := indexof(substring(c, 5, -1), "__") if {
+	startswith(c, "mcp__")
+	endswith(c, "*")
+	c != "mcp__*"
+}
+
+# METADATA
+# scope: document
+# description: |
+#   entry names tools by name, not by pattern: a valid entry with no
+#   wildcard and no group (a built-in, peer agent or MCP tool name, or a
+#   bare mcp__S).
+exact(entry) if _plain_entry(entry)
+
+exact(entry) if {
+	c := canonical(entry)
+	not _problem(entry, c, "deny", {})
+	not startswith(c, "group:")
+	not contains(c, "*")
+}
+
+# METADATA
+# description: |
+#   The parsed form of a valid entry in canonical form (not a group):
+#
+#   | kind        | entry        | members        |
+#   | all_mcp     | mcp__*       |                |
+#   | mcp_prefix  | mcp__S__P*   | server, prefix |
+#   | mcp_exact   | mcp__S__T    | name, server, tool |
+#   | mcp_server  | mcp__S       | name, server   |
+#   | prefix      | P*           | prefix         |
+#   | exact       | anything else | name          |
+parse(c) := {"kind": "all_mcp"} if {
+	c == "mcp__*"
+} else := {"kind": "mcp_prefix", "server": substring(body, 0, separator), "prefix": substring(body, separator + 2, -1)} if {
+	separator := _mcp_separator(c)
+	body := trim_suffix(substring(c, 5, -1), "*")
+} else := {"kind": "mcp_exact", "name": c, "server": substring(body, 0, separator), "tool": substring(body, separator + 2, -1)} if {
+	startswith(c, "mcp__")
+	body := substring(c, 5, -1)
+	separator := indexof(body, "__")
+	separator > 0
+} else := {"kind": "mcp_server", "name": c, "server": substring(c, 5, -1)} if {
+	startswith(c, "mcp__")
+} else := {"kind": "prefix", "prefix": trim_suffix(c, "*")} if {
+	endswith(c, "*")
+} else := {"kind": "exact", "name": c}
+
+# METADATA
+# description: |
+#   The canonical forms, in order, of a list (an array) whose entries are
+#   all plain names (tooleval.canonical.plain_name) not starting with
+#   mcp__, with at most shape.max_entries of them; undefined for any other
+#   list. Such a list, the most common kind, has no problem and only
+#   exact entries, so it is checked and compiled a whole list at a time:
+#   a few built-in calls over the list's JSON text instead of several
+#   rule evaluations per entry.
+plain_list(list) := [] if {
+	list == []
+} else := forms if {
+	is_array(list)
+	count(list) <= shape.max_entries
+	regex.match(_plain_list_text, json.marshal(list))
+	text := lower(concat("\n", list))
+	not regex.match(`(^|\n)mcp__`, text)
+	forms := split(text, "\n")
+}
+
+# The JSON text of a list of plain names: see plain_list.
+_plain_list_text := sprintf(`^\["%s"(,"%s")*\]$`, [plain_name_chars, plain_name_chars])
