@@ -538,12 +538,16 @@ test_openclaw_patch_cases if {
 # poll and log; everything else changes state.
 test_openclaw_process_actions_in_read_only_mode if {
 	ro := {"role": "main", "depth": 0, "read_only": true}
-	every action in ["list", "poll", "log"] {
-		outcome(oc, request(ro, ["process"], "process", {"action": action, "sessionId": "s1"})) == "allowed"
-	}
-	every action in ["write", "send-keys", "submit", "paste", "kill", "clear", "remove"] {
-		outcome(oc, request(ro, ["process"], "process", {"action": action, "sessionId": "s1"})) == ["not_allowed", "read_only"]
-	}
+	observe := ["list", "poll", "log"]
+	outcomes([[oc, request(ro, ["process"], "process", {"action": action, "sessionId": "s1"})] | some action in observe]) == [
+	"allowed" |
+		some _ in observe
+	]
+	change := ["write", "send-keys", "submit", "paste", "kill", "clear", "remove"]
+	outcomes([[oc, request(ro, ["process"], "process", {"action": action, "sessionId": "s1"})] | some action in change]) == [
+	["not_allowed", "read_only"] |
+		some _ in change
+	]
 
 	# tooleval: stricter. OpenClaw classifies the command string
 	# (isPlainReadOnlyShellCommand: ls is a read-only command, so exec

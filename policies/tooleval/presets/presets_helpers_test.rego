@@ -7,23 +7,40 @@ package tooleval.presets_test
 
 import data.tooleval
 import data.tooleval.configuration
+import data.tooleval.context
 
 # outcome is "allowed", or [reason, layer] of the refusal of the first
 # call of the request (for a path refusal, ["path", rule]), under the
-# shipped configuration with the overlay merged in as the engine merges it.
-outcome(overlay, request) := "allowed" if {
-	decision(overlay, request).decisions[0].allowed == true
-} else := ["path", d.rule] if {
-	d := decision(overlay, request).decisions[0]
-	d.reason == "path"
-} else := [d.reason, d.layer] if {
-	d := decision(overlay, request).decisions[0]
+# shipped configuration with the overlay merged in as the engine merges it;
+# "undefined" when nothing came out (so that no row passes unseen).
+outcome(overlay, request) := outcomes([[overlay, request]])[0]
+
+# outcomes are the outcomes of cases [overlay, request], in order. The
+# cases of one overlay are decided under one `with`, so that the policy
+# prepares each configuration once (as an engine does), through
+# tooleval.decide on the compiled context: what tooleval.decision is for
+# a request it can compile, and every request here is one.
+outcomes(cases) := [results[i] | some i, _ in cases] if {
+	results := object.union_n([_outcomes_under(overlay, cases) | some overlay in {c[0] | some c in cases}])
 }
 
-decision(overlay, request) := d if {
-	d := tooleval.decision with input as request
-		with data.tooleval.config as configuration.overlay(data.tooleval.config, overlay)
+_outcomes_under(overlay, cases) := os if {
+	os := {i: _defined_outcome(request) |
+		some i, [o, request] in cases
+		o == overlay
+	} with data.tooleval.config as configuration.overlay(data.tooleval.config, overlay)
 }
+
+_defined_outcome(request) := o if {
+	d := tooleval.decide(context.compile(request), request).decisions[0]
+	o := _outcome_of(d)
+} else := "undefined"
+
+_outcome_of(d) := "allowed" if {
+	d.allowed == true
+} else := ["path", d.rule] if {
+	d.reason == "path"
+} else := [d.reason, d.layer]
 
 # launch_errors are the error codes of a launch under the overlay.
 launch_errors(overlay, request) := [e.code | some e in l.errors] if {
@@ -32,17 +49,12 @@ launch_errors(overlay, request) := [e.code | some e in l.errors] if {
 }
 
 # failures are the rows of a table [source, test, overlay, request,
-# expected] whose outcome is not the expected one, with what came out
-# ("undefined" when nothing did, so that no row passes unseen).
-failures(rows) := [[row[0], row[1], got, row[4]] |
-	some row in rows
-	got := _defined_outcome(row[2], row[3])
-	got != row[4]
+# expected] whose outcome is not the expected one, with what came out.
+failures(rows) := [[row[0], row[1], got[i], row[4]] |
+	got := outcomes([[row[2], row[3]] | some row in rows])
+	some i, row in rows
+	got[i] != row[4]
 ]
-
-_defined_outcome(overlay, request) := o if {
-	o := outcome(overlay, request)
-} else := "undefined"
 
 # request builds a decision input: agent, declared tool names (an MCP
 # tool as [server, tool]), and one call of name with args.
@@ -75,10 +87,10 @@ outside_read := "/etc/shadow"
 # path_failures checks, for a preset, that every [tool, argument, access]
 # is a path argument in force and that a call sending that argument alone
 # with a sensitive path is refused.
-path_failures(preset, cases) := [[tool, arg, got] |
-	some [tool, arg, access] in cases
-	got := outcome({"preset": preset}, request(main_agent, [tool], tool, {arg: probe(access)}))
-	got != ["path", refused_rule(access)]
+path_failures(preset, cases) := [[tool, arg, got[i]] |
+	got := outcomes([[{"preset": preset}, request(main_agent, [tool], tool, {arg: probe(access)})] | some [tool, arg, access] in cases])
+	some i, [tool, arg, access] in cases
+	got[i] != ["path", refused_rule(access)]
 ]
 
 probe("write") := sensitive_write
@@ -161,12 +173,13 @@ union_overlay(base) := object.union(base, {"groups": {
 }})
 
 test_a_preset_never_takes_an_entry_out_of_a_deny_list_or_an_exclusion if {
-	failed := [[what, preset, tool, without, with_preset] |
-		some [what, preset, base, tool] in union_rows
-		r := request(subagent(1), [tool, "read_file"], tool, {})
-		without := outcome(union_overlay(base), r)
-		with_preset := outcome(object.union(union_overlay(base), {"preset": preset}), r)
-		not _both_refused(without, with_preset)
+	without := outcomes([[union_overlay(base), request(subagent(1), [tool, "read_file"], tool, {})] | some [_, _, base, tool] in union_rows])
+	with_preset := outcomes([[object.union(union_overlay(base), {"preset": preset}), request(subagent(1), [tool, "read_file"], tool, {})] |
+		some [_, preset, base, tool] in union_rows
+	])
+	failed := [[what, preset, tool, without[i], with_preset[i]] |
+		some i, [what, preset, _, tool] in union_rows
+		not _both_refused(without[i], with_preset[i])
 	]
 	failed == []
 }

@@ -195,11 +195,12 @@ qwen_rule_parser_aliases := [
 
 # Under the qwen_code preset, the tool a spelling names (its canonical
 # form, through the preset's aliases).
-qwen_resolves(spelling) := object.get(aliases, c, c) if {
-	conf := configuration.with_preset(configuration.overlay(data.tooleval.config, {"preset": "qwen_code"}))
-	aliases := configuration.vocabulary(conf).aliases
+qwen_resolves(spelling) := object.get(qwen_aliases, c, c) if {
 	c := canonical_or_null(spelling)
 }
+
+# The qwen_code preset's aliases, computed once for the table.
+qwen_aliases := configuration.vocabulary(configuration.with_preset(configuration.overlay(data.tooleval.config, {"preset": "qwen_code"}))).aliases
 
 test_qwen_code_aliases_are_the_whole_upstream_table if {
 	count(qwen_rule_parser_aliases) == 178

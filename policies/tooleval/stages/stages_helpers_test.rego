@@ -2,6 +2,7 @@ package tooleval.stages_test
 
 import data.tooleval
 import data.tooleval.configuration
+import data.tooleval.context
 
 # The declared tools of every case: built-ins, MCP tools of two servers
 # whose names sanitize alike, and a peer agent.
@@ -25,22 +26,47 @@ catalog := [
 	{"name": "researcher", "agent": true},
 ]
 
+# request is the decision input of one call of name, with the request
+# fields of req over the shared catalog.
+request(req, name) := object.union(
+	{"declared": catalog, "calls": [{"id": "c", "name": name, "args": object.get(req, "args", {})}]},
+	object.remove(req, ["args"]),
+)
+
 # decide is the decision for one call of name, with the request fields
 # of req and the configuration overlay conf over the shipped one.
 decide(conf, req, name) := d if {
-	doc := object.union(
-		{"declared": catalog, "calls": [{"id": "c", "name": name, "args": object.get(req, "args", {})}]},
-		object.remove(req, ["args"]),
-	)
-	d := tooleval.decision with input as doc with data.tooleval.config as configuration.overlay(data.tooleval.config, conf)
+	d := tooleval.decision with input as request(req, name) with data.tooleval.config as configuration.overlay(data.tooleval.config, conf)
 }
 
 # verdict is "allowed", or [reason, layer] of a refusal.
-verdict(conf, req, name) := "allowed" if {
-	decide(conf, req, name).decisions[0].allowed == true
-} else := [d.reason, d.layer] if {
-	d := decide(conf, req, name).decisions[0]
+verdict(conf, req, name) := verdicts([[conf, req, name]])[0]
+
+# verdicts are the verdicts of cases [conf, req, name], in order. The
+# cases of one overlay are decided under one `with`, so that the policy
+# prepares each configuration once (as an engine does), through
+# tooleval.decide on the compiled context: what tooleval.decision is
+# for a request it can compile, and every case here is one.
+verdicts(cases) := [results[i] | some i, _ in cases] if {
+	results := object.union_n([_verdicts_under(conf, cases) | some conf in {c[0] | some c in cases}])
 }
+
+_verdicts_under(conf, cases) := vs if {
+	vs := {i: _verdict(doc) |
+		some i, [c, req, name] in cases
+		c == conf
+		doc := request(req, name)
+	} with data.tooleval.config as configuration.overlay(data.tooleval.config, conf)
+}
+
+_verdict(doc) := v if {
+	d := tooleval.decide(context.compile(doc), doc).decisions[0]
+	v := _verdict_of(d)
+}
+
+_verdict_of(d) := "allowed" if {
+	d.allowed == true
+} else := [d.reason, d.layer]
 
 # codes are the [code, field] of every error tooleval check reports for
 # the configuration overlay and the request.
