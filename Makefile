@@ -12,7 +12,7 @@ DIRTY       := $(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -
 COVERAGE_MIN := 95
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: install test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: install test-go test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -32,17 +32,34 @@ install: tooleval
 tooleval:
 	$(GO) build -ldflags "-X github.com/tooleval/tooleval/engine.linkedRevision=$(REVISION)$(DIRTY)" -o bin/tooleval ./cmd/tooleval
 
-## test: every test, one stage after another, each announced on its start and
-## timed on its end (Rego format, strict check, lint, opa test with coverage,
-## the bundle, Go unit tests, integration tests, the Cedar module, race tests)
-TEST_STAGES := fmt-check check lint coverage bundle browser test-unit test-integration test-cedar test-race
+## test: every test, in two lanes that run side by side on the machine's
+## two cores, each stage announced as it starts and timed as it ends, its
+## output prefixed with its lane:
+##   rego: fmt-check, check, lint (Regal), coverage (opa test, coverage >= 95%)
+##   go:   bundle, browser, test-go (every Go package: unit and integration
+##         tests), test-cedar, test-race
+## make test fails if any stage fails; the other lane runs to its end.
+REGO_STAGES := fmt-check check lint coverage
+GO_STAGES   := bundle browser test-go test-cedar test-race
+
+# $(call lane,NAME,STAGES): run STAGES one after another, prefixed with NAME.
+define lane
+for stage in $(2); do \
+	echo "==> [$(1)] make $$stage"; start=$$(date +%s); \
+	if ! $(MAKE) --no-print-directory $$stage 2>&1 | sed -u 's/^/[$(1)] /'; then \
+		echo "==> [$(1)] make $$stage: FAILED after $$(( $$(date +%s) - start ))s"; exit 1; \
+	fi; \
+	echo "==> [$(1)] make $$stage: $$(( $$(date +%s) - start ))s"; \
+done
+endef
 
 test:
-	@all=$$(date +%s); for stage in $(TEST_STAGES); do \
-		echo "==> make $$stage"; start=$$(date +%s); \
-		$(MAKE) --no-print-directory $$stage || { echo "==> make $$stage: FAILED after $$(( $$(date +%s) - start ))s"; exit 1; }; \
-		echo "==> make $$stage: $$(( $$(date +%s) - start ))s"; \
-	done; echo "==> make test: every stage green in $$(( $$(date +%s) - all ))s"
+	@all=$$(date +%s); \
+	( $(call lane,rego,$(REGO_STAGES)) ) & rego=$$!; \
+	( $(call lane,go,$(GO_STAGES)) ) & go=$$!; \
+	failed=""; wait $$rego || failed="$$failed rego"; wait $$go || failed="$$failed go"; \
+	if [ -n "$$failed" ]; then echo "==> make test: FAILED (lane$$failed) after $$(( $$(date +%s) - all ))s"; exit 1; fi; \
+	echo "==> make test: every stage green in $$(( $$(date +%s) - all ))s"
 
 test-rego: fmt-check check lint coverage
 
@@ -62,7 +79,10 @@ coverage: | $(BUILD)
 	if [ $$rc -ne 0 ]; then $(OPA) test --timeout 300s policies; fi; \
 	exit $$rc
 
-test-go: test-unit test-integration test-cedar test-race
+## test-go: every Go package's tests in one go test run (its packages run
+## side by side): the unit tests beside the code and tests/
+test-go: bundle browser
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./...
 
 ## test-unit: the Go packages' own tests (everything but tests/)
 test-unit: bundle
@@ -120,14 +140,16 @@ endif
 
 ## soak: the shared run guard race over 1,000 trials, then the differential test
 ## against the oracle on ten million documents, each also explained, the diff corpus and
-## the configuration fuzz on 10,000 overlays (hours; not in CI)
+## the configuration fuzz on 10,000 overlays, and the property tests on ten times
+## the generated documents of make test (TOOLEVAL_TEST_SCALE=10) (hours; not in CI)
 ## (the differential's seed is drawn and printed: SEED=N replays a run)
-soak:
+soak: bundle
 	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
 	@echo "differential seed $(SEED) (replay: make soak SEED=$(SEED))"
 	TOOLEVAL_DIFFERENTIAL_SEED=$(SEED) TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
 	TOOLEVAL_CONFIG_FUZZ_CASES=10000 $(GO) test -count=1 -run TestConfigurationFuzzNeverConflicts -v -timeout 0 ./tests/
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -run 'TestProperty|TestRESTEqualsEmbeddedConfigured' -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle

@@ -84,6 +84,7 @@ func TestAdversarial50000Declared(t *testing.T) {
 }
 
 func TestAdversarialHugeStrings(t *testing.T) {
+	t.Parallel()
 	e := newAdversarialEngine(t)
 	huge := strings.Repeat("read_file", 10<<20/9)
 	d := decideWithin(t, e, time.Minute, map[string]any{
@@ -102,6 +103,7 @@ func TestAdversarialHugeStrings(t *testing.T) {
 }
 
 func TestAdversarialDeepNesting(t *testing.T) {
+	t.Parallel()
 	e := newAdversarialEngine(t)
 	deep := strings.Repeat(`{"a":`, 1000) + `1` + strings.Repeat(`}`, 1000)
 	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file", "args": {"x": ` + deep + `}}]}`
@@ -118,6 +120,7 @@ func TestAdversarialDeepNesting(t *testing.T) {
 }
 
 func TestAdversarialControlAndBidiCharacters(t *testing.T) {
+	t.Parallel()
 	e := newAdversarialEngine(t)
 	d := decideWithin(t, e, time.Minute, map[string]any{
 		"declared":  []any{map[string]any{"name": "read_file"}, map[string]any{"name": "write_file"}},
@@ -153,6 +156,7 @@ func TestAdversarialControlAndBidiCharacters(t *testing.T) {
 // per distinct prefix length, not one per entry. Before the index this
 // input took 25 s or more on the build machine.
 func TestAdversarialManyWildcardsOfOneServer(t *testing.T) {
+	t.Parallel()
 	e := newTestEngine(t)
 	const n = 3000
 	declared := make([]any, n)

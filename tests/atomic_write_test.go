@@ -26,6 +26,7 @@ func dirEntries(t *testing.T, dir string) []string {
 // (it used to be emptied before the configuration was validated), and
 // no temporary beside it.
 func TestRefusedBundleBuildKeepsTheBundle(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bundle := filepath.Join(dir, "existing.tar.gz")
 	_, stderr, code := cli(t, "", "bundle", "build", "-o", bundle)
@@ -50,6 +51,7 @@ func TestRefusedBundleBuildKeepsTheBundle(t *testing.T) {
 // leaves the file already at -o as it was, and no temporary beside it;
 // a report that can be written replaces it.
 func TestFailedDiffReportKeepsTheFile(t *testing.T) {
+	t.Parallel()
 	bin, err := buildCLI()
 	require.NoError(t, err)
 	dir := t.TempDir()

@@ -13,6 +13,7 @@ import (
 // guide (docs/authoring/acme_test.rego) with the policy, as the guide
 // tells a reader to.
 func TestAuthoringExampleRuns(t *testing.T) {
+	t.Parallel()
 	out := opa(t, "test", policiesDir, "../docs/authoring", "-r", "data.deploy_test", "--format", "json")
 	require.Contains(t, string(out), `"name": "test_acme"`)
 	require.NotContains(t, string(out), `"fail": true`)

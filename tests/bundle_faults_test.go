@@ -92,6 +92,7 @@ func signedDir(t *testing.T, source, rev, private string) string {
 // identical readings would load as it is: replace directories
 // atomically, as TestReloadFollowsAnAtomicSymlinkSwap does.)
 func TestReloadWhileSignedDirectoryChangesInPlace(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	private, public := signingKey(t)
 	key, err := os.ReadFile(public)
@@ -142,6 +143,7 @@ func TestReloadWhileSignedDirectoryChangesInPlace(t *testing.T) {
 // two revisions while the engine reloads through it: every reload
 // succeeds, and every policy is one revision.
 func TestReloadFollowsAnAtomicSymlinkSwap(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	revA := revisionDir(t, policiesDir, "rev-a")
 	revB := revisionDir(t, changedPolicies(t, "rev-b"), "rev-b")
@@ -188,6 +190,7 @@ func TestReloadFollowsAnAtomicSymlinkSwap(t *testing.T) {
 // loads them. Of twenty reloads at least one must notice. (Every reload used
 // to be accepted, with whatever each file held when it was read.)
 func TestReloadRefusesADirectoryChangingWhileRead(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// On a tmpfs, so that the writer rewrites the file many times during
 	// one reading (on the build machine's disk it managed one write in 3 ms).

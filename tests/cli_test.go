@@ -82,18 +82,25 @@ func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
 func TestCLIEqualsOPAEval(t *testing.T) {
 	t.Parallel()
 	bundle := bundlePath(t)
-	for _, ex := range examples(t) {
+	for query, exs := range examplesByQuery(t) {
 		command := map[string][]string{
 			"data.tooleval.decision": {"eval"},
 			"data.tooleval.explain":  {"eval", "--explain"},
 			"data.tooleval.tools":    {"tools"},
 			"data.tooleval.launch":   {"launch"},
-		}[ex.query]
-		out, stderr, code := cli(t, "", append(command, "-i", ex.input, "--format", "json")...)
-		require.Contains(t, []int{0, 1, 3}, code, "%s: %s", ex.input, stderr)
-		raw := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", ex.input, ex.query)
-		require.JSONEq(t, string(raw), out, ex.input)
+		}[query]
+		require.NotNil(t, command, query)
+		got, _ := cliEach(t, append(command, "--format", "json"), inputsOf(exs))
+		want := opaEvalEach(t, bundle, query, inputsOf(exs))
+		for i, ex := range exs {
+			require.JSONEq(t, string(want[i]), string(got[i]), ex.input)
+		}
 	}
+	// One input given with -i prints the bare document, as opa eval does.
+	ex := examples(t)[0]
+	out, stderr, code := cli(t, "", "eval", "-i", ex.input, "--format", "json")
+	require.Contains(t, []int{0, 1, 3}, code, stderr)
+	require.JSONEq(t, string(opaEvalEach(t, bundle, ex.query, []string{ex.input})[0]), out, ex.input)
 }
 
 func TestCLIExitCodes(t *testing.T) {
@@ -143,6 +150,7 @@ func TestCLIExitCodes(t *testing.T) {
 }
 
 func TestCLIHelpOnEveryCommand(t *testing.T) {
+	t.Parallel()
 	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {
 		out, _, code := cli(t, "", command, "--help")
 		require.Equal(t, 0, code, command)
@@ -161,6 +169,7 @@ func TestCLIHelpOnEveryCommand(t *testing.T) {
 }
 
 func TestCLIWireFormatsMatchGolden(t *testing.T) {
+	t.Parallel()
 	for _, format := range []string{"gemini", "openai", "openai-responses", "anthropic"} {
 		out, _, code := cli(t, "", "eval", "-i", "../inputs/fork_tools.json", "--format", format)
 		require.Equal(t, 1, code)
@@ -171,6 +180,7 @@ func TestCLIWireFormatsMatchGolden(t *testing.T) {
 }
 
 func TestCLIResolvePaths(t *testing.T) {
+	t.Parallel()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "etc")))
@@ -188,6 +198,7 @@ func TestCLIResolvePaths(t *testing.T) {
 // TestCLIBundleBuild: the tarball `tooleval bundle build` writes loads in
 // a stock OPA and decides like the one `make bundle` builds.
 func TestCLIBundleBuild(t *testing.T) {
+	t.Parallel()
 	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
 	_, stderr, code := cli(t, "", "bundle", "build", "-o", tarball, "--revision", "cli-test")
 	require.Equal(t, 0, code, stderr)
@@ -204,6 +215,7 @@ func TestCLIBundleBuild(t *testing.T) {
 // is a number has no valid OpenAI or Anthropic tool result; the command
 // exits 2 naming the call instead of printing an invalid tool_call_id.
 func TestCLIWireFormatRefusesCallsWithoutAStringID(t *testing.T) {
+	t.Parallel()
 	in := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "nope"}, {"id": 7, "name": "read_file"}]}`
 	for _, format := range []string{"openai", "anthropic"} {
 		out, stderr, code := cli(t, in, "eval", "--format", format)
@@ -217,6 +229,7 @@ func TestCLIWireFormatRefusesCallsWithoutAStringID(t *testing.T) {
 // TestCLITimeoutFailsClosed: an evaluation past --timeout exits 2 and
 // says what to do; without a limit the same input decides.
 func TestCLITimeoutFailsClosed(t *testing.T) {
+	t.Parallel()
 	var declared []string
 	for i := range 10000 {
 		declared = append(declared, fmt.Sprintf(`{"name": "tool_%d"}`, i))
@@ -247,6 +260,7 @@ var largeRunTotals = []string{
 // the engine and tooleval eval give the same document (the command line
 // used to exit 2 and the engine to fail closed).
 func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
+	t.Parallel()
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)
 	for i, in := range largeRunTotals {
@@ -267,6 +281,7 @@ func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
 // document is accepted, as opa eval accepts it; data after the document
 // is an error (exit 2), as it is for opa eval, never ignored.
 func TestCLIReadsInputLikeOPAEval(t *testing.T) {
+	t.Parallel()
 	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}]}`
 	launch := `{"subagent_type": "fork", "fork_tools": ["read_file"]}`
 	bom := "\xef\xbb\xbf"
@@ -317,6 +332,7 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 // binary said "dev"), in `tooleval version`, in its decisions' audit
 // records and in the bundles `bundle build` writes.
 func TestCLIStampsTheBuildRevision(t *testing.T) {
+	t.Parallel()
 	want, err := gitRevision()
 	require.NoError(t, err, "the tests run in a git checkout")
 	out, _, code := cli(t, "", "version")
@@ -337,6 +353,7 @@ func TestCLIStampsTheBuildRevision(t *testing.T) {
 // would be invalid_config); the command exits 2, says why and what to
 // run, and writes nothing.
 func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
+	t.Parallel()
 	config := writeFile(t, "config.json", []byte(`{"tools": {"profile": "codign"}}`))
 	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
 	_, stderr, code := cli(t, "", "bundle", "build", "--config", config, "-o", tarball)
@@ -355,6 +372,7 @@ func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
 // declared tool and the effective list, and exits 1 when the catalog has
 // errors (every tool refused).
 func TestCLIToolsTableAndExitCodes(t *testing.T) {
+	t.Parallel()
 	in := `{"agent": {"role": "subagent", "depth": 1}, "declared": [{"name": "read_file"}, {"name": "gateway"}], "calls": "ignored"}`
 	out, stderr, code := cli(t, in, "tools", "--format", "table")
 	require.Equal(t, 1, code, stderr)
@@ -371,6 +389,7 @@ func TestCLIToolsTableAndExitCodes(t *testing.T) {
 // every check of every call with the entry that matched and its source;
 // an explanation has no wire format.
 func TestCLIExplainTable(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := cli(t, "", "eval", "-i", "../inputs/deny_and_groups.json", "--explain", "--format", "table")
 	require.Equal(t, 1, code, stderr)
 	require.Contains(t, out, `call g2 debug_dump: refused: denied by agent`)
@@ -411,6 +430,7 @@ func TestCLIHelpExamplesRun(t *testing.T) {
 // line of a code block that starts with "$ tooleval" or "bin/tooleval",
 // with its continuation lines) the same way.
 func TestREADMEExamplesRun(t *testing.T) {
+	t.Parallel()
 	dir, bin := exampleWorkdir(t)
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bin"), 0o755))
 	require.NoError(t, os.Symlink(bin, filepath.Join(dir, "bin", "tooleval")))
@@ -542,6 +562,7 @@ func copyTree(t *testing.T, from, to string) {
 // TestCLIToolsMatrix: tools --matrix gives every declared tool against
 // every name-level check, and agrees with the catalog's verdicts.
 func TestCLIToolsMatrix(t *testing.T) {
+	t.Parallel()
 	out, stderr, code := cli(t, "", "tools", "-i", "../inputs/delegation_chain.json", "--matrix", "--format", "json")
 	require.Equal(t, 1, code, stderr)
 	var m struct {

@@ -111,6 +111,7 @@ func exampleInputs(t *testing.T, glob string) []string {
 // refuses exactly acme's read_file calls, by the tenant stage, and takes
 // read_file out of its requests' effective tools.
 func TestDiffRemovedAllowEntry(t *testing.T) {
+	t.Parallel()
 	base := "../inputs/configured/tenants/config.json"
 	var config map[string]any
 	data, err := os.ReadFile(base)
@@ -137,6 +138,7 @@ func TestDiffRemovedAllowEntry(t *testing.T) {
 // TestDiffAddedDeny: a global deny of web_search refuses every
 // web_search call that was allowed, and nothing else changes.
 func TestDiffAddedDeny(t *testing.T) {
+	t.Parallel()
 	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
 	r, code := runDiffJSON(t, append([]string{"--candidate", candidate}, exampleInputs(t, "../inputs/*.json")...)...)
 	require.Equal(t, 1, code)
@@ -155,6 +157,7 @@ func TestDiffAddedDeny(t *testing.T) {
 // that refused it or the entries that allowed it, with their sources,
 // in the JSON report and in the terminal table.
 func TestDiffShowsWhy(t *testing.T) {
+	t.Parallel()
 	inputs := exampleInputs(t, "../inputs/*.json")
 	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"write_file"}}})
 	r, code := runDiffJSON(t, append([]string{"--candidate", candidate}, inputs...)...)
@@ -186,6 +189,7 @@ func TestDiffShowsWhy(t *testing.T) {
 // white space or a non-ASCII letter are escaped or quoted in the
 // terminal table (the JSON report keeps them as they are).
 func TestDiffShowsLookAlikes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for file, name := range map[string]string{"a.json": "se\u200barch", "b.json": " search ", "c.json": "\u0455earch"} {
 		doc := map[string]any{"declared": []any{map[string]any{"name": name}}, "calls": []any{map[string]any{"id": "c", "name": name}}}
@@ -215,6 +219,7 @@ func TestDiffShowsLookAlikes(t *testing.T) {
 // revision (the git commit of git:REV, the bundle revision, the
 // configuration's digest) and the time it was made.
 func TestDiffNamesThePolicies(t *testing.T) {
+	t.Parallel()
 	head, err := exec.Command("git", "-C", "..", "rev-parse", "HEAD").Output()
 	require.NoError(t, err)
 	config := map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}}
@@ -258,6 +263,7 @@ func TestDiffNamesThePolicies(t *testing.T) {
 // TestDiffCandidateWithConfigErrors: a candidate whose configuration has
 // errors is said up front, nothing is replayed, and the exit status is 3.
 func TestDiffCandidateWithConfigErrors(t *testing.T) {
+	t.Parallel()
 	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": "web_search"}})
 	for _, format := range []string{"table", "json", "html"} {
 		out, stderr, code := cli(t, "", "diff", "--format", format, "--candidate", candidate, "../inputs/subagent_depth_cap.json")
@@ -275,6 +281,7 @@ func TestDiffCandidateWithConfigErrors(t *testing.T) {
 // TestDiffPresetSwitch: the Qwen Code deployment's examples under the
 // Claude Code preset change, and switching back changes them back.
 func TestDiffPresetSwitch(t *testing.T) {
+	t.Parallel()
 	qwen := "../inputs/configured/qwen_code/config.json"
 	claude := overlay(t, qwen, map[string]any{"preset": "claude_code"})
 	inputs := exampleInputs(t, "../inputs/configured/qwen_code/*_*.json")
@@ -292,6 +299,7 @@ func TestDiffPresetSwitch(t *testing.T) {
 // TestDiffNoChange: the same policy twice (the embedded bundle, and the
 // working tree's policies at this commit) changes nothing: exit 0.
 func TestDiffNoChange(t *testing.T) {
+	t.Parallel()
 	inputs := exampleInputs(t, "../inputs/*.json")
 	r, code := runDiffJSON(t, append([]string{"--candidate", "config:" + overlay(t, "", nil)}, inputs...)...)
 	require.Equal(t, 0, code)
@@ -304,6 +312,7 @@ func TestDiffNoChange(t *testing.T) {
 }
 
 func TestDiffUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"diff", "../inputs/run_budget.json"},                                        // no candidate
 		{"diff", "--candidate", "embedded"},                                          // no corpus
@@ -325,6 +334,7 @@ func TestDiffUsageErrors(t *testing.T) {
 // candidate refuses by name (here denied) is a change whatever its
 // arguments held; a name-level change of an unmasked request is found.
 func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
+	t.Parallel()
 	// The server's bundle has a revision of its own, so that its logged
 	// verdicts never stand for the base's (TestDiffUsesTheLoggedVerdict
 	// covers that): the base's verdicts here are replayed, on any checkout.
@@ -396,6 +406,7 @@ func opaDecisionLog(t *testing.T, server *opaServer, requests []string, tools st
 // the replayed one, marked masked, and the not-replayable calls say the
 // log was written by another revision.
 func TestDiffUsesTheLoggedVerdict(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bundles := map[string]string{}
 	for _, rev := range []string{"r27", "r26"} {
@@ -438,7 +449,7 @@ func TestDiffUsesTheLoggedVerdict(t *testing.T) {
 func TestDiffCorpus(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	n := 1000
+	n := scaled(t, 300)
 	if s := os.Getenv("TOOLEVAL_DIFF_CORPUS"); s != "" { // make soak: 10,000
 		require.NoError(t, json.Unmarshal([]byte(s), &n))
 	}
@@ -486,6 +497,7 @@ func TestDiffCorpus(t *testing.T) {
 // carry an OPA decision log event's members, masked by the same mask,
 // so tooleval diff replays them as it replays a server's log.
 func TestDiffReplaysTheEnginesAuditLog(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	log := filepath.Join(t.TempDir(), "audit.log")
 	f, err := os.Create(log)

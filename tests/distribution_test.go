@@ -126,6 +126,7 @@ func messageOf(t *testing.T, s *opaServer) (string, bool) {
 // revision with a changed rule is published; both switch to it within the
 // polling bound, and neither answers with an undefined decision meanwhile.
 func TestBundleDistribution(t *testing.T) {
+	t.Parallel()
 	service := newBundleService(t)
 	service.publish(buildBundle(t, policiesDir, "rev-a"))
 	config := writeFile(t, "opa.yaml", serverConfig(service.server.URL, ""))
@@ -252,6 +253,7 @@ func tamper(t *testing.T, tarball []byte, file string, edit func(string) string)
 // verifies it; a tampered bundle is rejected and the last good one keeps
 // serving.
 func TestSignedBundles(t *testing.T) {
+	t.Parallel()
 	private, public := signingKey(t)
 	signed := buildBundle(t, policiesDir, "signed-a", "--signing-key", private, "--signing-alg", "RS256")
 	service := newBundleService(t)
@@ -287,6 +289,7 @@ func TestSignedBundles(t *testing.T) {
 // logged decision carries the input's call ids and names, and the mask
 // policy shipped in the bundle keeps call arguments out.
 func TestDecisionLogsMaskArguments(t *testing.T) {
+	t.Parallel()
 	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
 	_, ok, err := server.query("tooleval/decision", []byte(refusedInput))
 	require.NoError(t, err)
@@ -314,6 +317,7 @@ func TestDecisionLogsMaskArguments(t *testing.T) {
 // requester, the handoff or the workspace. What a decision was (call ids
 // and names, verdicts, reasons, layers, rules) stays.
 func TestDecisionLogsMaskWhatIdentifies(t *testing.T) {
+	t.Parallel()
 	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
 	pathRefusal := `{"declared": [{"name": "write_file"}, {"name": "read_file"}],
 		"workspace": {"root": "/home/alice/ws", "read_roots": ["/home/alice/skills"], "excluded": ["alice-private"]},

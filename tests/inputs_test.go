@@ -3,6 +3,7 @@ package tests
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,22 +74,81 @@ func TestInputs(t *testing.T) {
 	t.Parallel()
 	bundle := bundlePath(t)
 	update := os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1"
-	for _, ex := range examples(t) {
-		t.Run(strings.TrimPrefix(ex.input, "../"), func(t *testing.T) {
-			raw := opa(t, "eval", "--format", "json", "--bundle", bundle, "--input", ex.input, ex.query)
-			var result struct {
-				Result []struct {
-					Expressions []struct {
-						Value json.RawMessage `json:"value"`
-					} `json:"expressions"`
-				} `json:"result"`
-			}
-			require.NoError(t, json.Unmarshal(raw, &result))
-			require.Len(t, result.Result, 1, "%s is undefined", ex.query)
-			require.Len(t, result.Result[0].Expressions, 1)
-			matchExpected(t, ex.expected, result.Result[0].Expressions[0].Value, update)
-		})
+	for query, exs := range examplesByQuery(t) {
+		results := opaEvalEach(t, bundle, query, inputsOf(exs))
+		for i, ex := range exs {
+			t.Run(strings.TrimPrefix(ex.input, "../"), func(t *testing.T) {
+				matchExpected(t, ex.expected, results[i], update)
+			})
+		}
 	}
+}
+
+// examplesByQuery groups the examples by the entry point they are evaluated with.
+func examplesByQuery(t *testing.T) map[string][]example {
+	t.Helper()
+	out := map[string][]example{}
+	for _, ex := range examples(t) {
+		out[ex.query] = append(out[ex.query], ex)
+	}
+	return out
+}
+
+func inputsOf(exs []example) []string {
+	out := make([]string, len(exs))
+	for i, ex := range exs {
+		out[i] = ex.input
+	}
+	return out
+}
+
+// opaEvalEach evaluates query with `go tool opa eval` on bundle for each
+// input file, in one process: each document is bound as the input in turn
+// (`with input as`), and the results come back in order. A query that is
+// undefined for an input fails the test.
+func opaEvalEach(t *testing.T, bundle, query string, inputs []string) []json.RawMessage {
+	t.Helper()
+	docs := make([]json.RawMessage, len(inputs))
+	for i, f := range inputs {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		require.True(t, json.Valid(data), "%s is not JSON", f)
+		docs[i] = data
+	}
+	all, err := json.Marshal(docs)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "inputs.json")
+	require.NoError(t, os.WriteFile(path, all, 0o600))
+	out := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", path, fmt.Sprintf("[x | some doc in input; x := %s with input as doc]", query))
+	var results []json.RawMessage
+	require.NoError(t, json.Unmarshal(out, &results), "opa eval: %s", out)
+	require.Len(t, results, len(inputs), "%s is undefined for an input", query)
+	return results
+}
+
+// cliEach runs the command line once with args and then every input file,
+// and returns each input's document in order (with several inputs,
+// --format json prints one {"result", "source"} line per input) and the
+// exit code.
+func cliEach(t *testing.T, args []string, inputs []string) ([]json.RawMessage, int) {
+	t.Helper()
+	out, stderr, code := cli(t, "", append(append([]string{}, args...), inputs...)...)
+	require.Contains(t, []int{0, 1, 3}, code, "tooleval %v: %s", args, stderr)
+	if len(inputs) == 1 {
+		return []json.RawMessage{json.RawMessage(out)}, code
+	}
+	var results []json.RawMessage
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var r struct {
+			Result json.RawMessage `json:"result"`
+			Source string          `json:"source"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &r), "tooleval %v: %s", args, line)
+		require.Equal(t, inputs[len(results)], r.Source, "tooleval %v answers out of order", args)
+		results = append(results, r.Result)
+	}
+	require.Len(t, results, len(inputs), "tooleval %v: %s", args, out)
+	return results, code
 }
 
 // matchExpected requires a result to equal the committed expected

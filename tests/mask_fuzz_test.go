@@ -227,6 +227,7 @@ var maskEntryPoints = []string{"tooleval/decision", "tooleval/explain", "tooleva
 // its log event. Seeded; TOOLEVAL_MASK_CASES (default 60) and
 // TOOLEVAL_MASK_SEED make it larger or different.
 func TestMaskFuzzedShapesOnOPA(t *testing.T) {
+	t.Parallel()
 	n, seed := maskCases(t)
 	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
 	g := &maskGen{r: rand.New(rand.NewPCG(seed, 0)), allowed: map[string]bool{}}
@@ -277,6 +278,7 @@ func TestMaskFuzzedShapesOnOPA(t *testing.T) {
 // with its audit log: one record each (also when the evaluation fails),
 // and nothing that is not allow-listed reaches it.
 func TestMaskFuzzedShapesInTheAuditLog(t *testing.T) {
+	t.Parallel()
 	n, seed := maskCases(t)
 	var buf bytes.Buffer
 	e, err := engine.New(context.Background(), engine.WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))

@@ -16,6 +16,7 @@ import (
 // `tooleval tools` for tenant acme with its operator layer prints its
 // table, and the refusal it quotes is the policy's.
 func TestMCPGatewayDocExample(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile("../docs/mcp-gateway.md")
 	require.NoError(t, err)
 	blocks := regexp.MustCompile("(?s)```[a-z]*\n(.*?)```").FindAllStringSubmatch(string(doc), -1)

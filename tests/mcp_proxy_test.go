@@ -266,6 +266,7 @@ func directSession(t *testing.T, record string) *mcp.ClientSession {
 // filtered as well; resources and prompts pass through; every decision
 // is in the audit log.
 func TestMCPProxyOverStdio(t *testing.T) {
+	t.Parallel()
 	g := newMCPGateway(t)
 	cs := g.connect(t)
 	ctx := context.Background()
@@ -408,6 +409,7 @@ func auditDecisions(t *testing.T, path string) []auditDecision {
 // TestMCPProxyRunBudget: --max-attempts spans the proxy's lifetime: the
 // calls past it are refused (run_exhausted) and never reach the server.
 func TestMCPProxyRunBudget(t *testing.T) {
+	t.Parallel()
 	g := newMCPGateway(t)
 	cs := g.connect(t, "--max-attempts", "3")
 	for range 3 {
@@ -429,6 +431,7 @@ func TestMCPProxyRunBudget(t *testing.T) {
 // the next call, allowed otherwise, is refused run_exhausted; with
 // --max-attempts 2, one such refusal and one allowed call do.
 func TestMCPProxyRefusalsBeforeThePolicyCount(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	for _, tc := range []struct {
 		flag, says string
@@ -475,6 +478,7 @@ func TestMCPProxyRefusalsBeforeThePolicyCount(t *testing.T) {
 //     decomposed entry (WS/de\u0301tour -> OUTSIDE);
 //   - each path of a list is forwarded resolved.
 func TestMCPProxyForwardsWhatItJudged(t *testing.T) {
+	t.Parallel()
 	g := newMCPGateway(t)
 	ws := g.workspace
 	outside := filepath.Join(g.dir, "outside")
@@ -559,6 +563,7 @@ func TestMCPProxyForwardsWhatItJudged(t *testing.T) {
 // replaced, SIGHUP makes the proxy serve the tools the policy allows,
 // with the same upstream process.
 func TestMCPProxyBrokenBundleFailsClosedUntilReload(t *testing.T) {
+	t.Parallel()
 	g := newMCPGateway(t)
 	bundle := filepath.Join(g.dir, "policy.tar.gz")
 	require.NoError(t, os.WriteFile(bundle, []byte("not a bundle"), 0o600))
@@ -598,6 +603,7 @@ func TestMCPProxyBrokenBundleFailsClosedUntilReload(t *testing.T) {
 // TestMCPProxyWatchReloadsALayer: with --watch, replacing a layer file
 // re-filters the tools and tells the client, with the same upstream.
 func TestMCPProxyWatchReloadsALayer(t *testing.T) {
+	t.Parallel()
 	g := newMCPGateway(t)
 	cs := g.connect(t, "--watch")
 	require.Contains(t, toolNames(t, cs), "read_file")
@@ -622,6 +628,7 @@ func TestMCPProxyWatchReloadsALayer(t *testing.T) {
 // parse error, a batch and a request without its params an invalid
 // request error, and the proxy goes on serving the same connection.
 func TestMCPProxyMalformedJSONRPC(t *testing.T) {
+	t.Parallel()
 	g := newMCPGateway(t)
 	cmd := g.proxyCommand(t)
 	stdin, err := cmd.StdinPipe()
@@ -683,6 +690,7 @@ func TestMCPProxyMalformedJSONRPC(t *testing.T) {
 // TestMCPProxyOverHTTP: the same gateway over Streamable HTTP on
 // 127.0.0.1, in front of a Streamable HTTP server.
 func TestMCPProxyOverHTTP(t *testing.T) {
+	t.Parallel()
 	g := newMCPGateway(t)
 	upstreamBin, err := buildUpstream()
 	require.NoError(t, err)

@@ -3,7 +3,9 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,8 +14,24 @@ import (
 	"github.com/tooleval/tooleval/internal/corpus"
 )
 
-// propertyCases is how many generated documents each property is checked on.
+// propertyCases is how many generated documents each property is checked
+// on in make test; make soak checks ten times more (scaled).
 const propertyCases = 300
+
+// scaled is n times TOOLEVAL_TEST_SCALE, which make soak sets to 10: the
+// tests that check a property on generated documents check it on a sample
+// in make test and on a larger one in make soak.
+func scaled(t *testing.T, n int) int {
+	t.Helper()
+	s := os.Getenv("TOOLEVAL_TEST_SCALE")
+	if s == "" {
+		return n
+	}
+	k, err := strconv.Atoi(s)
+	require.NoError(t, err, "TOOLEVAL_TEST_SCALE must be a whole number")
+	require.Positive(t, k, "TOOLEVAL_TEST_SCALE must be positive")
+	return n * k
+}
 
 // decideDoc decides a generic document through JSON, as a REST caller would.
 func decideDoc(t *testing.T, e *engine.Engine, doc map[string]any) *engine.Decision {
@@ -50,15 +68,16 @@ func subset(t *testing.T, small, large []string, msgAndArgs ...any) {
 	}
 }
 
-func propertyDocs() []map[string]any {
-	return corpus.New(31).Decisions(propertyCases)
+func propertyDocs(t *testing.T) []map[string]any {
+	t.Helper()
+	return corpus.New(31).Decisions(scaled(t, propertyCases))
 }
 
 // Appending a layer never grows effective.
 func TestPropertyAppendingALayerNeverWidens(t *testing.T) {
 	t.Parallel()
 	e := newTestEngine(t)
-	for i, doc := range propertyDocs() {
+	for i, doc := range propertyDocs(t) {
 		layers, isList := doc["layers"].([]any)
 		if doc["layers"] != nil && !isList {
 			continue // a malformed member: appending would replace it
@@ -86,7 +105,7 @@ func TestPropertyAppendingALayerNeverWidens(t *testing.T) {
 func TestPropertyOrderDoesNotMatter(t *testing.T) {
 	t.Parallel()
 	e := newTestEngine(t)
-	for i, doc := range propertyDocs() {
+	for i, doc := range propertyDocs(t) {
 		want := decideDoc(t, e, doc)
 		permuted := with(doc, "declared", reversedIfList(doc["declared"]))
 		if layers, ok := doc["layers"].([]any); ok {
@@ -116,7 +135,7 @@ func TestPropertyOrderDoesNotMatter(t *testing.T) {
 func TestPropertyDelegationOnlyNarrows(t *testing.T) {
 	t.Parallel()
 	e := newTestEngine(t)
-	for i, doc := range propertyDocs() {
+	for i, doc := range propertyDocs(t) {
 		layers, ok := doc["layers"].([]any)
 		if !ok || len(layers) < 2 {
 			continue
@@ -136,7 +155,7 @@ func TestPropertyDelegationOnlyNarrows(t *testing.T) {
 func TestPropertyBatchEqualsCallsOneByOne(t *testing.T) {
 	t.Parallel()
 	e := newTestEngine(t)
-	for i, doc := range propertyDocs() {
+	for i, doc := range propertyDocs(t) {
 		doc = without(doc, "run")
 		calls := asSlice(doc["calls"])
 		batch := decideDoc(t, e, doc)

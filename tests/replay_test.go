@@ -57,6 +57,7 @@ func maskedDecisionLog(t *testing.T, requests map[string]string) map[string]stri
 // and tooleval diff lists it. An event whose mask removed nothing the
 // decision reads is decided as usual.
 func TestEvalRefusesMaskedDecisionLogEvents(t *testing.T) {
+	t.Parallel()
 	lines := maskedDecisionLog(t, map[string]string{
 		"log_args": `{"declared": [{"name": "read_file"}], "workspace": {"root": "/ws"},
 			"calls": [{"id": "log_args", "name": "read_file", "args": {"path": "/etc/passwd"}}]}`,

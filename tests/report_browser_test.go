@@ -29,6 +29,7 @@ const chromiumPath = "/usr/bin/chromium"
 // disabled every table is still there. It saves screenshots as
 // build/diff-report.png and build/diff-report-noscript.png.
 func TestDiffReportInABrowser(t *testing.T) {
+	t.Parallel()
 	_, err := os.Stat(chromiumPath)
 	require.NoError(t, err, "the browser test needs Debian's chromium (make test installs it: apt-get install chromium)")
 
