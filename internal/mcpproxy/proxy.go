@@ -537,12 +537,12 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any,
 	d := p.decider.Load()
 	if d.session == nil {
 		p.spend(true)
-		p.auditUnevaluated(ctx, name, "invalid_config", "config", d.failure)
+		p.auditUnevaluated(ctx, name, engine.ReasonInvalidConfig, "config", d.failure)
 		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
 	}
 	if !d.declared[params.Name] {
 		p.spend(true)
-		p.auditUnevaluated(ctx, params.Name, "not_declared", "", fmt.Errorf("the upstream lists no tool named exactly %q", params.Name))
+		p.auditUnevaluated(ctx, params.Name, engine.ReasonNotDeclared, "", fmt.Errorf("the upstream lists no tool named exactly %q", params.Name))
 		return nil, Refusal(fmt.Sprintf("tool %q is not declared for this request: the server lists no tool of exactly that name", params.Name))
 	}
 	call := map[string]any{"id": fmt.Sprintf("mcp_call_%d", p.calls.Add(1)), "name": name}
