@@ -6,8 +6,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tooleval/tooleval/engine/canonical"
 	"github.com/tooleval/tooleval/engine/hostpath"
-	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // unresolvedPrefix marks a path argument the host could not resolve. It
