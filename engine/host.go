@@ -137,6 +137,9 @@ func (r *hostReader) string(obj map[string]any, path, name string) string {
 
 func (r *hostReader) entryPoints() entryPoints {
 	obj := r.object(r.members, "", "entry_points")
+	if obj == nil {
+		return entryPoints{}
+	}
 	get := func(name string) string { return r.string(obj, "entry_points.", name) }
 	return entryPoints{
 		decision: get("decision"), explain: get("explain"), tools: get("tools"), launch: get("launch"),
@@ -194,6 +197,9 @@ func (r *hostReader) patchHeaders() []string {
 
 func (r *hostReader) messages() failClosedMessages {
 	obj := r.object(r.members, "", "fail_closed_messages")
+	if obj == nil {
+		return failClosedMessages{}
+	}
 	get := func(name string) string { return r.string(obj, "fail_closed_messages.", name) }
 	return failClosedMessages{decision: get("decision"), call: get("call"), catalog: get("catalog"), launch: get("launch")}
 }

@@ -125,10 +125,12 @@ func readHostOf(t *testing.T, edit func(map[string]any)) (hostInterface, error) 
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &document))
 	edit(document)
-	module := "package tooleval.host\n\ninterface := " + string(mustJSON(t, document)) + "\n"
-	if document == nil {
-		module = "package tooleval.host\n\ninterface := 1 if false\n"
-	}
+	return readHostModule(t, "package tooleval.host\n\ninterface := "+string(mustJSON(t, document))+"\n")
+}
+
+// readHostModule reads the host interface of a policy of one module.
+func readHostModule(t *testing.T, module string) (hostInterface, error) {
+	t.Helper()
 	compiler, err := ast.CompileModules(map[string]string{"host.rego": module})
 	require.NoError(t, err)
 	return readHost(context.Background(), compiler, inmem.New())
@@ -156,30 +158,28 @@ func TestHostInterfaceFailsClosed(t *testing.T) {
 		"data.tooleval.host.interface.entry_points.decide is missing": func(d map[string]any) {
 			delete(d["entry_points"].(map[string]any), "decide")
 		},
-		"data.tooleval.host.interface.floor is missing": func(d map[string]any) { delete(d, "floor") },
+		"data.tooleval.host.interface.floor is missing":        func(d map[string]any) { delete(d, "floor") },
+		"data.tooleval.host.interface.entry_points is missing": func(d map[string]any) { delete(d, "entry_points") },
+		"data.tooleval.host.interface.fail_closed_messages is array, not object": func(d map[string]any) {
+			d["fail_closed_messages"] = []any{}
+		},
 		"tooleval.floor.sensitive_paths is maybe": func(d map[string]any) {
 			d["floor"].(map[string]any)["sensitive_paths"] = "maybe"
 		},
-		"data.tooleval.host.interface is undefined": func(d map[string]any) { clear(d) },
 	} {
-		edit := edit
-		if want == "data.tooleval.host.interface is undefined" {
-			_, err := readHostOfUndefined(t)
-			require.ErrorIs(t, err, ErrIncompleteBundle, want)
-			require.ErrorContains(t, err, want)
-			continue
-		}
 		_, err := readHostOf(t, edit)
 		require.ErrorIs(t, err, ErrIncompleteBundle, want)
 		require.ErrorContains(t, err, want)
 	}
-}
 
-func readHostOfUndefined(t *testing.T) (hostInterface, error) {
-	t.Helper()
-	compiler, err := ast.CompileModules(map[string]string{"host.rego": "package tooleval.host\n\ninterface := 1 if input.never\n"})
-	require.NoError(t, err)
-	return readHost(context.Background(), compiler, inmem.New())
+	for want, module := range map[string]string{
+		"data.tooleval.host.interface is undefined":     "package tooleval.host\n\ninterface := 1 if input.never\n",
+		"data.tooleval.host.interface is not an object": "package tooleval.host\n\ninterface := [1]\n",
+	} {
+		_, err := readHostModule(t, module)
+		require.ErrorIs(t, err, ErrIncompleteBundle, want)
+		require.ErrorContains(t, err, want)
+	}
 }
 
 // TestBundleWithoutHostInterfaceIsRefused: a bundle without the host
