@@ -10,8 +10,8 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/rego"
 
+	"github.com/tooleval/tooleval/engine/canonical"
 	"github.com/tooleval/tooleval/internal/benchload"
-	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // benchSizes are the declared-tool counts of the benchmarks.

@@ -2,27 +2,22 @@ package engine
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 )
-
-// errShape is returned when a policy result does not have the shape of
-// the contract's documents.
-var errShape = errors.New("the policy result does not have the contract's shape")
 
 // decodeDecision builds a Decision from the policy's result, read
 // straight from its AST.
 func decodeDecision(v ast.Value) (*Decision, error) {
 	obj, ok := v.(ast.Object)
 	if !ok {
-		return nil, errShape
+		return nil, ErrShape
 	}
 	d := &Decision{value: v}
 	decisions, ok := typedMember[*ast.Array](obj, "decisions")
 	if !ok {
-		return nil, fmt.Errorf("%w: decisions", errShape)
+		return nil, fmt.Errorf("%w: decisions", ErrShape)
 	}
 	d.Decisions = make([]CallDecision, 0, decisions.Len())
 	var err error
@@ -53,11 +48,11 @@ func decodeDecision(v ast.Value) (*Decision, error) {
 func decodeCall(v ast.Value) (CallDecision, error) {
 	obj, ok := v.(ast.Object)
 	if !ok {
-		return CallDecision{}, fmt.Errorf("%w: a decision is not an object", errShape)
+		return CallDecision{}, fmt.Errorf("%w: a decision is not an object", ErrShape)
 	}
 	allowed, ok := typedMember[ast.Boolean](obj, "allowed")
 	if !ok {
-		return CallDecision{}, fmt.Errorf("%w: a decision has no allowed", errShape)
+		return CallDecision{}, fmt.Errorf("%w: a decision has no allowed", ErrShape)
 	}
 	c := CallDecision{Allowed: bool(allowed), ID: jsonMember(obj, "id"), Name: jsonMember(obj, "name")}
 	for key, field := range map[string]*string{"reason": &c.Reason, "layer": &c.Layer, "message": &c.Message, "rule": &c.Rule} {
@@ -67,7 +62,7 @@ func decodeCall(v ast.Value) (CallDecision, error) {
 	}
 	if trace, ok := typedMember[*ast.Array](obj, "trace"); ok {
 		if err := decodeInto(trace, &c.Trace); err != nil {
-			return CallDecision{}, fmt.Errorf("%w: trace: %w", errShape, err)
+			return CallDecision{}, fmt.Errorf("%w: trace: %w", ErrShape, err)
 		}
 	}
 	return c, nil
@@ -76,7 +71,7 @@ func decodeCall(v ast.Value) (CallDecision, error) {
 func decodeProblems(obj ast.Object) ([]Problem, error) {
 	list, ok := typedMember[*ast.Array](obj, "errors")
 	if !ok {
-		return nil, fmt.Errorf("%w: errors", errShape)
+		return nil, fmt.Errorf("%w: errors", ErrShape)
 	}
 	problems := make([]Problem, 0, list.Len())
 	var err error
@@ -84,7 +79,7 @@ func decodeProblems(obj ast.Object) ([]Problem, error) {
 		x, jsonErr := ast.JSON(t.Value)
 		p, ok := x.(map[string]any)
 		if jsonErr != nil || !ok {
-			err = fmt.Errorf("%w: an error is not an object", errShape)
+			err = fmt.Errorf("%w: an error is not an object", ErrShape)
 			return
 		}
 		problems = append(problems, Problem(p))

@@ -21,22 +21,6 @@ import (
 	"go.opentelemetry.io/otel/metric"
 )
 
-// The queries the engine prepares. Each names a rule or function of the
-// policy; sessions use session, decide and catalog: decision is decide
-// of a compiled context, tools is catalog of one.
-const (
-	decisionQuery = "data.tooleval.decision"
-	toolsQuery    = "data.tooleval.tools"
-	explainQuery  = "data.tooleval.explain"
-	maskQuery     = "data.system.log.mask"
-	launchQuery   = "data.tooleval.launch"
-	sessionQuery  = "data.tooleval.context.session(input)"
-	decideQuery   = "data.tooleval.decide(input.context, input.request)"
-	catalogQuery  = "data.tooleval.catalog.catalog(input.context, input.request)"
-	pathsQuery    = "data.tooleval.configuration.path_arguments_in_force"
-	checkQuery    = "data.tooleval.check"
-)
-
 // Engine evaluates the tooleval policy. Create one with [New]; swap its
 // bundle with [Engine.Reload]. Every decision is made by exactly one
 // loaded bundle.
@@ -68,10 +52,8 @@ type policy struct {
 	check      rego.PreparedEvalQuery
 	explain    rego.PreparedEvalQuery
 	mask       rego.PreparedEvalQuery
-	paths      pathArguments
-	// maxCalls is the policy's largest batch (data.tooleval.shape.max_calls);
-	// a session answers from its context's entries only up to it.
-	maxCalls int
+	// host is the policy's host interface, read when it was loaded.
+	host hostInterface
 }
 
 type options struct {

@@ -87,6 +87,10 @@ func brokenBundle(t *testing.T, policy string) string {
 		[]byte("package tooleval.catalog\n\ncatalog(x, _) := x\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "configuration.rego"),
 		[]byte("package tooleval.configuration\n\npath_arguments_in_force := {}\n\nprepared_document := {}\n"), 0o644))
+	shipped, err := shippedPolicy()
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "host.rego"),
+		[]byte("package tooleval.host\n\ninterface := "+string(mustJSON(t, shipped.document))+"\n"), 0o644))
 	for _, data := range []string{"config", "config/presets", "floor", "unicode", "unicode/skeleton"} {
 		src := filepath.Join("..", "policies", "tooleval", data, "data.json")
 		dst := filepath.Join(dir, "tooleval", data, "data.json")

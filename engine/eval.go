@@ -13,19 +13,43 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
-// errUndefined is returned when a query the policy always defines was
-// undefined: the loaded bundle is not a tooleval bundle, or it is broken.
-var errUndefined = errors.New("the policy returned no result")
+// orFailed evaluates an input converted for one of the engine's *Value
+// methods (eval), or, when the conversion failed (err), returns err with
+// the document failed makes of no request: every call or tool refused.
+func orFailed[T any](ctx context.Context, value ast.Value, err error, failed func(ast.Value) T,
+	eval func(context.Context, ast.Value) (T, error),
+) (T, error) {
+	if err != nil {
+		return failed(ast.Null{}), err
+	}
+	return eval(ctx, value)
+}
+
+// evalDocument evaluates a prepared query and decodes its result, or
+// returns the error with the document failed makes when either fails.
+func evalDocument[T any](ctx context.Context, q rego.PreparedEvalQuery, input ast.Value,
+	decode func(ast.Value) (T, error), failed func() T,
+) (T, error) {
+	value, err := evalAST(ctx, q, input)
+	if err != nil {
+		return failed(), err
+	}
+	out, err := decode(value)
+	if err != nil {
+		return failed(), err
+	}
+	return out, nil
+}
+
+// messages are the current policy's fail-closed messages.
+func (e *Engine) messages() failClosedMessages { return e.current.Load().host.messages }
 
 // Decide evaluates data.tooleval.decision for one full input document
 // (any JSON-compatible Go value). On an evaluation error it returns the
 // error together with a decision that refuses every call.
 func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 	value, err := toValue(input)
-	if err != nil {
-		return failClosed(ast.Null{}), err
-	}
-	return e.DecideValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failClosed, e.DecideValue)
 }
 
 // DecideJSON is [Engine.Decide] for a JSON document, decoded by
@@ -34,10 +58,7 @@ func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 // error, which refuses every call).
 func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error) {
 	value, err := DecodeInput(data)
-	if err != nil {
-		return failClosed(ast.Null{}), err
-	}
-	return e.DecideValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failClosed, e.DecideValue)
 }
 
 // DecideValue is [Engine.Decide] for an input already converted to AST.
@@ -63,19 +84,13 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 // refuses every call, each with a one-step trace that says so.
 func (e *Engine) Explain(ctx context.Context, input any) (*Decision, error) {
 	value, err := toValue(input)
-	if err != nil {
-		return failClosedExplained(ast.Null{}), err
-	}
-	return e.ExplainValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failClosedExplained, e.ExplainValue)
 }
 
 // ExplainJSON is [Engine.Explain] for a JSON document (see [DecodeInput]).
 func (e *Engine) ExplainJSON(ctx context.Context, data []byte) (*Decision, error) {
 	value, err := DecodeInput(data)
-	if err != nil {
-		return failClosedExplained(ast.Null{}), err
-	}
-	return e.ExplainValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failClosedExplained, e.ExplainValue)
 }
 
 // ExplainValue is [Engine.Explain] for an input already converted to AST.
@@ -84,23 +99,11 @@ func (e *Engine) ExplainValue(ctx context.Context, input ast.Value) (*Decision, 
 	defer cancel()
 	p := e.current.Load()
 	start := time.Now()
-	d, err := p.evalExplained(ctx, input)
+	d, err := evalDocument(ctx, p.explain, input, p.decodeDecision,
+		func() *Decision { return p.host.messages.failClosedExplained(input) })
 	e.meters.decided(ctx, start, d, err)
 	e.auditDecision(ctx, p, auditExplain, input, d, err)
 	return d, err
-}
-
-func (p *policy) evalExplained(ctx context.Context, input ast.Value) (*Decision, error) {
-	value, err := evalAST(ctx, p.explain, input)
-	if err != nil {
-		return failClosedExplained(input), err
-	}
-	d, err := decodeDecision(value)
-	if err != nil {
-		return failClosedExplained(input), err
-	}
-	d.Revision = p.revision
-	return d, nil
 }
 
 // Launch evaluates data.tooleval.launch for a launch document. On an
@@ -108,19 +111,13 @@ func (p *policy) evalExplained(ctx context.Context, input ast.Value) (*Decision,
 // deny-all launch.
 func (e *Engine) Launch(ctx context.Context, input any) (*Launch, error) {
 	value, err := toValue(input)
-	if err != nil {
-		return failedLaunch(), err
-	}
-	return e.LaunchValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failedLaunch, e.LaunchValue)
 }
 
 // LaunchJSON is [Engine.Launch] for a JSON document.
 func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
 	value, err := DecodeInput(data)
-	if err != nil {
-		return failedLaunch(), err
-	}
-	return e.LaunchValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failedLaunch, e.LaunchValue)
 }
 
 // LaunchValue is [Engine.Launch] for an input already converted to AST.
@@ -128,23 +125,21 @@ func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, err
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
-	l, err := p.evalLaunch(ctx, input)
+	l, err := evalDocument(ctx, p.launch, input, p.decodeLaunch,
+		func() *Launch { return p.host.messages.failedLaunch(input) })
 	e.record(ctx, p, auditLaunch, input, l.document, err)
 	return l, err
 }
 
-func (p *policy) evalLaunch(ctx context.Context, input ast.Value) (*Launch, error) {
-	value, err := evalAST(ctx, p.launch, input)
-	if err != nil {
-		return failedLaunch(), err
-	}
+// decodeLaunch reads a launch document of the policy.
+func (p *policy) decodeLaunch(value ast.Value) (*Launch, error) {
 	document, err := ast.JSON(value)
 	if err != nil {
-		return failedLaunch(), err
+		return nil, err
 	}
 	l := &Launch{document: document, Revision: p.revision}
 	if err := decodeInto(value, l); err != nil {
-		return failedLaunch(), err
+		return nil, err
 	}
 	return l, nil
 }
@@ -155,19 +150,13 @@ func (p *policy) evalLaunch(ctx context.Context, input ast.Value) (*Launch, erro
 // together with a catalog that refuses every tool.
 func (e *Engine) Tools(ctx context.Context, input any) (*Catalog, error) {
 	value, err := toValue(input)
-	if err != nil {
-		return failedCatalog(ast.Null{}), err
-	}
-	return e.ToolsValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failedCatalog, e.ToolsValue)
 }
 
 // ToolsJSON is [Engine.Tools] for a JSON document (see [DecodeInput]).
 func (e *Engine) ToolsJSON(ctx context.Context, data []byte) (*Catalog, error) {
 	value, err := DecodeInput(data)
-	if err != nil {
-		return failedCatalog(ast.Null{}), err
-	}
-	return e.ToolsValue(ctx, value)
+	return orFailed(ctx, value, err, e.messages().failedCatalog, e.ToolsValue)
 }
 
 // ToolsValue is [Engine.Tools] for an input already converted to AST.
@@ -181,20 +170,21 @@ func (e *Engine) ToolsValue(ctx context.Context, input ast.Value) (*Catalog, err
 // evalCatalog evaluates a catalog query; request is the document whose
 // declared tools a failed catalog refuses.
 func (p *policy) evalCatalog(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value) (*Catalog, error) {
-	value, err := evalAST(ctx, q, input)
-	if err != nil {
-		return failedCatalog(request), err
-	}
+	return evalDocument(ctx, q, input, p.decodeCatalog, func() *Catalog { return p.host.messages.failedCatalog(request) })
+}
+
+// decodeCatalog reads a catalog document of the policy.
+func (p *policy) decodeCatalog(value ast.Value) (*Catalog, error) {
 	document, err := ast.JSON(value)
 	if err != nil {
-		return failedCatalog(request), err
+		return nil, err
 	}
 	c := &Catalog{document: document, Revision: p.revision}
 	if err := decodeInto(value, c); err != nil {
-		return failedCatalog(request), fmt.Errorf("%w: %w", errShape, err)
+		return nil, fmt.Errorf("%w: %w", ErrShape, err)
 	}
 	if c.Errors == nil || c.Effective == nil || c.Tools == nil {
-		return failedCatalog(request), errShape
+		return nil, ErrShape
 	}
 	return c, nil
 }
@@ -202,13 +192,15 @@ func (p *policy) evalCatalog(ctx context.Context, q rego.PreparedEvalQuery, inpu
 // evalDecision evaluates a decision query; request is the document whose
 // calls a fail-closed decision refuses.
 func (p *policy) evalDecision(ctx context.Context, q rego.PreparedEvalQuery, input, request ast.Value) (*Decision, error) {
-	value, err := evalAST(ctx, q, input)
-	if err != nil {
-		return failClosed(request), err
-	}
+	return evalDocument(ctx, q, input, p.decodeDecision, func() *Decision { return p.host.messages.failClosed(request) })
+}
+
+// decodeDecision reads a decision document of the policy, with or
+// without traces, and stamps it with the policy's revision.
+func (p *policy) decodeDecision(value ast.Value) (*Decision, error) {
 	d, err := decodeDecision(value)
 	if err != nil {
-		return failClosed(request), err
+		return nil, err
 	}
 	d.Revision = p.revision
 	return d, nil
@@ -240,11 +232,11 @@ func evalAST(ctx context.Context, q rego.PreparedEvalQuery, input ast.Value) (as
 		return nil, fmt.Errorf("evaluate policy: %w", err)
 	}
 	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return nil, errUndefined
+		return nil, ErrUndefined
 	}
 	value, ok := rs[0].Expressions[0].Value.(ast.Value)
 	if !ok {
-		return nil, errShape
+		return nil, ErrShape
 	}
 	return value, nil
 }

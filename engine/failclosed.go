@@ -8,31 +8,28 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
-// The messages of the policy's own safety nets (data.tooleval.batch.fail_closed
-// and the else branches of data.tooleval.tools and launch). The engine's
+// failClosedMessages are the messages of the policy's own safety nets
+// (data.tooleval.host.fail_closed_messages, read at load): the engine's
 // fail-closed documents are the policy's, member for member; the cause
 // of an engine failure is in the error returned with them.
-const (
-	failedDecisionMessage = "the policy could not decide this request; every call is refused"
-	failedCallMessage     = "the call is refused: the policy could not decide it"
-	failedCatalogMessage  = "the policy could not list this catalog; every tool is refused"
-	failedLaunchMessage   = "the policy could not validate this launch"
-)
+type failClosedMessages struct {
+	decision, call, catalog, launch string
+}
 
 // failClosed is the decision the engine returns when the policy could not
 // be evaluated: the document data.tooleval.batch.fail_closed makes for
 // the request, every call refused (a test holds the two equal).
-func failClosed(request ast.Value) *Decision {
+func (m failClosedMessages) failClosed(request ast.Value) *Decision {
 	calls := listMember(request, "calls")
 	d := &Decision{
 		Decisions: make([]CallDecision, 0, len(calls)),
-		Errors:    []Problem{internalError(failedDecisionMessage)},
+		Errors:    []Problem{internalError(m.decision)},
 	}
 	decisions := make([]any, 0, len(calls))
 	for _, call := range calls {
 		c := CallDecision{
 			ID: fieldOrNull(call, "id"), Name: fieldOrNull(call, "name"),
-			Reason: "invalid_config", Layer: "config", Message: failedCallMessage,
+			Reason: ReasonInvalidConfig, Layer: "config", Message: m.call,
 		}
 		d.Decisions = append(d.Decisions, c)
 		decisions = append(decisions, map[string]any{
@@ -51,12 +48,12 @@ func failClosed(request ast.Value) *Decision {
 
 // untracedStep is the one-step trace data.tooleval.explain gives a call it
 // could not trace (data.tooleval.tracing.untraced).
-var untracedStep = TraceStep{Check: "policy", Outcome: "refused", Reason: "invalid_config", Layer: "config"}
+var untracedStep = TraceStep{Check: "policy", Outcome: "refused", Reason: ReasonInvalidConfig, Layer: "config"}
 
-// failClosedExplained is failClosed with the policy's one-step trace on
-// every call, as data.tooleval.explain gives it when it cannot trace.
-func failClosedExplained(request ast.Value) *Decision {
-	d := failClosed(request)
+// failClosedExplained is the fail-closed decision with the policy's one-step trace
+// on every call, as data.tooleval.explain gives it when it cannot trace.
+func (m failClosedMessages) failClosedExplained(request ast.Value) *Decision {
+	d := m.failClosed(request)
 	document := d.document.(map[string]any)
 	for i, c := range document["decisions"].([]any) {
 		c.(map[string]any)["trace"] = []any{map[string]any{
@@ -128,12 +125,12 @@ func call1(name string, a ast.Number) ast.Value {
 // failedCatalog is the tools document the engine returns when the policy
 // could not be evaluated: the else branch of data.tooleval.tools, every
 // declared tool refused.
-func failedCatalog(request ast.Value) *Catalog {
+func (m failClosedMessages) failedCatalog(request ast.Value) *Catalog {
 	declared := listMember(request, "declared")
-	c := &Catalog{Errors: []Problem{internalError(failedCatalogMessage)}, Effective: []string{}, Tools: make([]ToolVerdict, 0, len(declared))}
+	c := &Catalog{Errors: []Problem{internalError(m.catalog)}, Effective: []string{}, Tools: make([]ToolVerdict, 0, len(declared))}
 	tools := make([]any, 0, len(declared))
 	for _, d := range declared {
-		v := ToolVerdict{Name: fieldOrNull(d, "name"), Reason: "invalid_config", Layer: "config"}
+		v := ToolVerdict{Name: fieldOrNull(d, "name"), Reason: ReasonInvalidConfig, Layer: "config"}
 		c.Tools = append(c.Tools, v)
 		tools = append(tools, map[string]any{"name": v.Name, "allowed": false, "reason": v.Reason, "layer": v.Layer})
 	}
@@ -141,11 +138,11 @@ func failedCatalog(request ast.Value) *Catalog {
 	return c
 }
 
-// failedLaunch is the launch the engine returns when the policy could not
-// be evaluated: the else branch of data.tooleval.launch, invalid and
-// deny-all.
-func failedLaunch() *Launch {
-	p := internalError(failedLaunchMessage)
+// failedLaunch is the launch the engine returns when the policy could not be
+// evaluated: the else branch of data.tooleval.launch, invalid and
+// deny-all, whatever the request.
+func (m failClosedMessages) failedLaunch(ast.Value) *Launch {
+	p := internalError(m.launch)
 	return &Launch{
 		Valid:                 false,
 		Errors:                []Problem{p},

@@ -39,6 +39,9 @@ func TestFailClosedDocumentsAreThePolicys(t *testing.T) {
 	require.NoError(t, err)
 	compiler, store, err := compileBundle(ctx, b)
 	require.NoError(t, err)
+	host, err := readHost(ctx, compiler, store)
+	require.NoError(t, err)
+	m := host.messages
 	query := func(q string) rego.PreparedEvalQuery {
 		prepared, err := rego.New(rego.Query(q), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 		require.NoError(t, err)
@@ -61,11 +64,11 @@ func TestFailClosedDocumentsAreThePolicys(t *testing.T) {
 	for _, in := range failClosedRequests {
 		request, err := DecodeInput([]byte(in))
 		require.NoError(t, err, in)
-		require.JSONEq(t, policyDocument(decision, request), documentJSON(t, failClosed(request)), "decision for %s", in)
-		require.JSONEq(t, policyDocument(catalog, request), documentJSON(t, failedCatalog(request)), "catalog for %s", in)
-		require.JSONEq(t, policyDocument(launch, request), documentJSON(t, failedLaunch()), "launch for %s", in)
-		require.JSONEq(t, policyDocument(explained, request), documentJSON(t, failClosedExplained(request)), "explained decision for %s", in)
-		for _, c := range failClosedExplained(request).Decisions {
+		require.JSONEq(t, policyDocument(decision, request), documentJSON(t, m.failClosed(request)), "decision for %s", in)
+		require.JSONEq(t, policyDocument(catalog, request), documentJSON(t, m.failedCatalog(request)), "catalog for %s", in)
+		require.JSONEq(t, policyDocument(launch, request), documentJSON(t, m.failedLaunch(request)), "launch for %s", in)
+		require.JSONEq(t, policyDocument(explained, request), documentJSON(t, m.failClosedExplained(request)), "explained decision for %s", in)
+		for _, c := range m.failClosedExplained(request).Decisions {
 			require.Equal(t, []TraceStep{untracedStep}, c.Trace)
 		}
 	}
@@ -77,11 +80,12 @@ func TestFailClosedDocumentsAreThePolicys(t *testing.T) {
 func TestFailClosedDecisionDecodes(t *testing.T) {
 	request, err := DecodeInput([]byte(`{"calls": [{"id": "a", "name": "x"}, {"id": "b"}], "run": {"attempts": 3, "refusals": 1}}`))
 	require.NoError(t, err)
-	d := failClosed(request)
+	m := shippedHost(t).messages
+	d := m.failClosed(request)
 	require.Equal(t, &RunTotals{Attempts: "5", Refusals: "3", Exhausted: true}, d.Run)
 	require.Equal(t, []CallDecision{
-		{ID: "a", Name: "x", Reason: "invalid_config", Layer: "config", Message: failedCallMessage},
-		{ID: "b", Name: nil, Reason: "invalid_config", Layer: "config", Message: failedCallMessage},
+		{ID: "a", Name: "x", Reason: ReasonInvalidConfig, Layer: "config", Message: "the call is refused: the policy could not decide it"},
+		{ID: "b", Name: nil, Reason: ReasonInvalidConfig, Layer: "config", Message: "the call is refused: the policy could not decide it"},
 	}, d.Decisions)
 	require.Equal(t, "internal_error", d.Errors[0].Code())
 }

@@ -51,21 +51,15 @@ type dataRequirement struct {
 
 // requiredData lists the data documents the contract names. Without the
 // Unicode tables a full-width spelling of an excluded tool is a
-// different name; without the configuration or the floor (the
-// exclusions and sensitive paths) every decision fails, or worse. The
+// different name; without the configuration every decision fails. The
+// floor (the exclusions and sensitive paths) is checked once the
+// policy's host interface has said its layout (checkRequirements). The
 // prepared configuration (data.tooleval.prepared) is not required: the
 // policy prepares it itself when it is missing or stale. The members of the shipped documents
 // are required too (see shippedMembers).
 var requiredData = []dataRequirement{
 	{"tooleval.config", "object", true},
 	{"tooleval.config.presets", "object", true},
-	{"tooleval.floor", "object", true},
-	{"tooleval.floor.exclusions", "object", true},
-	{"tooleval.floor.exclusions.subagent_hard_deny", "array", true},
-	{"tooleval.floor.exclusions.subagent_depth_cap", "array", true},
-	{"tooleval.floor.exclusions.fork_no_spawn", "array", true},
-	{"tooleval.floor.exclusions.teammate_no_spawn", "array", false},
-	{"tooleval.floor.sensitive_paths", "array", true},
 	{"tooleval.unicode", "object", true},
 	{"tooleval.unicode.skeleton", "object", true},
 }
@@ -158,6 +152,12 @@ func checkData(data map[string]any) error {
 		}
 		required = append(required, dataRequirement{m.path, kind, m.nonEmpty})
 	}
+	return checkRequirements(data, required)
+}
+
+// checkRequirements reports every requirement data does not meet, as an
+// error wrapping [ErrIncompleteBundle].
+func checkRequirements(data map[string]any, required []dataRequirement) error {
 	var problems []string
 	for _, r := range required {
 		v, ok := lookup(data, r.path)
@@ -199,23 +199,14 @@ func dedupe(sorted []string) []string {
 	return out
 }
 
-// entryPoints are the rules the engine evaluates.
-var entryPoints = []string{
-	"data.tooleval.decision", "data.tooleval.tools", "data.tooleval.launch", "data.tooleval.check",
-	"data.tooleval.decide", "data.tooleval.context.session", "data.tooleval.catalog.catalog",
-	"data.tooleval.configuration.path_arguments_in_force", "data.tooleval.configuration.prepared_document",
-}
-
 // checkReferences reports every reference into data that neither a rule
-// of the compiled policy nor the bundle's data defines: a module of the
-// bundle is missing (a stock OPA would evaluate such a reference as
-// undefined, silently). The engine's entry points must be rules.
-func checkReferences(compiler *ast.Compiler, data map[string]any) error {
+// of the compiled policy nor the bundle's data defines (a module of the
+// bundle is missing: a stock OPA would evaluate such a reference as
+// undefined, silently), and each of rules that is not a rule.
+func checkReferences(compiler *ast.Compiler, data map[string]any, rules []string) error {
 	missing := map[string]bool{}
-	for _, query := range entryPoints {
-		if len(compiler.GetRules(ast.MustParseRef(query))) == 0 {
-			missing[query] = true
-		}
+	for _, r := range missingRules(compiler, rules) {
+		missing[r] = true
 	}
 	for _, m := range compiler.Modules {
 		ast.WalkRefs(m, func(r ast.Ref) bool {
@@ -229,6 +220,33 @@ func checkReferences(compiler *ast.Compiler, data map[string]any) error {
 			return false
 		})
 	}
+	return missingError(missing)
+}
+
+// checkRules reports each of rules (the host interface's entry points)
+// that is not a rule of the compiled policy.
+func checkRules(compiler *ast.Compiler, rules []string) error {
+	missing := map[string]bool{}
+	for _, r := range missingRules(compiler, rules) {
+		missing[r] = true
+	}
+	return missingError(missing)
+}
+
+// missingRules returns each of rules that is not a rule of the policy (a
+// string that is not a reference into data is not one either).
+func missingRules(compiler *ast.Compiler, rules []string) []string {
+	var missing []string
+	for _, query := range rules {
+		ref, err := ast.ParseRef(query)
+		if err != nil || !ref.HasPrefix(ast.DefaultRootRef) || len(compiler.GetRules(ref)) == 0 {
+			missing = append(missing, query)
+		}
+	}
+	return missing
+}
+
+func missingError(missing map[string]bool) error {
 	if len(missing) == 0 {
 		return nil
 	}

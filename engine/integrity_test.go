@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -8,8 +9,13 @@ import (
 
 // TestCheckDataNamesWhatIsWrong: each missing or malformed document is
 // named; a member that is null in the shipped configuration may hold
-// any value.
+// any value. The floor is checked with the layout the host interface
+// gives it.
 func TestCheckDataNamesWhatIsWrong(t *testing.T) {
+	floor := shippedHost(t).floor
+	checkData := func(data map[string]any) error {
+		return errors.Join(checkData(data), checkRequirements(data, floor))
+	}
 	fresh := func() map[string]any {
 		b, err := loadBundle("", nil)
 		require.NoError(t, err)

@@ -3,7 +3,6 @@ package engine
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -42,73 +41,49 @@ func loadPolicy(ctx context.Context, path string, config Config, vc *bundle.Veri
 	return preparePolicy(ctx, b)
 }
 
-// preparePolicy compiles a loaded bundle and prepares the engine's
-// queries on it.
+// preparePolicy compiles a loaded bundle, reads its host interface,
+// checks that the bundle holds what the interface names, and prepares
+// the engine's queries on it.
 func preparePolicy(ctx context.Context, b *bundle.Bundle) (*policy, error) {
 	compiler, store, err := compileBundle(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkReferences(compiler, b.Data); err != nil {
+	if err := checkReferences(compiler, b.Data, []string{hostQuery}); err != nil {
 		return nil, err
 	}
-	if store, err = refreshPrepared(ctx, compiler, store, b); err != nil {
+	host, err := readHost(ctx, compiler, store)
+	if err != nil {
 		return nil, err
 	}
-	p := &policy{revision: b.Manifest.Revision}
-	for query, target := range map[string]*rego.PreparedEvalQuery{
-		decisionQuery: &p.decision,
-		toolsQuery:    &p.tools,
-		launchQuery:   &p.launch,
-		sessionQuery:  &p.session,
-		decideQuery:   &p.decide,
-		catalogQuery:  &p.catalog,
-		checkQuery:    &p.check,
-		explainQuery:  &p.explain,
-		maskQuery:     &p.mask,
-	} {
+	if err := checkRules(compiler, host.entryPoints.rules()); err != nil {
+		return nil, err
+	}
+	if err := checkRequirements(b.Data, host.floor); err != nil {
+		return nil, err
+	}
+	if store, err = refreshPrepared(ctx, compiler, store, b, host.entryPoints.prepared); err != nil {
+		return nil, err
+	}
+	p := &policy{revision: b.Manifest.Revision, host: host}
+	for query, target := range host.entryPoints.queries(p) {
 		*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("prepare %s: %w", query, err)
 		}
 	}
-	if p.paths, err = readPathArguments(ctx, compiler, store); err != nil {
-		return nil, err
-	}
-	p.maxCalls = readMaxCalls(ctx, compiler, store)
 	return p, nil
 }
 
-// readMaxCalls returns data.tooleval.shape.max_calls, or 0 (no batch is
-// answered from a session's entries) when the policy does not define it
-// as an integer.
-func readMaxCalls(ctx context.Context, compiler *ast.Compiler, store storage.Store) int {
-	rs, err := rego.New(rego.Query("data.tooleval.shape.max_calls"), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
-	if err != nil || len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return 0
-	}
-	n, ok := rs[0].Expressions[0].Value.(json.Number)
-	if !ok {
-		return 0
-	}
-	i, err := n.Int64()
-	if err != nil || i < 0 {
-		return 0
-	}
-	return int(i)
-}
-
-// preparedQuery is what the policy derives from its configuration alone.
-const preparedQuery = "data.tooleval.configuration.prepared_document"
-
 // refreshPrepared evaluates the prepared configuration of a compiled
-// bundle and puts it in the bundle's data as data.tooleval.prepared
+// bundle (the rule prepared, the host interface's entry point: what the
+// policy derives from its configuration alone) and puts it in the bundle's data as data.tooleval.prepared
 // (replacing whatever the bundle carried), returning a store that holds
 // it. The policy reads prepared data only when it was prepared from the
 // configuration in force, so this step saves every decision from
 // preparing the configuration again; it never changes one.
-func refreshPrepared(ctx context.Context, compiler *ast.Compiler, store storage.Store, b *bundle.Bundle) (storage.Store, error) {
-	q, err := rego.New(rego.Query(preparedQuery), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+func refreshPrepared(ctx context.Context, compiler *ast.Compiler, store storage.Store, b *bundle.Bundle, prepared string) (storage.Store, error) {
+	q, err := rego.New(rego.Query(prepared), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("prepare the configuration: %w", err)
 	}
@@ -116,7 +91,7 @@ func refreshPrepared(ctx context.Context, compiler *ast.Compiler, store storage.
 	if err != nil {
 		return nil, fmt.Errorf("prepare the configuration: %w", err)
 	}
-	prepared, err := ast.JSON(value)
+	document, err := ast.JSON(value)
 	if err != nil {
 		return nil, fmt.Errorf("prepare the configuration: %w", err)
 	}
@@ -124,7 +99,7 @@ func refreshPrepared(ctx context.Context, compiler *ast.Compiler, store storage.
 	if !ok {
 		return nil, errors.New("prepare the configuration: the bundle has no data.tooleval")
 	}
-	tooleval["prepared"] = prepared
+	tooleval["prepared"] = document
 	return newStore(b.Data), nil
 }
 

@@ -9,8 +9,25 @@ import (
 // A session answers the calls of a batch that its compiled context holds
 // a finished verdict for without evaluating them. The verdicts are the
 // policy's: data.tooleval.context.session puts them in the context, as
-// entries, keyed by the names as declared. Every condition under which
-// the engine answers from them is here, in lookupBatch:
+// entries, keyed by the names as declared.
+//
+// The session context is the policy's and otherwise opaque: the engine
+// passes it back as it got it (input.context of the decide and catalog
+// entry points). It reads two of its members, here and nowhere else:
+//
+//   - errors: an array; when it is not empty the context's requests are
+//     refused whole, and the engine answers nothing from entries;
+//   - entries: an object from a declared tool's name, exactly as
+//     declared, to the finished verdict of its calls, {allowed: true} or
+//     {allowed: false, reason, layer, message} (members other than id
+//     and name are copied into the call's decision as they are).
+//
+// A context without either member, or with one of another kind, answers
+// nothing from entries: every batch goes to the policy. The largest batch
+// answered from entries is the host interface's max_calls.
+//
+// Every condition under which the engine answers from entries is here,
+// in lookupBatch:
 //
 //  1. the context has no errors (a context with errors has no entries);
 //  2. the request is {calls} alone: no run, so no budget can bite and no

@@ -1,17 +1,13 @@
 package engine
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage"
 
+	"github.com/tooleval/tooleval/engine/canonical"
 	"github.com/tooleval/tooleval/engine/hostpath"
-	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // unresolvedPrefix marks a path argument the host could not resolve. It
@@ -32,22 +28,15 @@ const (
 // arguments are paths.
 type pathArguments map[string]map[string]any
 
-func readPathArguments(ctx context.Context, compiler *ast.Compiler, store storage.Store) (pathArguments, error) {
-	rs, err := rego.New(rego.Query(pathsQuery), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("read path arguments: %w", err)
-	}
-	out := pathArguments{}
-	if len(rs) == 0 {
-		return out, nil
-	}
-	tools, _ := rs[0].Expressions[0].Value.(map[string]any)
-	for tool, spec := range tools {
-		if args, ok := spec.(map[string]any); ok {
-			out[tool] = args
-		}
-	}
-	return out, nil
+// pathResolver resolves the path arguments of calls on the host, as the
+// host interface says: which arguments are paths (and their accesses),
+// and which lines of an apply_patch text name a file.
+type pathResolver struct {
+	arguments pathArguments
+	// patchHeaders are the lines of an apply_patch text that name a
+	// file, in lower case (tooleval.arguments.patch_headers): compared
+	// in lower case after trimming white space.
+	patchHeaders []string
 }
 
 // resolveCalls returns the calls with every path argument named by the
@@ -55,9 +44,9 @@ func readPathArguments(ctx context.Context, compiler *ast.Compiler, store storag
 // string of a list of paths. Calls that are not well-formed, and path
 // arguments of any other type, are left as they are for the policy to
 // refuse.
-func (p pathArguments) resolveCalls(root string, calls ast.Value) ast.Value {
+func (p pathResolver) resolveCalls(root string, calls ast.Value) ast.Value {
 	arr, ok := calls.(*ast.Array)
-	if !ok || len(p) == 0 {
+	if !ok || len(p.arguments) == 0 {
 		return calls
 	}
 	out := make([]*ast.Term, 0, arr.Len())
@@ -67,7 +56,7 @@ func (p pathArguments) resolveCalls(root string, calls ast.Value) ast.Value {
 	return ast.NewArray(out...)
 }
 
-func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
+func (p pathResolver) resolveCall(root string, call ast.Value) ast.Value {
 	obj, ok := call.(ast.Object)
 	if !ok {
 		return call
@@ -76,7 +65,7 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 	if !ok {
 		return call
 	}
-	spec := p[canonical.Canonical(name)]
+	spec := p.arguments[canonical.Canonical(name)]
 	argsTerm := obj.Get(ast.StringTerm("args"))
 	if len(spec) == 0 || argsTerm == nil {
 		return call
@@ -97,7 +86,7 @@ func (p pathArguments) resolveCall(root string, call ast.Value) ast.Value {
 		switch v := t.Value.(type) {
 		case ast.String:
 			if isPatch(accesses) {
-				resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePatch(root, string(v))))
+				resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePatch(root, string(v), p.patchHeaders)))
 				continue
 			}
 			resolvedArgs.Insert(ast.StringTerm(arg), ast.StringTerm(resolvePath(root, string(v))))
@@ -134,20 +123,16 @@ func isGlob(accesses any) bool {
 	return set["glob"] == true
 }
 
-// patchHeaders are the lines of an apply_patch text that name a file, as
-// the policy reads them (tooleval.paths.patch_headers): compared in lower
-// case after trimming white space.
-var patchHeaders = []string{"*** add file:", "*** update file:", "*** delete file:", "*** move to:"}
-
 // resolvePatch returns patch text with the path of every file header
-// resolved on the host; other lines are kept as they are. A header the
+// (a line starting with one of headers, in lower case) resolved on the
+// host; other lines are kept as they are. A header the
 // policy finds but this misses keeps its relative path, which the policy
 // refuses: a mismatch can only refuse more.
-func resolvePatch(root, text string) string {
+func resolvePatch(root, text string, headers []string) string {
 	lines := strings.Split(text, "\n")
 	for i, raw := range lines {
 		line := strings.TrimSpace(raw)
-		for _, h := range patchHeaders {
+		for _, h := range headers {
 			if len(line) < len(h) || strings.ToLower(line[:len(h)]) != h {
 				continue
 			}
@@ -221,6 +206,6 @@ func (e *Engine) ResolvePaths(input ast.Value) ast.Value {
 		return input
 	}
 	out := obj.Copy()
-	out.Insert(ast.StringTerm("calls"), ast.NewTerm(e.current.Load().paths.resolveCalls(root, calls.Value)))
+	out.Insert(ast.StringTerm("calls"), ast.NewTerm(e.current.Load().host.paths.resolveCalls(root, calls.Value)))
 	return out
 }

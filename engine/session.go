@@ -90,7 +90,8 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 
 // current returns the engine's current policy and the session's context
 // compiled by it, compiling the context when the bundle has been
-// reloaded since.
+// reloaded since. On an error the policy is still returned (its
+// fail-closed messages are the ones to refuse with).
 func (s *Session) current(ctx context.Context) (*policy, *sessionState, error) {
 	p := s.engine.current.Load()
 	if st := s.state.Load(); st != nil && st.generation == p.generation {
@@ -98,7 +99,7 @@ func (s *Session) current(ctx context.Context) (*policy, *sessionState, error) {
 	}
 	compiled, err := p.compileContext(ctx, s.static)
 	if err != nil {
-		return nil, nil, err
+		return p, nil, err
 	}
 	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), entries: readEntries(compiled)}
 	s.state.Store(st)
@@ -143,7 +144,7 @@ func withoutBatch(v ast.Value) ast.Value {
 func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 	value, err := toValue(calls)
 	if err != nil {
-		return failClosed(ast.Null{}), err
+		return s.engine.messages().failClosed(ast.Null{}), err
 	}
 	d, _, err := s.decideBatch(ctx, value)
 	return d, err
@@ -161,7 +162,7 @@ func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {
 func (s *Session) DecideResolved(ctx context.Context, calls any) (*Decision, []any, error) {
 	value, err := toValue(calls)
 	if err != nil {
-		return failClosed(ast.Null{}), nil, err
+		return s.engine.messages().failClosed(ast.Null{}), nil, err
 	}
 	d, judged, err := s.decideBatch(ctx, value)
 	if err != nil || judged == nil {
@@ -170,7 +171,7 @@ func (s *Session) DecideResolved(ctx context.Context, calls any) (*Decision, []a
 	out, jerr := ast.JSONWithOpt(judged, ast.JSONOpt{CopyMaps: true})
 	list, ok := out.([]any)
 	if jerr != nil || !ok {
-		return failClosed(ast.Null{}), nil, fmt.Errorf("read the resolved calls back: %w", errors.Join(jerr, errors.New("not a list")))
+		return s.engine.messages().failClosed(ast.Null{}), nil, fmt.Errorf("read the resolved calls back: %w", errors.Join(jerr, errors.New("not a list")))
 	}
 	return d, list, nil
 }
@@ -202,10 +203,10 @@ func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Obje
 	request := batchRequest(calls, run)
 	p, st, err := s.current(ctx)
 	if err != nil {
-		return failClosed(request), nil, err
+		return p.host.messages.failClosed(request), nil, err
 	}
 	if s.resolve {
-		calls = p.paths.resolveCalls(s.root, calls)
+		calls = p.host.paths.resolveCalls(s.root, calls)
 		request = batchRequest(calls, run)
 	}
 	d, err := s.decide(ctx, p, st, request)
@@ -229,7 +230,7 @@ func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decisi
 	defer cancel()
 	p, st, err := s.current(ctx)
 	if err != nil {
-		return failClosed(request), err
+		return p.host.messages.failClosed(request), err
 	}
 	return s.decide(ctx, p, st, request)
 }
@@ -252,8 +253,8 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 	)
 	defer func() { s.engine.meters.decided(ctx, start, d, err) }()
 	if err = contextEnded(ctx); err != nil {
-		d = failClosed(request)
-	} else if looked, ok := lookupBatch(ctx, st.entries, p.maxCalls, request, evaluate); ok {
+		d = p.host.messages.failClosed(request)
+	} else if looked, ok := lookupBatch(ctx, st.entries, p.host.maxCalls, request, evaluate); ok {
 		d = looked
 		d.Revision = p.revision
 	} else {
@@ -278,14 +279,14 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 func (s *Session) Explain(ctx context.Context, calls any) (*Decision, error) {
 	value, err := toValue(calls)
 	if err != nil {
-		return failClosedExplained(ast.Null{}), err
+		return s.engine.messages().failClosedExplained(ast.Null{}), err
 	}
 	static, ok := s.static.(ast.Object)
 	if !ok {
 		return s.engine.ExplainValue(ctx, s.static)
 	}
 	if s.resolve {
-		value = s.engine.current.Load().paths.resolveCalls(s.root, value)
+		value = s.engine.current.Load().host.paths.resolveCalls(s.root, value)
 	}
 	request := static.Copy()
 	request.Insert(ast.StringTerm("calls"), ast.NewTerm(value))
@@ -301,7 +302,7 @@ func (s *Session) Tools(ctx context.Context) (*Catalog, error) {
 	defer cancel()
 	p, st, err := s.current(ctx)
 	if err != nil {
-		return failedCatalog(s.static), err
+		return p.host.messages.failedCatalog(s.static), err
 	}
 	input := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("context"), st.context},

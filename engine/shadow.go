@@ -168,7 +168,7 @@ func (s *Shadow) compare(job shadowJob) {
 	defer cancel()
 	candidate, err := s.candidate.DecideValue(ctx, sessionInput(job.static, job.request))
 	if err == nil && len(candidate.Decisions) != len(job.live.Decisions) {
-		err = errShape
+		err = ErrShape
 	}
 	if err != nil && s.ctx.Err() != nil {
 		s.dropped.Add(1) // closed while the candidate ran

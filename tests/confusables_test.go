@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
-	"github.com/tooleval/tooleval/internal/canonical"
+	"github.com/tooleval/tooleval/engine/canonical"
 	"github.com/tooleval/tooleval/internal/skeleton"
 )
 

@@ -215,10 +215,10 @@ func (r *checkReport) checkDocument(ctx context.Context, e *engine.Engine, base 
 		return err
 	}
 	for i, call := range d.Decisions {
-		if call.Reason == "invalid_input" {
+		if call.Reason == engine.ReasonInvalidInput {
 			r.errors++
 			r.findings = append(r.findings, finding{path, "error", engine.Problem{
-				"code": "invalid_input", "message": call.Message, "field": fmt.Sprintf("calls[%d]", i),
+				"code": engine.ReasonInvalidInput, "message": call.Message, "field": fmt.Sprintf("calls[%d]", i),
 			}})
 		}
 	}

@@ -6,21 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/pflag"
 
 	"github.com/tooleval/tooleval/engine"
@@ -247,14 +242,14 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitUsage, usagef("--config: %w", err)
 	}
 	if *listen != "" {
-		if err := loopbackOnly(*listen); err != nil {
+		if err := mcpproxy.LoopbackOnly(*listen); err != nil {
 			return ExitUsage, usagef("--listen: %w", err)
 		}
 	}
 
-	audit, closeAudit, err := openAuditLog(s, *auditPath)
+	audit, closeAudit, err := mcpproxy.OpenAuditLog(*auditPath, s.Err)
 	if err != nil {
-		return ExitUsage, err
+		return ExitUsage, usagef("--audit-log: %w", err)
 	}
 	defer closeAudit()
 	auditLog := slog.New(slog.NewJSONHandler(audit, nil))
@@ -281,7 +276,7 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	signal.Notify(hangUps, syscall.SIGHUP)
 	defer signal.Stop(hangUps)
 
-	upstream := upstreamTransport(s, command, *upstreamURL, *identity.workspace)
+	upstream := mcpproxy.UpstreamTransport(command, *upstreamURL, *identity.workspace, s.Err)
 	proxy, err := mcpproxy.Start(ctx, upstream, mcpproxy.Options{
 		ServerName: *serverName, Load: load, Guard: guard, Log: log, Audit: auditLog,
 	})
@@ -292,15 +287,7 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	go func() {
-		select {
-		case <-proxy.UpstreamDone():
-			log.Info("mcp proxy: the upstream session ended")
-			stop()
-		case <-ctx.Done():
-		}
-	}()
-	go reloadOn(ctx, hangUps, proxy)
+	go proxy.ReloadOn(ctx, hangUps)
 	if *watch {
 		files := append([]string{}, *identity.layers...)
 		for _, f := range []string{*policy.bundle, *policy.config} {
@@ -313,123 +300,16 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 		}
 	}
 
+	var listener net.Listener
 	if *listen != "" {
-		return serveHTTP(ctx, s, proxy, *listen)
+		// Only a loopback address is accepted (checked above).
+		if listener, err = net.Listen("tcp", *listen); err != nil {
+			return ExitUsage, usagef("--listen: %w", err)
+		}
+		fmt.Fprintf(s.Err, "tooleval mcp proxy: serving Streamable HTTP on http://%s/\n", listener.Addr())
 	}
-	if err := proxy.ServeStdio(ctx, s.In, s.Out); err != nil {
+	if err := proxy.Serve(ctx, listener, s.In, s.Out); err != nil {
 		return ExitUsage, err
 	}
 	return ExitOK, nil
-}
-
-// openAuditLog opens the audit log: FILE appended to (its directory
-// made, private to the user, when missing), or standard error when path
-// is empty.
-func openAuditLog(s Streams, path string) (io.Writer, func(), error) {
-	if path == "" {
-		return s.Err, func() {}, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, nil, usagef("--audit-log: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return nil, nil, usagef("--audit-log: %w", err)
-	}
-	return f, func() { _ = f.Close() }, nil
-}
-
-// upstreamTransport connects to the upstream: Streamable HTTP at url, or
-// else the command over stdio, started in the workspace (the policy
-// resolves a relative path against the workspace root, so the server must
-// resolve it against the same directory) with its standard error on
-// ours, each line prefixed with "upstream: " so that the server cannot
-// write lines that read as the proxy's audit records.
-func upstreamTransport(s Streams, command []string, url, workspace string) mcp.Transport {
-	if url != "" {
-		return &mcp.StreamableClientTransport{Endpoint: url}
-	}
-	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Stderr = &linePrefixer{out: s.Err, prefix: []byte("upstream: "), start: true}
-	cmd.Dir = workspace
-	return &mcp.CommandTransport{Command: cmd}
-}
-
-// reloadOn reloads the proxy's policy on every signal until ctx ends. A
-// failed reload keeps the policy in force (the proxy logs it).
-func reloadOn(ctx context.Context, signals <-chan os.Signal, proxy *mcpproxy.Proxy) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-signals:
-			_ = proxy.Reload(ctx)
-		}
-	}
-}
-
-// linePrefixer writes what it is given to out with prefix at the start
-// of every line.
-type linePrefixer struct {
-	mu     sync.Mutex
-	out    io.Writer
-	prefix []byte
-	start  bool // the next byte starts a line
-}
-
-func (w *linePrefixer) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	var buf []byte
-	for _, b := range p {
-		if w.start {
-			buf = append(buf, w.prefix...)
-		}
-		buf = append(buf, b)
-		w.start = b == '\n'
-	}
-	if _, err := w.out.Write(buf); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// serveHTTP serves clients over Streamable HTTP on addr until ctx ends.
-// The address actually listened on goes to standard error first. Only a
-// loopback address is accepted (loopbackOnly, checked with the other
-// flags): the proxy authenticates no one, so whoever can connect could
-// call the tools the policy allows.
-func serveHTTP(ctx context.Context, s Streams, proxy *mcpproxy.Proxy, addr string) (int, error) {
-	listener, err := net.Listen("tcp", addr)
-	if err != nil {
-		return ExitUsage, usagef("--listen: %w", err)
-	}
-	fmt.Fprintf(s.Err, "tooleval mcp proxy: serving Streamable HTTP on http://%s/\n", listener.Addr())
-	server := &http.Server{Handler: proxy.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_ = server.Shutdown(shutdown)
-	}()
-	if err := server.Serve(listener); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return ExitUsage, fmt.Errorf("serve Streamable HTTP: %w", err)
-	}
-	return ExitOK, nil
-}
-
-// loopbackOnly accepts HOST:PORT when HOST is localhost or a loopback IP
-// address.
-func loopbackOnly(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return err
-	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("%q is not a loopback address: the proxy authenticates no client, so it serves only this host (127.0.0.1, ::1 or localhost); put an authenticating reverse proxy in front of it to serve others", host)
 }

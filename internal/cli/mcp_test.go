@@ -4,7 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -106,39 +105,4 @@ func TestWatchFiles(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("writing the watched file did not fire the watch")
 	}
-}
-
-// The upstream's standard error reaches ours with every line prefixed,
-// however its writes are cut, so that it cannot forge audit records.
-func TestLinePrefixer(t *testing.T) {
-	var out strings.Builder
-	w := &linePrefixer{out: &out, prefix: []byte("upstream: "), start: true}
-	for _, chunk := range []string{"{\"msg\":\"Decision", " Log\"}\nsecond", "\n", "\nthird"} {
-		n, err := w.Write([]byte(chunk))
-		require.NoError(t, err)
-		require.Equal(t, len(chunk), n)
-	}
-	require.Equal(t, "upstream: {\"msg\":\"Decision Log\"}\nupstream: second\nupstream: \nupstream: third", out.String())
-}
-
-// The audit log's directory is made when it is missing, private to the
-// user; the file is appended to.
-func TestAuditLogDirectoryIsMade(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "state", "tooleval", "audit.jsonl")
-	w, closeLog, err := openAuditLog(Streams{}, path)
-	require.NoError(t, err)
-	_, err = w.Write([]byte("one\n"))
-	require.NoError(t, err)
-	closeLog()
-	info, err := os.Stat(filepath.Dir(path))
-	require.NoError(t, err)
-	require.Equal(t, os.FileMode(0o700), info.Mode().Perm())
-	w, closeLog, err = openAuditLog(Streams{}, path)
-	require.NoError(t, err)
-	_, err = w.Write([]byte("two\n"))
-	require.NoError(t, err)
-	closeLog()
-	data, err := os.ReadFile(path)
-	require.NoError(t, err)
-	require.Equal(t, "one\ntwo\n", string(data))
 }

@@ -70,7 +70,8 @@ func (v Verdict) String() string {
 // the argument checks (paths, read-only shell actions) or the run budget,
 // which read what a decision log masks.
 func (v Verdict) reachesArguments() bool {
-	return v.Allowed || v.Reason == "path" || v.Reason == "run_exhausted" || (v.Reason == "not_allowed" && v.Layer == "read_only")
+	return v.Allowed || v.Reason == engine.ReasonPath || v.Reason == engine.ReasonRunExhausted ||
+		(v.Reason == engine.ReasonNotAllowed && v.Layer == "read_only")
 }
 
 // Change is one call whose verdict, reason or layer changes.

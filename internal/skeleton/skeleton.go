@@ -11,8 +11,6 @@
 // across characters, which cannot make two different names alike.
 package skeleton
 
-//go:generate go run ./gen -o ../../policies/tooleval/unicode/skeleton/data.json
-
 import (
 	"encoding/json"
 	"fmt"
@@ -22,7 +20,7 @@ import (
 	"github.com/mtibben/confusables"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/tooleval/tooleval/internal/canonical"
+	"github.com/tooleval/tooleval/engine/canonical"
 )
 
 // Table maps a character to its skeleton, for every character of a

@@ -12,6 +12,7 @@ import data.tooleval.catalog
 import data.tooleval.configuration
 import data.tooleval.context
 import data.tooleval.forks
+import data.tooleval.host
 import data.tooleval.shape
 import data.tooleval.stages
 import data.tooleval.subject
@@ -102,7 +103,7 @@ check := {
 	doc := shape.document(_request)
 	ctx := context.compile(_request)
 } else := {
-	"errors": [shape.problem("internal_error", "the policy could not check this configuration", {"field": ""})],
+	"errors": [shape.problem("internal_error", host.fail_closed_messages.check, {"field": ""})],
 	"warnings": [],
 	"agent_tools": null,
 }

@@ -21,7 +21,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/tooleval/tooleval/internal/canonical"
+	"github.com/tooleval/tooleval/engine/canonical"
 )
 
 // maxNameLength is the longest name (in characters) with a canonical form.

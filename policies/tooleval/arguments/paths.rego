@@ -155,7 +155,7 @@ patch_paths(text) := [trim_space(substring(line, count(header), -1)) |
 ]
 
 # METADATA
-# description: The lines of an apply_patch text that name a file it adds, changes, deletes or moves to.
+# description: The lines of an apply_patch text that name a file it adds, changes, deletes or moves to (the host resolves them too, see tooleval.host).
 patch_headers := ["*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"]
 
 # Every path a patch text names is written; text that is not a string

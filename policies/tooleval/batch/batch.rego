@@ -27,6 +27,7 @@ import data.tooleval.arguments
 import data.tooleval.budget
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.checks
+import data.tooleval.host
 import data.tooleval.shape
 
 # METADATA
@@ -182,7 +183,7 @@ _call_verdict(f) := _refused("invalid_input", "input", f.problem) if {
 	f.action == null
 	f.path == null
 	f.exhausted == false
-} else := _refused("invalid_config", "config", "the call is refused: the policy could not decide it")
+} else := _refused("invalid_config", "config", host.fail_closed_messages.call)
 
 # METADATA
 # description: |

@@ -3,6 +3,7 @@
 package tooleval.batch
 
 import data.tooleval.budget
+import data.tooleval.host
 import data.tooleval.shape
 
 # METADATA
@@ -15,11 +16,11 @@ fail_closed(request) := object.union(
 				"name": shape.field(call, "name", null),
 				"allowed": false,
 			},
-			_refused("invalid_config", "config", "the call is refused: the policy could not decide it"),
+			_refused("invalid_config", "config", host.fail_closed_messages.call),
 		) |
 			some call in calls
 		],
-		"errors": [shape.problem("internal_error", "the policy could not decide this request; every call is refused", {"field": ""})],
+		"errors": [shape.problem("internal_error", host.fail_closed_messages.decision, {"field": ""})],
 	},
 	_fail_closed_run(doc, count(calls)),
 ) if {

@@ -10,6 +10,7 @@ package tooleval.catalog
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.checks
+import data.tooleval.host
 import data.tooleval.shape
 
 # METADATA
@@ -49,7 +50,7 @@ _verdict(name, refusal) := {"name": name, "allowed": false, "reason": refusal.re
 #   defect, not an input), every declared tool of the request is refused,
 #   with an internal_error.
 fail_closed(request) := {
-	"errors": [shape.problem("internal_error", "the policy could not list this catalog; every tool is refused", {"field": ""})],
+	"errors": [shape.problem("internal_error", host.fail_closed_messages.catalog, {"field": ""})],
 	"effective": [],
 	"tools": [{"name": shape.field(d, "name", null), "allowed": false, "reason": "invalid_config", "layer": "config"} |
 		some d in shape.list_field(shape.document(request), "declared")

@@ -17,6 +17,7 @@ package tooleval.forks
 import data.tooleval.checks
 import data.tooleval.configuration
 import data.tooleval.exclusions
+import data.tooleval.host
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -122,7 +123,7 @@ _fork_tools_entry_errors(doc, conf) := [shape.problem(p.code, pattern.problem_me
 #   deny-all, with an internal_error.
 failed_launch := {
 	"valid": false,
-	"errors": [shape.problem("internal_error", "the policy could not validate this launch", {"field": ""})],
+	"errors": [shape.problem("internal_error", host.fail_closed_messages.launch, {"field": ""})],
 	"execution_allowed_tools": [],
 	"notice": "",
 }

@@ -6,7 +6,7 @@
 #
 # data.tooleval.unicode.skeleton maps each character that can appear in
 # a canonical name to its skeleton; it is generated from the Unicode
-# confusables data (go generate ./internal/skeleton).
+# confusables data (go generate ./internal/unicodegen).
 package tooleval.warnings
 
 import data.tooleval.canonical.canonical_or_null

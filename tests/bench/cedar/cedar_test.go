@@ -11,8 +11,8 @@ import (
 
 	"github.com/cedar-policy/cedar-go"
 
+	"github.com/tooleval/tooleval/engine/canonical"
 	"github.com/tooleval/tooleval/internal/benchload"
-	"github.com/tooleval/tooleval/internal/canonical"
 )
 
 // encoded is the workload in Cedar: one Tool entity per declared tool

@@ -11,7 +11,7 @@ import (
 const tablePath = "../../policies/tooleval/unicode/data.json"
 
 // TestTableIsCurrent fails when the committed Unicode table is not what
-// the generator writes today (run `go generate ./internal/canonical`).
+// the generator writes today (run `go generate ./internal/unicodegen`, or `make generate`).
 func TestTableIsCurrent(t *testing.T) {
 	committed, err := os.ReadFile(tablePath)
 	require.NoError(t, err)

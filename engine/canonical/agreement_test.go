@@ -15,7 +15,7 @@ import (
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/tooleval/tooleval/internal/canonical"
+	"github.com/tooleval/tooleval/engine/canonical"
 	"github.com/tooleval/tooleval/tests/oracle"
 )
 

@@ -3,16 +3,14 @@
 // removed) of the name's canonical decomposition, then trimming white
 // space. The engine uses it to find a call's tool when it resolves path
 // arguments on the host, and it generates the per-code-point table the
-// Rego policy canonicalizes with (data.tooleval.unicode), since the Rego
-// cannot call golang.org/x/text.
+// Rego policy canonicalizes with (data.tooleval.unicode, written by
+// internal/unicodegen), since the Rego cannot call golang.org/x/text.
 //
 // The policy and this package must agree on every name the policy gives
 // a canonical form; the test beside this file compares them on every
 // Unicode scalar value and on generated strings. The table records the
 // Unicode version it was computed from.
 package canonical
-
-//go:generate go run ./gen -o ../../policies/tooleval/unicode/data.json
 
 import (
 	"strings"

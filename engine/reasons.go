@@ -1,0 +1,38 @@
+package engine
+
+// The reason codes of a refused call, in the order the contract checks
+// them (docs/contract.md, "Decision output"): the first failing check
+// gives a refused call's [CallDecision.Reason] and a refused tool's
+// [ToolVerdict.Reason].
+const (
+	// ReasonInvalidInput: the call is malformed (its id or name is not a
+	// string); layer input.
+	ReasonInvalidInput = "invalid_input"
+	// ReasonInvalidConfig: the request or configuration has errors, or
+	// the policy could not decide; layer config.
+	ReasonInvalidConfig = "invalid_config"
+	// ReasonNotDeclared: no declared tool has the call's canonical name;
+	// layer declaration.
+	ReasonNotDeclared = "not_declared"
+	// ReasonExcluded: a runtime exclusion removes the tool; the layer is
+	// the exclusion's name.
+	ReasonExcluded = "excluded"
+	// ReasonDenied: a layer's deny list matched; the layer is its name.
+	ReasonDenied = "denied"
+	// ReasonNotAllowed: a layer's allow list is a list and did not match;
+	// the layer is its name.
+	ReasonNotAllowed = "not_allowed"
+	// ReasonPath: a path argument broke a path rule (CallDecision.Rule
+	// says which); layer workspace.
+	ReasonPath = "path"
+	// ReasonRunExhausted: the run's budget is spent; layer run.
+	ReasonRunExhausted = "run_exhausted"
+)
+
+// Reasons returns every reason code, in the contract's order.
+func Reasons() []string {
+	return []string{
+		ReasonInvalidInput, ReasonInvalidConfig, ReasonNotDeclared, ReasonExcluded,
+		ReasonDenied, ReasonNotAllowed, ReasonPath, ReasonRunExhausted,
+	}
+}

@@ -1,0 +1,92 @@
+# METADATA
+# title: The host interface
+# description: |
+#   Everything a host (the Go engine) reads from the policy besides the
+#   documents of its entry points, declared once: the engine evaluates
+#   interface once when it loads a bundle (engine/host.go) and refuses a
+#   bundle whose interface is undefined or lacks a member. Nothing here
+#   changes a decision; it says what the host may rely on.
+package tooleval.host
+
+import data.tooleval.arguments
+import data.tooleval.configuration
+import data.tooleval.shape
+
+# METADATA
+# description: |
+#   The host interface, member by member:
+#
+#   - entry_points: the rules the host evaluates (entry_points below);
+#   - max_calls: the largest batch a session may answer from its
+#     context's entries (tooleval.shape.max_calls);
+#   - path_arguments: which arguments of which tool (canonical name) are
+#     paths, and their accesses: what the host resolves
+#     (tooleval.configuration.path_arguments_in_force);
+#   - patch_headers: the apply_patch lines that name a file, compared in
+#     lower case after trimming white space: whose paths the host
+#     resolves (tooleval.arguments.patch_headers);
+#   - fail_closed_messages: the messages of the documents the host
+#     returns when it could not evaluate the policy (below);
+#   - floor: the layout of data.tooleval.floor a bundle must hold
+#     (below).
+interface := {
+	"entry_points": entry_points,
+	"max_calls": shape.max_calls,
+	"path_arguments": configuration.path_arguments_in_force,
+	"patch_headers": arguments.patch_headers,
+	"fail_closed_messages": fail_closed_messages,
+	"floor": floor_layout,
+}
+
+# METADATA
+# description: |
+#   The rules the host evaluates, by what it does with them. decision,
+#   explain, tools, launch, check and mask are documents of the input;
+#   session is a function of the static part of a request (the compiled
+#   context of a session), decide and catalog functions of a compiled
+#   context and a request; prepared is the configuration prepared once,
+#   evaluated without input.
+entry_points := {
+	"decision": "data.tooleval.decision",
+	"explain": "data.tooleval.explain",
+	"tools": "data.tooleval.tools",
+	"launch": "data.tooleval.launch",
+	"check": "data.tooleval.check",
+	"mask": "data.system.log.mask",
+	"session": "data.tooleval.context.session",
+	"decide": "data.tooleval.decide",
+	"catalog": "data.tooleval.catalog.catalog",
+	"prepared": "data.tooleval.configuration.prepared_document",
+}
+
+# METADATA
+# description: |
+#   The messages of the safety nets, read by the policy's own (a decision,
+#   a call, a catalog, a launch, a configuration report that could not be
+#   made) and by the host, whose documents for a policy it could not
+#   evaluate at all are the policy's safety nets, member for member.
+fail_closed_messages := {
+	"decision": "the policy could not decide this request; every call is refused",
+	"call": "the call is refused: the policy could not decide it",
+	"catalog": "the policy could not list this catalog; every tool is refused",
+	"launch": "the policy could not validate this launch",
+	"check": "the policy could not check this configuration",
+}
+
+# METADATA
+# description: |
+#   The layout of data.tooleval.floor a bundle must hold: an object is a
+#   member that is an object holding these members, "entries" a list that
+#   must not be empty, "list" a list that may be (the shipped floor's
+#   teammate_no_spawn is empty; presets fill it). A floor that lost its
+#   lists would silently allow what the runtime excludes, so the host
+#   refuses such a bundle.
+floor_layout := {
+	"exclusions": {
+		"subagent_hard_deny": "entries",
+		"subagent_depth_cap": "entries",
+		"fork_no_spawn": "entries",
+		"teammate_no_spawn": "list",
+	},
+	"sensitive_paths": "entries",
+}
