@@ -140,8 +140,10 @@ endif
 
 ## soak: the shared run guard race over 1,000 trials, then the differential test
 ## against the oracle on ten million documents, each also explained, the diff corpus and
-## the configuration fuzz on 10,000 overlays, and the property tests on ten times
-## the generated documents of make test (TOOLEVAL_TEST_SCALE=10) (hours; not in CI)
+## the configuration fuzz on 10,000 overlays, the property tests on ten times
+## the generated documents of make test (TOOLEVAL_TEST_SCALE=10), and the Rego's
+## canonical names and NFC check on every code point (make test samples the
+## unassigned and private-use planes) (hours; not in CI)
 ## (the differential's seed is drawn and printed: SEED=N replays a run)
 soak: bundle
 	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
@@ -150,6 +152,7 @@ soak: bundle
 	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
 	TOOLEVAL_CONFIG_FUZZ_CASES=10000 $(GO) test -count=1 -run TestConfigurationFuzzNeverConflicts -v -timeout 0 ./tests/
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -run 'TestProperty|TestRESTEqualsEmbeddedConfigured' -v -timeout 0 ./tests/
+	TOOLEVAL_EVERY_CODE_POINT=1 $(GO) test -count=1 -run 'TestAgreementEveryCodePoint|TestNFCAgreement' -v -timeout 0 ./engine/canonical/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle
