@@ -25,6 +25,21 @@ func trials(t *testing.T, short int) int {
 	return short
 }
 
+// scaled is n times TOOLEVAL_TEST_SCALE, which make soak sets to 10: a
+// test that checks a property on generated documents checks a sample in
+// make test and ten times more in make soak.
+func scaled(t *testing.T, n int) int {
+	t.Helper()
+	s := os.Getenv("TOOLEVAL_TEST_SCALE")
+	if s == "" {
+		return n
+	}
+	k, err := strconv.Atoi(s)
+	require.NoError(t, err, "TOOLEVAL_TEST_SCALE must be a whole number")
+	require.Positive(t, k, "TOOLEVAL_TEST_SCALE must be positive")
+	return n * k
+}
+
 // TestRunGuardSharedBySessionsNeverOverspends: 16 sessions of one run
 // share a guard capped at 10 attempts and each decides a batch of 10
 // calls at the same moment. Whatever the interleaving, at most 10 calls

@@ -40,7 +40,7 @@ func batchOf(doc map[string]any) map[string]any {
 func TestSessionEqualsOneShot(t *testing.T) {
 	e := newEngine(t)
 	ctx := context.Background()
-	docs := corpus.New(11).Decisions(1500)
+	docs := corpus.New(11).Decisions(scaled(t, 500))
 	refused, fromEntries, calls := 0, 0, 0
 	for i, doc := range docs {
 		for variant, doc := range []map[string]any{doc, wellFormedBatch(doc)} {
@@ -66,7 +66,7 @@ func TestSessionEqualsOneShot(t *testing.T) {
 	t.Logf("%d documents decided both ways, identical; %d calls, %d refused, %d answered from a session's entries",
 		2*len(docs), calls, refused, fromEntries)
 	require.Greater(t, refused, 100, "the corpus exercises too few refusals")
-	require.Greater(t, fromEntries, 1000, "too few calls take the session's look-up path")
+	require.Greater(t, fromEntries, len(docs)/3, "too few calls take the session's look-up path")
 }
 
 // wellFormedBatch is doc with a batch a session may answer from its
