@@ -102,7 +102,7 @@ func TestReloadWhileSignedDirectoryChangesInPlace(t *testing.T) {
 	live := t.TempDir()
 	require.NoError(t, os.CopyFS(live, os.DirFS(revA)))
 	// The rule first, the revision and the signature last.
-	files := []string{filepath.Join("tooleval", "batch", "messages.rego"), ".manifest", ".signatures.json"}
+	files := []string{filepath.Join("tooleval", "verdict", "messages.rego"), ".manifest", ".signatures.json"}
 	contents := map[string][2][]byte{}
 	for _, f := range files {
 		a, err := os.ReadFile(filepath.Join(revA, f))

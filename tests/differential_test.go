@@ -92,8 +92,8 @@ func compare(t *testing.T, e *engine.Engine, cfg oracle.Config, doc any) (oracle
 	want := oracle.Decide(cfg, generic)
 	// The catalog (data.tooleval.tools) is compared on one document in
 	// ten, picked by its bytes: 10,000 catalogs in make test. Its
-	// name-level verdicts are the decisions' (tooleval.checks.refusals
-	// equals checks.refusal, a Rego test), which every document checks.
+	// name-level verdicts are the decisions' (tooleval.verdict.tool_refusals
+	// equals verdict.tool_refusal, a Rego test), which every document checks.
 	c := &engine.Catalog{Effective: want.Effective}
 	if catalogSample(data) {
 		c, err = e.ToolsJSON(context.Background(), data)

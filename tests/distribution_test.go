@@ -76,7 +76,7 @@ func changedPolicies(t *testing.T, marker string) string {
 	t.Helper()
 	dst := t.TempDir()
 	require.NoError(t, os.CopyFS(dst, os.DirFS(policiesDir)))
-	messages := filepath.Join(dst, "tooleval", "batch", "messages.rego")
+	messages := filepath.Join(dst, "tooleval", "verdict", "messages.rego")
 	data, err := os.ReadFile(messages)
 	require.NoError(t, err)
 	changed := strings.Replace(string(data), `by layer %q%s"`, `by layer %q%s (`+marker+`)"`, 1)

@@ -5,6 +5,7 @@ package tooleval.batch
 import data.tooleval.budget
 import data.tooleval.host
 import data.tooleval.shape
+import data.tooleval.verdict
 
 # METADATA
 # description: A decision document that refuses every call of the request, with an internal_error.
@@ -16,7 +17,7 @@ fail_closed(request) := object.union(
 				"name": shape.field(call, "name", null),
 				"allowed": false,
 			},
-			_refused("invalid_config", "config", host.fail_closed_messages.call),
+			verdict.undecided,
 		) |
 			some call in calls
 		],

@@ -5,13 +5,14 @@
 #   layers) make of every declared tool: the entry point
 #   data.tooleval.tools, asked once per session or catalog change, never
 #   per dispatch batch. It matches each check against the whole catalog
-#   once (tooleval.checks.refusals), then looks each tool up.
+#   once and takes each tool's first refusal in the order of
+#   tooleval.verdict.order (tooleval.verdict.tool_refusals).
 package tooleval.catalog
 
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.checks
 import data.tooleval.host
 import data.tooleval.shape
+import data.tooleval.verdict
 
 # METADATA
 # description: |
@@ -25,7 +26,7 @@ catalog(ctx, request) := {
 	"effective": sort([t.name | some t in tools; t.allowed == true]),
 	"tools": tools,
 } if {
-	refusals := checks.refusals(ctx.checks, ctx.tools)
+	refusals := verdict.tool_refusals(ctx.checks, ctx.tools)
 	tools := [_tool(ctx, refusals, d) | some d in shape.list_field(shape.document(request), "declared")]
 }
 

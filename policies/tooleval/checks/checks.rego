@@ -8,10 +8,10 @@
 #   a few look-ups per check, whatever the number of declared tools or of
 #   entries.
 #
-#   | order | reason      | when                                                  |
-#   | 1     | excluded    | an exclusion's deny list matches (the first names it) |
-#   | 2     | denied      | a stage's or layer's deny list matches               |
-#   | 3     | not_allowed | a stage's or layer's allow list is a list and does not match |
+#   What each check refuses is here (refuses); the order in which they
+#   are asked, and so which one names a refusal, is the one table
+#   tooleval.verdict.order (exclusions, then every deny list, then every
+#   allow list).
 package tooleval.checks
 
 import data.tooleval.pattern
@@ -38,31 +38,56 @@ notes(checks) := {c.name: c.message |
 }
 
 # METADATA
+# scope: document
 # description: |
-#   The first name-level refusal of the declared tool with canonical name
-#   name and record {kind, server, tool}, as {reason, layer}, or undefined
-#   when every check lets it through.
-refusal(checks, name, record) := {"reason": "excluded", "layer": hits[0]} if {
-	hits := [c.name | some c in checks.exclusions; pattern.matches(c.deny, name, record)]
-	count(hits) > 0
-} else := {"reason": "denied", "layer": hits[0]} if {
-	hits := [c.name | some c in checks.layers; _denies(c, name, record)]
-	count(hits) > 0
-} else := {"reason": "not_allowed", "layer": hits[0]} if {
-	hits := [c.name | some c in checks.layers; _outside_allow(c, name, record)]
-	count(hits) > 0
+#   The compiled check c refuses the declared tool with canonical name
+#   name and record {kind, server, tool} as the name-level check named
+#   check (a row of tooleval.verdict.order): "exclusion" (its deny list
+#   matches), "deny" (its deny list matches and it does not exempt the
+#   tool) or "allow" (it states an allow list, does not exempt the tool,
+#   and the list does not match).
+refuses("exclusion", c, name, record) if pattern.matches(c.deny, name, record)
+
+refuses("deny", c, name, record) if {
+	not exempt(c, record)
+	pattern.matches(c.deny, name, record)
+}
+
+refuses("allow", c, name, record) if {
+	c.allow != null
+	not exempt(c, record)
+	not pattern.matches(c.allow, name, record)
+}
+
+# METADATA
+# scope: document
+# description: |
+#   refuses, answered from a catalog's matches (matched) instead of
+#   matching the lists: c is the k-th check of its list, name a tool of
+#   that catalog. A test holds the two to the same answers.
+refuses_matched("exclusion", _, k, matched, name, _) if matched.exclusion[k][name]
+
+refuses_matched("deny", c, k, matched, name, record) if {
+	not exempt(c, record)
+	matched.deny[k][name]
+}
+
+refuses_matched("allow", c, k, matched, name, record) if {
+	c.allow != null
+	not exempt(c, record)
+	not matched.allow[k][name]
 }
 
 # METADATA
 # description: |
-#   The name-level refusal of every tool of a catalog (tools: canonical
-#   name to record, see tooleval.declared), keyed by canonical name:
-#   refusal(checks, name, record) for each tool where it is defined. Each
-#   check is matched against the whole catalog once
-#   (tooleval.pattern.matched), then each tool is a look-up per check.
+#   Every check matched against a whole catalog (tools: canonical name to
+#   record, see tooleval.declared) once (tooleval.pattern.matched):
+#   {exclusion, deny, allow}, each a list in the order of its checks of
+#   the sets of canonical names its list matches (allow: null where the
+#   check states no allow list), for refuses to look tools up in.
 #   Undefined if any check cannot be matched, so that no check is ever
 #   skipped.
-refusals(checks, tools) := _refusals(checks, excluded, denied, allowed, tools) if {
+matched(checks, tools) := {"exclusion": excluded, "deny": denied, "allow": allowed} if {
 	excluded := [pattern.matched(c.deny, tools) | some c in checks.exclusions]
 	count(excluded) == count(checks.exclusions)
 	denied := [pattern.matched(c.deny, tools) | some c in checks.layers]
@@ -74,38 +99,6 @@ refusals(checks, tools) := _refusals(checks, excluded, denied, allowed, tools) i
 _allowed_or_null(check, _) := null if check.allow == null
 
 _allowed_or_null(check, tools) := pattern.matched(check.allow, tools) if check.allow != null
-
-_refusals(checks, excluded, denied, allowed, tools) := {name: refusal |
-	some name, record in tools
-	refusal := _refusal_of(checks, excluded, denied, allowed, name, record)
-}
-
-_refusal_of(checks, excluded, denied, allowed, name, record) := {"reason": "excluded", "layer": hits[0]} if {
-	hits := [c.name | some i, c in checks.exclusions; excluded[i][name]]
-	count(hits) > 0
-} else := {"reason": "denied", "layer": hits[0]} if {
-	hits := [c.name | some i, c in checks.layers; denied[i][name]; not exempt(c, record)]
-	count(hits) > 0
-} else := {"reason": "not_allowed", "layer": hits[0]} if {
-	hits := [c.name |
-		some i, c in checks.layers
-		allowed[i] != null
-		not allowed[i][name]
-		not exempt(c, record)
-	]
-	count(hits) > 0
-}
-
-_denies(check, name, record) if {
-	not exempt(check, record)
-	pattern.matches(check.deny, name, record)
-}
-
-_outside_allow(check, name, record) if {
-	check.allow != null
-	not exempt(check, record)
-	not pattern.matches(check.allow, name, record)
-}
 
 # METADATA
 # scope: document

@@ -44,46 +44,57 @@ catalog := {
 	"mcp__wiki__read": {"name": "mcp__wiki__read", "kind": "mcp", "server": "wiki", "tool": "read"},
 }
 
-# [canonical name, the refusal or null]
-refusal_cases := [
-	["read_file", {"reason": "denied", "layer": "all_agents"}], # the stage exempts MCP tools only
-	["write_file", {"reason": "denied", "layer": "tenant"}],
-	["gateway", {"reason": "excluded", "layer": "subagent_hard_deny"}],
-	["agent", {"reason": "excluded", "layer": "subagent_depth_cap"}],
-	["debug_dump", {"reason": "denied", "layer": "tenant"}],
-	["bash", null], # an alias of exec, which the agent allows
-	["grep", {"reason": "not_allowed", "layer": "agent"}],
-	["mcp__gh__read", null],
-	["mcp__gh__delete_repo", null], # all_agents exempts MCP tools
-	["mcp__admin__reset", {"reason": "excluded", "layer": "subagent_hard_deny"}],
-	["mcp__wiki__read", {"reason": "not_allowed", "layer": "agent"}],
-]
-
-refusal_or_null(name) := r if {
-	r := checks.refusal(example_checks, name, catalog[name])
-} else := null
-
-test_refusal if {
-	mismatches := {[name, got, want] |
-		some [name, want] in refusal_cases
-		got := refusal_or_null(name)
-		got != want
-	}
-	mismatches == set()
+# [check, index in its list, canonical name]: every refusal of the
+# example checks; every other (check, index, name) lets the tool through.
+refused := {
+	["exclusion", 0, "gateway"],
+	["exclusion", 0, "mcp__admin__reset"],
+	["exclusion", 1, "agent"],
+	["deny", 0, "read_file"], # the stage exempts MCP tools only
+	["deny", 1, "write_file"],
+	["deny", 1, "debug_dump"],
+	["allow", 2, "agent"],
+	["allow", 2, "debug_dump"],
+	["allow", 2, "grep"],
+	["allow", 2, "mcp__admin__reset"],
+	["allow", 2, "mcp__wiki__read"],
 }
 
-# refusals answers for a whole catalog what refusal answers tool by tool.
-test_refusals_is_refusal_over_the_catalog if {
-	checks.refusals(example_checks, catalog) == {name: r |
+# The compiled checks each name-level check runs over.
+lists := {"exclusion": "exclusions", "deny": "layers", "allow": "layers"}
+
+test_refuses if {
+	{[check, k, name] |
+		some check, list in lists
+		some k, c in example_checks[list]
 		some name, record in catalog
-		r := checks.refusal(example_checks, name, record)
-	}
-	count(checks.refusals(example_checks, catalog)) == count([c | some c in refusal_cases; c[1] != null])
+		checks.refuses(check, c, name, record)
+	} == refused
 }
 
-# A check that cannot be matched leaves no refusals, not a shorter list
-# of checks.
-test_refusals_undefined_for_a_broken_check if {
+# A catalog's matches give what matching each tool gives.
+test_refuses_matched if {
+	matched := checks.matched(example_checks, catalog)
+	{[check, k, name] |
+		some check, list in lists
+		some k, c in example_checks[list]
+		some name, record in catalog
+		checks.refuses_matched(check, c, k, matched, name, record)
+	} == refused
+}
+
+# A check that cannot be matched leaves no matches, not a shorter list.
+test_matched_undefined_for_a_broken_check if {
 	broken := checks.checks([], [{"name": "x", "allow": null, "deny": "not a matcher", "exempt": null}])
-	not checks.refusals(broken, catalog)
+	not checks.matched(broken, catalog)
+}
+
+test_notes_skip_names_that_more_than_one_check_has if {
+	with_messages := checks.checks([], [
+		{"name": "tenant", "message": "ask the admin"},
+		{"name": "agent", "message": "first"},
+		{"name": "agent", "message": "second"},
+		{"name": "caller", "message": null},
+	])
+	checks.notes(with_messages) == {"tenant": "ask the admin"}
 }

@@ -16,7 +16,6 @@
 package tooleval.context
 
 import data.tooleval.arguments
-import data.tooleval.batch
 import data.tooleval.checks
 import data.tooleval.configuration
 import data.tooleval.declared
@@ -25,6 +24,7 @@ import data.tooleval.layers
 import data.tooleval.shape
 import data.tooleval.stages
 import data.tooleval.subject
+import data.tooleval.verdict
 
 # METADATA
 # description: |
@@ -90,7 +90,7 @@ session(input_doc) := object.union(ctx, {
 # under an error: every call is then refused anyway).
 _refusals(ctx) := {} if {
 	count(ctx.errors) > 0
-} else := checks.refusals(ctx.checks, ctx.tools)
+} else := verdict.tool_refusals(ctx.checks, ctx.tools)
 
 _entries(ctx, refusals) := {} if {
 	count(ctx.errors) > 0
@@ -101,7 +101,7 @@ _entries_of(ctx, refusals) := {record.name: _verdict(ctx, refusals, name, record
 	not _checks_args(ctx, name)
 }
 
-_verdict(ctx, refusals, name, record) := batch.name_refusal(record.name, refusals[name], ctx.notes) if {
+_verdict(ctx, refusals, name, record) := verdict.name_refusal(record.name, refusals[name], ctx.notes) if {
 	refusals[name]
 } else := {"allowed": true}
 

@@ -20,6 +20,7 @@ import data.tooleval.exclusions
 import data.tooleval.host
 import data.tooleval.pattern
 import data.tooleval.shape
+import data.tooleval.verdict
 
 # METADATA
 # description: The launch document, given the compiled context of the launch input.
@@ -56,8 +57,8 @@ _permitted(ctx, doc) := sort([tool.name |
 	as_fork := checks.checks(exclusions.active(fork, prepared), [])
 	allowed := pattern.compile(doc.fork_tools, "allow", prepared.vocabulary)
 	some name, tool in ctx.tools
-	not checks.refusal(ctx.checks, name, tool)
-	not checks.refusal(as_fork, name, tool)
+	not verdict.tool_refusal(ctx.checks, name, tool)
+	not verdict.tool_refusal(as_fork, name, tool)
 	pattern.matches(allowed, name, tool)
 ])
 

@@ -4,23 +4,18 @@
 #   Why each call of a batch was allowed or refused: the decision with a
 #   trace per call, every check in evaluation order and what it said,
 #   evaluated on the same facts and compiled checks the decision is made
-#   from (tooleval.batch.facts, tooleval.checks). Every check is traced,
+#   from (tooleval.batch.facts, tooleval.verdict). Every check is traced,
 #   also after the first refusal, so a reader sees what the other layers
 #   said; a check that cannot be evaluated for the call (a layer, when the
 #   call reaches no declared tool) is not_applicable.
 #
-#   | check       | name            | refused with (reason, layer)          |
-#   | input       |                 | invalid_input, input                  |
-#   | config      |                 | invalid_config, config                |
-#   | declaration |                 | not_declared, declaration             |
-#   | exclusion   | the exclusion's | excluded, its name                    |
-#   | stage       | the stage's     | denied (list deny), its name          |
-#   | layer       | the layer's     | denied (list deny), its name          |
-#   | stage       | the stage's     | not_allowed (list allow), its name    |
-#   | layer       | the layer's     | not_allowed (list allow), its name    |
-#   | action      | read_only       | not_allowed, read_only                |
-#   | paths       |                 | path, workspace (with rule)           |
-#   | run         |                 | run_exhausted, run                    |
+#   The checks are traced in the order of the one table
+#   tooleval.verdict.order, each with its outcome there
+#   (tooleval.verdict.outcome); a step is {check, name?, list?, outcome,
+#   reason?, layer?} plus what this package adds. The name-level checks
+#   have a step per compiled check: one per exclusion (named by the
+#   exclusion), and one per stage and inline layer for each of its lists
+#   (check "stage" or "layer", named by it, list "deny" or "allow").
 #
 #   Every stage's and layer's deny list is checked before any allow list
 #   (a deny anywhere wins), so each stage and layer has two steps, one per
@@ -36,13 +31,13 @@
 package tooleval.tracing
 
 import data.tooleval.batch
-import data.tooleval.checks
 import data.tooleval.configuration
 import data.tooleval.layers
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
 import data.tooleval.subject
+import data.tooleval.verdict
 
 # METADATA
 # description: |
@@ -128,79 +123,84 @@ _layer_lists(i, l) := {
 }
 
 # METADATA
-# description: The trace of the i-th call, from its facts (tooleval.batch.facts).
-call_trace(ctx, lists, f) := array.flatten([
-	_input_step(f),
-	_config_step(f),
-	_declaration_step(f),
-	[_exclusion_step(ctx, lists, name, f) | some name in configuration.exclusion_names],
-	[_deny_step(c, lists.layers[k], f) | some k, c in ctx.checks.layers],
-	[_allow_step(c, lists.layers[k], f) | some k, c in ctx.checks.layers],
-	_action_step(ctx, f),
-	_paths_step(ctx, f),
-	_run_step(f),
-])
+# description: |
+#   The trace of a call, from its facts (tooleval.batch.facts): a step
+#   per check, in the order of tooleval.verdict.order.
+call_trace(ctx, lists, f) := [s |
+	some row in verdict.order
+	some s in _steps(row.check, ctx, lists, f)
+]
 
-_input_step(f) := {"check": "input", "outcome": "pass"} if {
-	f.problem == null
-} else := {"check": "input", "outcome": "refused", "reason": "invalid_input", "layer": "input", "detail": f.problem}
-
-_config_step(f) := {"check": "config", "outcome": "pass"} if {
-	f.errors == 0
-} else := {"check": "config", "outcome": "refused", "reason": "invalid_config", "layer": "config", "errors": f.errors}
-
-_declaration_step(f) := {"check": "declaration", "outcome": "not_applicable"} if {
-	not is_string(f.name)
-} else := {"check": "declaration", "outcome": "refused", "reason": "not_declared", "layer": "declaration"} if {
-	f.tool == null
-} else := {"check": "declaration", "outcome": "pass", "tool": f.tool.name}
-
-_exclusion_step(_, _, name, f) := {"check": "exclusion", "name": name, "outcome": "not_applicable"} if {
-	f.tool == null
+_steps("input", _, _, f) := [object.union(_step({"check": "input"}, o), _detail(o, "detail", f.problem))] if {
+	o := verdict.outcome("input", null, f)
 }
 
-_exclusion_step(ctx, lists, name, f) := step if {
-	f.tool != null
-	some c in ctx.checks.exclusions
+_steps("config", _, _, f) := [object.union(_step({"check": "config"}, o), _detail(o, "errors", f.errors))] if {
+	o := verdict.outcome("config", null, f)
+}
+
+_steps("declaration", _, _, f) := [object.union(_step({"check": "declaration"}, o), _declared(o, f))] if {
+	o := verdict.outcome("declaration", null, f)
+}
+
+_steps("exclusion", ctx, lists, f) := [_exclusion_step(ctx, lists, name, f) | some name in configuration.exclusion_names]
+
+_steps("deny", ctx, lists, f) := [_deny_step(k, c, lists.layers[k], f) | some k, c in ctx.checks.layers]
+
+_steps("allow", ctx, lists, f) := [_allow_step(k, c, lists.layers[k], f) | some k, c in ctx.checks.layers]
+
+_steps("action", _, _, f) := [_step({"check": "action", "name": "read_only"}, verdict.outcome("action", null, f))]
+
+_steps("paths", _, _, f) := [_step({"check": "paths"}, verdict.outcome("paths", null, f))]
+
+_steps("run", _, _, f) := [_step({"check": "run"}, verdict.outcome("run", null, f))]
+
+# A step: what it is (check, name, list) and the outcome, with the
+# reason, layer and rule of a refusal.
+_step(what, o) := object.union(what, object.filter(o, {"outcome", "reason", "layer", "rule"}))
+
+# A refused step's detail: key is value.
+_detail(o, key, value) := {key: value} if {
+	o.outcome == "refused"
+} else := {}
+
+_declared(o, f) := {"tool": f.tool.name} if {
+	o.outcome == "pass"
+} else := {}
+
+# An exclusion that does not apply to this agent is not among the
+# compiled checks: it is not_applicable.
+_exclusion_step(ctx, lists, name, f) := object.union(
+	_step({"check": "exclusion", "name": name}, o),
+	_hits(o, lists.exclusions[name].entries, lists.exclusions[name].sources, "deny", f),
+) if {
+	some k, c in ctx.checks.exclusions
 	c.name == name
-	step := _exclusion_verdict(c, lists.exclusions[name], f)
+	o := verdict.outcome("exclusion", k, f)
+} else := {"check": "exclusion", "name": name, "outcome": "not_applicable"}
+
+_deny_step(k, c, l, f) := object.union(_step(what, o), _hits(o, l.deny, l.deny_sources, "deny", f)) if {
+	what := {"check": l.kind, "name": c.name, "list": "deny"}
+	o := verdict.outcome("deny", k, f)
 }
 
-_exclusion_step(ctx, _, name, f) := {"check": "exclusion", "name": name, "outcome": "not_applicable"} if {
-	f.tool != null
-	not name in {c.name | some c in ctx.checks.exclusions}
+_allow_step(k, c, l, f) := object.union(_step(what, o), _allow_attribution(o, l, f)) if {
+	what := {"check": l.kind, "name": c.name, "list": "allow"}
+	o := verdict.outcome("allow", k, f)
 }
 
-_exclusion_verdict(c, list, f) := object.union(
-	{"check": "exclusion", "name": c.name, "outcome": "refused", "reason": "excluded", "layer": c.name},
-	_first_hit(list.entries, list.sources, "deny", f),
-) if {
-	pattern.matches(c.deny, f.canonical, f.tool)
-} else := {"check": "exclusion", "name": c.name, "outcome": "pass"}
+# The entry that matched a refused deny list, with its source.
+_hits(o, entries, entry_sources, kind, f) := _first_hit(entries, entry_sources, kind, f) if {
+	o.outcome == "refused"
+} else := {}
 
-_deny_step(c, l, f) := {"check": l.kind, "name": c.name, "list": "deny", "outcome": "not_applicable"} if {
-	f.tool == null
-} else := {"check": l.kind, "name": c.name, "list": "deny", "outcome": "exempt"} if {
-	checks.exempt(c, f.tool)
-} else := object.union(
-	{"check": l.kind, "name": c.name, "list": "deny", "outcome": "refused", "reason": "denied", "layer": c.name},
-	_first_hit(l.deny, l.deny_sources, "deny", f),
-) if {
-	pattern.matches(c.deny, f.canonical, f.tool)
-} else := {"check": l.kind, "name": c.name, "list": "deny", "outcome": "pass"}
-
-_allow_step(c, l, f) := {"check": l.kind, "name": c.name, "list": "allow", "outcome": "not_applicable"} if {
-	f.tool == null
-} else := {"check": l.kind, "name": c.name, "list": "allow", "outcome": "not_applicable"} if {
-	c.allow == null
-} else := {"check": l.kind, "name": c.name, "list": "allow", "outcome": "exempt"} if {
-	checks.exempt(c, f.tool)
-} else := {
-	"check": l.kind, "name": c.name, "list": "allow", "outcome": "refused", "reason": "not_allowed", "layer": c.name,
-	"source": _allow_source(l),
-} if {
-	not pattern.matches(c.allow, f.canonical, f.tool)
-} else := object.union({"check": l.kind, "name": c.name, "list": "allow", "outcome": "pass"}, _allowed_by(l, f))
+# The allow list a refusal comes from, or the entry that let the tool
+# through.
+_allow_attribution(o, l, f) := {"source": _allow_source(l)} if {
+	o.outcome == "refused"
+} else := _allowed_by(l, f) if {
+	o.outcome == "pass"
+} else := {}
 
 _allow_source(l) := sprintf("%s.servers", [l.base]) if {
 	l.servers != null
@@ -242,28 +242,6 @@ _entry_hits(entry, source, kind, vocabulary, f) := [{"entry": entry, "source": s
 	some m, member in pattern.kind_groups(vocabulary, kind)[group]
 	pattern.matches(pattern.compile([member], kind, vocabulary), f.canonical, f.tool)
 ]
-
-_action_step(ctx, f) := {"check": "action", "name": "read_only", "outcome": "refused", "reason": "not_allowed", "layer": f.action.layer} if {
-	f.action != null
-} else := {"check": "action", "name": "read_only", "outcome": "pass"} if {
-	f.tool != null
-	ctx.actions != null
-	ctx.actions.tools[f.canonical]
-} else := {"check": "action", "name": "read_only", "outcome": "not_applicable"}
-
-_paths_step(ctx, f) := {"check": "paths", "outcome": "not_applicable"} if {
-	f.tool == null
-} else := {"check": "paths", "outcome": "not_applicable"} if {
-	ctx.workspace == null
-} else := {"check": "paths", "outcome": "refused", "reason": "path", "layer": "workspace", "rule": f.path.rule} if {
-	f.path != null
-} else := {"check": "paths", "outcome": "pass"}
-
-_run_step(f) := {"check": "run", "outcome": "not_applicable"} if {
-	f.run == null
-} else := {"check": "run", "outcome": "refused", "reason": "run_exhausted", "layer": "run"} if {
-	f.exhausted == true
-} else := {"check": "run", "outcome": "pass"}
 
 # METADATA
 # description: |

@@ -1,9 +1,30 @@
 # The messages of refused calls. They tell the model that the call was
 # refused and by what; they offer no way to appeal.
-package tooleval.batch
+package tooleval.verdict
 
 import data.tooleval.arguments
 import data.tooleval.budget
+
+# METADATA
+# scope: document
+# description: |
+#   The message of a call refused by the check named check (a row of
+#   order), from its facts f and the check's refused outcome o. The
+#   name-level checks' messages are name_refusal's.
+message("input", f, _) := f.problem
+
+message("config", f, _) := sprintf(
+	"tool %q is refused: the request or policy configuration has %d error(s), listed under errors",
+	[f.name, f.errors],
+)
+
+message("declaration", f, _) := _not_declared_message(f.name, f.canonical, _ambiguous(f.ctx, f.canonical))
+
+message("action", f, o) := _action_message(f.name, o.refusal)
+
+message("paths", f, o) := _path_message(f.name, o.refusal)
+
+message("run", f, _) := _run_exhausted_message(f.name, f.run)
 
 _not_declared_message(name, null, _) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
 

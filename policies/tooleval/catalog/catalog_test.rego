@@ -1,0 +1,54 @@
+package tooleval.catalog_test
+
+import data.tooleval
+
+declared := [
+	{"name": "read_file"},
+	{"name": "write_file"},
+	{"name": "read_issue"},
+	{"name": "gateway"},
+	{"name": "sessions_spawn"},
+	{"name": "agent"},
+	{"name": "conversations_list"},
+	{"name": "Refund"},
+	{"name": "mcp__github__read_issue", "mcp": {"server": "github", "tool": "read_issue"}},
+	{"name": "mcp__github__create_issue", "mcp": {"server": "github", "tool": "create_issue"}},
+	{"name": "researcher", "agent": true},
+]
+
+fork(depth) := {"role": "fork", "depth": depth}
+
+test_tools_gives_every_declared_verdict_and_the_effective_names if {
+	doc := {
+		"agent": fork(1),
+		"declared": declared,
+		"layers": [{"name": "agent", "allow": ["Refund", "agent", "gateway", "read_file", "mcp__github__*"]}],
+		"calls": [{"id": "ignored", "name": "read_file"}],
+	}
+	t := tooleval.tools with input as doc
+	t.errors == []
+	t.effective == ["Refund", "mcp__github__create_issue", "mcp__github__read_issue", "read_file"]
+	t.tools == [
+		{"name": "read_file", "allowed": true},
+		{"name": "write_file", "allowed": false, "reason": "not_allowed", "layer": "agent"},
+		{"name": "read_issue", "allowed": false, "reason": "not_allowed", "layer": "agent"},
+		{"name": "gateway", "allowed": false, "reason": "excluded", "layer": "subagent_hard_deny"},
+		{"name": "sessions_spawn", "allowed": false, "reason": "excluded", "layer": "fork_no_spawn"},
+		{"name": "agent", "allowed": false, "reason": "excluded", "layer": "fork_no_spawn"},
+		{"name": "conversations_list", "allowed": false, "reason": "excluded", "layer": "subagent_hard_deny"},
+		{"name": "Refund", "allowed": true},
+		{"name": "mcp__github__read_issue", "allowed": true},
+		{"name": "mcp__github__create_issue", "allowed": true},
+		{"name": "researcher", "allowed": false, "reason": "not_allowed", "layer": "agent"},
+	]
+}
+
+test_tools_under_errors_refuses_every_tool if {
+	t := tooleval.tools with input as {"declared": [{"name": "read_file"}, {"name": 5}], "layers": [{"name": "a", "allow": "read_file"}]}
+	t.effective == []
+	t.tools == [
+		{"name": "read_file", "allowed": false, "reason": "invalid_config", "layer": "config"},
+		{"name": 5, "allowed": false, "reason": "invalid_config", "layer": "config"},
+	]
+	count(t.errors) == 2
+}

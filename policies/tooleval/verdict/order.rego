@@ -1,0 +1,57 @@
+# METADATA
+# title: The verdict of a tool call
+# description: |
+#   Which check refuses a call, with what reason, layer and message: the
+#   order of the checks (order, the one table of it), the outcome of each
+#   check for a call's facts (outcome), the verdict of a call (the first
+#   refused outcome in that order), the name-level refusals of declared
+#   tools (for the catalog and a session's context), and the messages.
+#   tooleval.batch decides batches with it, tooleval.catalog and
+#   tooleval.context list the name-level verdicts of a catalog with it,
+#   and tooleval.tracing formats every outcome of a call.
+package tooleval.verdict
+
+# METADATA
+# description: |
+#   The checks of a call, in the order they are asked: the first one that
+#   refuses the call gives its reason and layer, and every later one is
+#   not asked (tooleval.tracing still shows what each said).
+#
+#   | order | check       | reason         | layer                          |
+#   | 1     | input       | invalid_input  | input                          |
+#   | 2     | config      | invalid_config | config                         |
+#   | 3     | declaration | not_declared   | declaration                    |
+#   | 4     | exclusion   | excluded       | the exclusion's name           |
+#   | 5     | deny        | denied         | the stage's or layer's name    |
+#   | 6     | allow       | not_allowed    | the stage's or layer's name    |
+#   | 7     | action      | not_allowed    | read_only                      |
+#   | 8     | paths       | path           | workspace (with rule)          |
+#   | 9     | run         | run_exhausted  | run                            |
+#
+#   The name-level checks (exclusion, deny, allow; checks names the list
+#   of tooleval.checks they run over) are asked once per compiled check,
+#   in the order of its list: every exclusion, then every stage's and
+#   inline layer's deny list, then their allow lists (a deny anywhere wins
+#   over any allow). Adding a check is a row here, its clause of outcome
+#   and of call_verdict, and its message (messages.rego).
+order := [
+	{"check": "input", "reason": "invalid_input", "layer": "input"},
+	{"check": "config", "reason": "invalid_config", "layer": "config"},
+	{"check": "declaration", "reason": "not_declared", "layer": "declaration"},
+	{"check": "exclusion", "reason": "excluded", "layer": null, "checks": "exclusions"},
+	{"check": "deny", "reason": "denied", "layer": null, "checks": "layers"},
+	{"check": "allow", "reason": "not_allowed", "layer": null, "checks": "layers"},
+	{"check": "action", "reason": "not_allowed", "layer": "read_only"},
+	{"check": "paths", "reason": "path", "layer": "workspace"},
+	{"check": "run", "reason": "run_exhausted", "layer": "run"},
+]
+
+# METADATA
+# description: |
+#   The rows of order by check: a complete rule, built once per
+#   evaluation (a partial rule would search order at every look-up).
+rows := {row.check: row | some row in order} # regal ignore:prefer-set-or-object-rule
+
+# METADATA
+# description: The name-level rows of order (those asked once per compiled check), in order.
+name_rows := [row | some row in order; row.checks]

@@ -1,0 +1,81 @@
+# The outcome of one check for one call: what the decision takes the
+# first refusal of, and what tooleval.tracing shows for every check.
+package tooleval.verdict
+
+import data.tooleval.arguments
+import data.tooleval.budget
+import data.tooleval.checks
+import data.tooleval.shape
+
+# METADATA
+# scope: document
+# description: |
+#   The outcome of the check named check (a row of order) for a call's
+#   facts f (facts): {outcome: "pass"}, {outcome: "refused", reason,
+#   layer} (paths: also rule), {outcome: "exempt"} (a configured stage
+#   lets that kind of tool through untouched) or {outcome:
+#   "not_applicable"} (the check cannot be asked of this call, or states
+#   nothing). k is the index of the compiled check in its list of
+#   tooleval.checks for a name-level check (the row's checks) and null
+#   for the others. A refused action or paths outcome also carries the
+#   refusal its message quotes (refusal).
+outcome("input", _, f) := _pass if {
+	f.problem == null
+} else := _refused_outcome("input")
+
+outcome("config", _, f) := _pass if {
+	f.errors == 0
+} else := _refused_outcome("config")
+
+outcome("declaration", _, f) := _not_applicable if {
+	not is_string(f.name)
+} else := _refused_outcome("declaration") if {
+	f.tool == null
+} else := _pass
+
+outcome("exclusion", k, f) := _name_outcome("exclusion", f.ctx.checks.exclusions[k], f)
+
+outcome("deny", k, f) := _name_outcome("deny", f.ctx.checks.layers[k], f)
+
+outcome("allow", k, f) := _name_outcome("allow", f.ctx.checks.layers[k], f)
+
+outcome("action", _, f) := {"outcome": "refused", "reason": rows.action.reason, "layer": refusal.layer, "refusal": refusal} if {
+	f.tool != null
+	refusal := arguments.action_refusal(object.get(f.ctx, "actions", null), f.canonical, f.call)
+} else := _pass if {
+	f.tool != null
+	f.ctx.actions != null
+	f.ctx.actions.tools[f.canonical]
+} else := _not_applicable
+
+outcome("paths", _, f) := _not_applicable if {
+	f.tool == null
+} else := _not_applicable if {
+	f.ctx.workspace == null
+} else := {"outcome": "refused", "reason": rows.paths.reason, "layer": rows.paths.layer, "rule": refusal.rule, "refusal": refusal} if {
+	refusal := arguments.refusal(f.ctx.workspace, object.get(f.ctx.path_arguments, f.canonical, {}), shape.field(f.call, "args", {}))
+} else := _pass
+
+outcome("run", _, f) := _not_applicable if {
+	f.run == null
+} else := _refused_outcome("run") if {
+	budget.exhausted_at(f.run, f.i)
+} else := _pass
+
+# A name-level check c asked of the call's tool.
+_name_outcome(check, c, f) := _not_applicable if {
+	f.tool == null
+} else := _not_applicable if {
+	check == "allow"
+	c.allow == null
+} else := {"outcome": "exempt"} if {
+	checks.exempt(c, f.tool)
+} else := {"outcome": "refused", "reason": rows[check].reason, "layer": c.name} if {
+	checks.refuses(check, c, f.canonical, f.tool)
+} else := _pass
+
+_pass := {"outcome": "pass"}
+
+_not_applicable := {"outcome": "not_applicable"}
+
+_refused_outcome(check) := {"outcome": "refused", "reason": rows[check].reason, "layer": rows[check].layer}
