@@ -138,7 +138,7 @@ ifndef SEED
 SEED := $(shell date +%s)
 endif
 
-## soak: the shared run guard race over 1,000 trials, then the differential test
+## soak: the race tests (the shared run guard over 1,000 trials, ten times the goroutines), then the differential test
 ## against the oracle on ten million documents, each also explained, the diff corpus and
 ## the configuration fuzz on 10,000 overlays, the property tests on ten times
 ## the generated documents of make test (TOOLEVAL_TEST_SCALE=10), and the Rego's
@@ -146,7 +146,7 @@ endif
 ## unassigned and private-use planes) (hours; not in CI)
 ## (the differential's seed is drawn and printed: SEED=N replays a run)
 soak: bundle
-	TOOLEVAL_RACE_TRIALS=1000 $(GO) test -count=1 -race -run TestRunGuardSharedBySessionsNeverOverspends -v -timeout 0 ./engine/
+	TOOLEVAL_RACE_TRIALS=1000 TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -race -run 'TestRunGuardSharedBySessionsNeverOverspends|TestConcurrentUse|TestHotReloadUnderConcurrency' -v -timeout 0 ./engine/ ./tests/
 	@echo "differential seed $(SEED) (replay: make soak SEED=$(SEED))"
 	TOOLEVAL_DIFFERENTIAL_SEED=$(SEED) TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/

@@ -330,9 +330,9 @@ func TestDelegationOnlyNarrows(t *testing.T) {
 // TestConcurrentUse shares one engine and several sessions between many
 // goroutines; run it with -race.
 func TestConcurrentUse(t *testing.T) {
-	e := newEngine(t, WithEvalTimeout(time.Minute)) // 32 goroutines, 2 cores, -race: seconds of waiting for a CPU
+	e := newEngine(t, WithEvalTimeout(time.Minute)) // 16 goroutines, 2 cores, -race: seconds of waiting for a CPU
 	ctx := context.Background()
-	docs := corpus.New(5).Decisions(40)
+	docs := corpus.New(5).Decisions(scaled(t, 10)) // make soak: 100
 	want := make([]string, len(docs))
 	sessions := make([]*Session, len(docs))
 	for i, doc := range docs {
@@ -343,8 +343,9 @@ func TestConcurrentUse(t *testing.T) {
 		require.NoError(t, err)
 	}
 	var wg sync.WaitGroup
-	errs := make(chan string, 64*len(docs))
-	for g := range 32 {
+	goroutines := 16
+	errs := make(chan string, goroutines*len(docs))
+	for g := range goroutines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
