@@ -36,7 +36,7 @@ import (
 //     string id and a string name, and no id is used twice.
 //
 // Under them the policy decides each call from that call alone
-// (data.tooleval.batch): a call whose name is a key of entries gets
+// (data.tooleval.batch, each call's verdict tooleval.verdict's): a call whose name is a key of entries gets
 // {id, name} with the entry's verdict, and the other calls are decided by
 // the policy as a batch of their own. Where a condition fails, the whole
 // batch goes to the policy. TestSessionEqualsOneShot holds sessions to

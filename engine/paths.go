@@ -17,7 +17,7 @@ const unresolvedPrefix = "unresolved:"
 // lexicalPrefix and equivalentPrefix mark, as unresolvedPrefix does, a
 // path with two readings that name different files (see
 // [hostpath.ErrLexical] and [hostpath.ErrEquivalent]); the policy's
-// message says which (tooleval.batch, _path_reason).
+// message says which (tooleval.verdict, _path_reason in messages.rego).
 const (
 	lexicalPrefix    = "unresolved-dotdot:"
 	equivalentPrefix = "unresolved-unicode:"
@@ -146,7 +146,7 @@ func resolvePatch(root, text string, headers []string) string {
 
 // resolvePath resolves p on the host, or marks it unresolved: the marked
 // value is relative, so the policy refuses it with rule unresolved. A
-// path with two readings is marked with why (see tooleval.batch's
+// path with two readings is marked with why (see tooleval.verdict's
 // messages): lexicalPrefix for a ".." that names another file before
 // links are followed than after, equivalentPrefix for a component a
 // server could match to another entry under Unicode normalization.

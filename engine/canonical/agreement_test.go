@@ -111,13 +111,15 @@ func TestAgreementEveryCodePoint(t *testing.T) {
 
 // codePoints are the code points the agreement tests hold the Rego to.
 // make soak (TOOLEVAL_EVERY_CODE_POINT=1) takes every Unicode scalar
-// value. make test takes every one of planes 0 to 3 and 14 (every script,
-// symbol, CJK ideograph and tag), and elsewhere every code point that the
-// generated table or the standard library says anything about; the rest
-// (the unassigned planes 4 to 13 and the private-use planes 15 and 16:
-// no table entry, no category but private use, not default-ignorable, so
-// one path through the policy for all of them) it samples: every 97th,
-// and the first and last two of each plane.
+// value. make test takes every one that the generated table has an entry
+// for or that is white space (trim_space), and every one for which this
+// package's reference changes anything (its canonical form, its NFC):
+// those are the characters the policy's code treats apart. Every other
+// one takes one path through the policy (no table entry: mapped to
+// itself, NFC, nothing to trim), so a sample stands for them all: every
+// 97th code point and the first and last two of each plane. The
+// reference is asked about every code point, so a character the table
+// generator missed is in the set, never in the sample.
 func codePoints(t *testing.T) []rune {
 	t.Helper()
 	every := os.Getenv("TOOLEVAL_EVERY_CODE_POINT") == "1"
@@ -128,9 +130,9 @@ func codePoints(t *testing.T) []rune {
 		if !utf8.ValidRune(r) {
 			continue
 		}
-		plane, offset := r>>16, r&0xFFFF
+		offset := r & 0xFFFF
 		switch {
-		case every, plane <= 3, plane == 14, known[r], !uniform(r):
+		case every, !uniform(r, known):
 			out = append(out, r)
 		case offset%97 == 0, offset <= 1, offset >= 0xFFFE:
 			out = append(out, r)
@@ -139,7 +141,7 @@ func codePoints(t *testing.T) []rune {
 	}
 	if !every {
 		require.Positive(t, sampled)
-		require.Less(t, len(out), 0x110000/3, "the sample is most of the code points")
+		require.Less(t, len(out), 0x110000/10, "the sample is most of the code points")
 	}
 	return out
 }
@@ -174,18 +176,12 @@ func tableRunes(table canonical.Table) map[rune]bool {
 	return known
 }
 
-// uniform reports whether r is an unassigned or private-use code point
-// that no property the policy could read sets apart.
-func uniform(r rune) bool {
-	if canonical.IsDefaultIgnorable(r) {
-		return false
-	}
-	for name, table := range unicode.Categories {
-		if name != "Co" && name != "Cn" && len(name) == 2 && unicode.Is(table, r) {
-			return false
-		}
-	}
-	return norm.NFC.PropertiesString(string(r)).CCC() == 0 && len(norm.NFKC.PropertiesString(string(r)).Decomposition()) == 0
+// uniform reports whether r takes the one path of a character the
+// policy knows nothing about: no entry in the generated table, not white
+// space, and unchanged by the reference's canonical form and NFC.
+func uniform(r rune, known map[rune]bool) bool {
+	s := string(r)
+	return !known[r] && !unicode.IsSpace(r) && canonical.Canonical(s) == s && norm.NFC.IsNormalString(s)
 }
 
 // TestAgreementGeneratedStrings compares the Rego canonicalization with
@@ -450,6 +446,6 @@ func TestNFCAgreement(t *testing.T) {
 		}
 	}
 	require.Zero(t, unsound, "of %d strings, the Rego says NFC where Go does not", len(strs))
-	require.Less(t, stricter, len(strs)/100)
+	require.LessOrEqual(t, stricter, 2372, "the Rego refuses more NFC strings than it did (a mark after a precomposed letter): review")
 	t.Logf("%d strings: never NFC where Go says not; %d refused that are NFC (a mark after a precomposed letter)", len(strs), stricter)
 }
