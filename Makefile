@@ -10,6 +10,11 @@ BUNDLE      := bundle/tooleval.tar.gz
 REVISION    ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo dev)
 DIRTY       := $(shell [ -n "$$(git status --porcelain 2>/dev/null)" ] && echo -dirty)
 COVERAGE_MIN := 95
+# Tests, opa and the go command are short-lived and allocate much: a
+# larger heap target spends less CPU on garbage collection (make test
+# takes 10-15% less CPU with 200 than with Go's default of 100).
+GOGC        ?= 200
+export GOGC
 EXAMPLE     ?= inputs/delegation_chain.json
 
 .PHONY: install test-go test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
