@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/corpus"
 )
 
 // trials is how many times a race test repeats: a short default for
@@ -25,19 +27,13 @@ func trials(t *testing.T, short int) int {
 	return short
 }
 
-// scaled is n times TOOLEVAL_TEST_SCALE, which make soak sets to 10: a
-// test that checks a property on generated documents checks a sample in
-// make test and ten times more in make soak.
+// scaled is n generated documents times the scale of make test (1) or
+// make soak (10): corpus.Scaled.
 func scaled(t *testing.T, n int) int {
 	t.Helper()
-	s := os.Getenv("TOOLEVAL_TEST_SCALE")
-	if s == "" {
-		return n
-	}
-	k, err := strconv.Atoi(s)
-	require.NoError(t, err, "TOOLEVAL_TEST_SCALE must be a whole number")
-	require.Positive(t, k, "TOOLEVAL_TEST_SCALE must be positive")
-	return n * k
+	k, err := corpus.Scaled(n)
+	require.NoError(t, err)
+	return k
 }
 
 // TestRunGuardSharedBySessionsNeverOverspends: 16 sessions of one run

@@ -3,9 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -18,19 +16,13 @@ import (
 // on in make test; make soak checks ten times more (scaled).
 const propertyCases = 300
 
-// scaled is n times TOOLEVAL_TEST_SCALE, which make soak sets to 10: the
-// tests that check a property on generated documents check it on a sample
-// in make test and on a larger one in make soak.
+// scaled is n generated documents times the scale of make test (1) or
+// make soak (10): corpus.Scaled.
 func scaled(t *testing.T, n int) int {
 	t.Helper()
-	s := os.Getenv("TOOLEVAL_TEST_SCALE")
-	if s == "" {
-		return n
-	}
-	k, err := strconv.Atoi(s)
-	require.NoError(t, err, "TOOLEVAL_TEST_SCALE must be a whole number")
-	require.Positive(t, k, "TOOLEVAL_TEST_SCALE must be positive")
-	return n * k
+	k, err := corpus.Scaled(n)
+	require.NoError(t, err)
+	return k
 }
 
 // decideDoc decides a generic document through JSON, as a REST caller would.
