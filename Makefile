@@ -17,7 +17,7 @@ GOGC        ?= 200
 export GOGC
 EXAMPLE     ?= inputs/delegation_chain.json
 
-.PHONY: install test-go test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego test-go fmt-check check coverage bundle generate expected clean
+.PHONY: install test-go test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
