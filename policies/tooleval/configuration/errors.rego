@@ -123,7 +123,7 @@ _known_keys := {
 
 _unknown_key_errors(conf) := [shape.problem(
 	"unknown_config_key",
-	sprintf("config.%s is not a configuration key", [key]),
+	sprintf("config.%s is not a configuration key%s", [key, suggestion(key, _known_keys)]),
 	{"field": sprintf("config.%s", [key])},
 ) |
 	some key in sort(object.keys(conf) - _known_keys)
@@ -161,7 +161,7 @@ _preset_errors(conf) := [] if {
 	is_object(conf.presets[conf.preset])
 } else := [shape.problem(
 	"unknown_preset",
-	sprintf("config.preset %v names no preset in config.presets", [conf.preset]),
+	sprintf("config.preset %v names no preset in config.presets%s", [conf.preset, suggestion(conf.preset, {name | some name, _ in object_at(conf, "presets")})]),
 	{"field": "config.preset", "preset": conf.preset},
 )]
 

@@ -87,7 +87,7 @@ _has_key(obj, key) if {
 #   location) that is not one of known: a misspelt key configures nothing.
 unknown_member_errors(obj, known, location) := [shape.problem(
 	"unknown_config_key",
-	sprintf("%s.%s is not a configuration key", [location, key]),
+	sprintf("%s.%s is not a configuration key%s", [location, key, suggestion(key, known)]),
 	{"field": sprintf("%s.%s", [location, key])},
 ) |
 	is_object(obj)
