@@ -83,10 +83,12 @@ func (p *Proxy) install(ctx context.Context) {
 			removed = append(removed, name)
 		}
 	}
+	p.listed.Store(p.listed.Load().without(removed))
 	if len(removed) > 0 {
 		p.server.RemoveTools(removed...)
 	}
 	var served, withheld []string
+	var listed []*mcp.Tool
 	for _, tool := range p.catalog {
 		if !allowed[tool.Name] {
 			withheld = append(withheld, tool.Name)
@@ -99,12 +101,14 @@ func (p *Proxy) install(ctx context.Context) {
 			continue
 		}
 		served = append(served, tool.Name)
+		listed = append(listed, tool)
 	}
 	now := make(map[string]bool, len(served))
 	for _, name := range served {
 		now[name] = true
 	}
 	p.served.Store(&now)
+	p.listed.Store(&listing{generation: p.listed.Load().generation + 1, tools: listed})
 	p.log.Info("mcp proxy: catalog", "server", p.opts.ServerName, "listed", len(p.catalog), "served", served, "withheld", withheld)
 }
 

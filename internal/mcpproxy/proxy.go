@@ -92,6 +92,9 @@ type Proxy struct {
 	// served is the set of upstream tool names served to the clients:
 	// replaced whole under mu, read without it.
 	served atomic.Pointer[map[string]bool]
+	// listed is what tools/list answers (listing.go): the served tools
+	// in the upstream's order, replaced whole under mu after served.
+	listed atomic.Pointer[listing]
 
 	// decider is what tools/call reads: the session of the current
 	// catalog and policy, swapped whole.
@@ -144,6 +147,7 @@ func Start(ctx context.Context, upstream mcp.Transport, opts Options) (*Proxy, e
 	p := &Proxy{opts: opts, log: log, life: life, stop: stop}
 	p.decider.Store(&decider{failure: errNoPolicy})
 	p.served.Store(&map[string]bool{})
+	p.listed.Store(&listing{})
 
 	// Hold mu until the first catalog is installed: a list_changed that
 	// arrives meanwhile waits for it.

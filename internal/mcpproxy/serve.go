@@ -31,9 +31,10 @@ func (p *Proxy) Handler() http.Handler {
 // policy, as not declared or as the policy says, not reported as an
 // unknown tool); a served tool's call goes through the SDK to its
 // handler, [Proxy.callTool], so that the SDK relays multi round-trip
-// input requests. The upstream's resources and prompts are forwarded.
-// Everything else is the SDK's: initialize, ping, tools/list from the
-// served tools, and the completion and subscription handlers.
+// input requests. tools/list answers the served tools in the upstream's
+// order (listing.go); the upstream's resources and prompts are forwarded.
+// Everything else is the SDK's: initialize, ping, and the completion and
+// subscription handlers.
 func (p *Proxy) intercept(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
@@ -44,6 +45,8 @@ func (p *Proxy) intercept(next mcp.MethodHandler) mcp.MethodHandler {
 			if r.Params == nil || !(*p.served.Load())[r.Params.Name] {
 				return p.callTool(ctx, r)
 			}
+		case *mcp.ListToolsRequest:
+			return p.listTools(r.Params)
 		case *mcp.ListResourcesRequest:
 			return p.upstream.ListResources(ctx, r.Params)
 		case *mcp.ListResourceTemplatesRequest:
