@@ -16,6 +16,7 @@ package wire
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/tooleval/tooleval/engine"
 )
@@ -123,9 +124,35 @@ func (*OpenAIFunctionCallOutput) Format() Format { return OpenAIResponses }
 func (*AnthropicToolResult) Format() Format { return Anthropic }
 
 // Text is what the model reads for a refused call: that it was refused,
-// why and by which layer. It offers no way to appeal.
+// why and by which layer. It offers no way to appeal. A message longer
+// than maxMessageBytes (it quotes a long name, path or argument) is
+// clipped: its first messageHead and last messageTail bytes, cut at
+// character boundaries, around a note of how many bytes were left out,
+// so that a call cannot make its refusal as long as it likes.
 func Text(c engine.CallDecision) string {
-	return fmt.Sprintf("Tool call refused before execution: %s (reason: %s, layer: %s). It was not run.", c.Message, c.Reason, c.Layer)
+	return fmt.Sprintf("Tool call refused before execution: %s (reason: %s, layer: %s). It was not run.", clipMessage(c.Message), c.Reason, c.Layer)
+}
+
+// The clipping of a refusal's message in Text.
+const (
+	maxMessageBytes = 600
+	messageHead     = 400
+	messageTail     = 160
+)
+
+func clipMessage(m string) string {
+	if len(m) <= maxMessageBytes {
+		return m
+	}
+	head := m[:messageHead]
+	for len(head) > 0 && !utf8.RuneStart(m[len(head)]) {
+		head = head[:len(head)-1]
+	}
+	from := len(m) - messageTail
+	for from < len(m) && !utf8.RuneStart(m[from]) {
+		from++
+	}
+	return fmt.Sprintf("%s … [%d bytes left out] … %s", head, from-len(head), m[from:])
 }
 
 // Response is the synthetic tool result for one refused call in format

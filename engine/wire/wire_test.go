@@ -3,9 +3,12 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -117,4 +120,36 @@ func TestOpenAIResponsesShape(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"type": "function_call_output", "call_id": "call_abc",
 		"output": "Tool call refused before execution: m (reason: not_declared, layer: declaration). It was not run."}`, string(data))
+}
+
+// A refusal quoting a long name is clipped: the model reads its head and
+// tail and how much was left out, never the whole name, in every format;
+// the cut never splits a character.
+func TestLongMessagesAreClipped(t *testing.T) {
+	name := strings.Repeat("é", 3000) + "x"
+	c := engine.CallDecision{ID: "c1", Name: name, Allowed: false, Reason: "not_declared", Layer: "declaration",
+		Message: fmt.Sprintf("tool %q is not declared", name)}
+	text := Text(c)
+	require.True(t, utf8.ValidString(text))
+	require.Less(t, len(text), maxMessageBytes+160)
+	require.Contains(t, text, "bytes left out")
+	require.True(t, strings.HasPrefix(text, `Tool call refused before execution: tool "éé`), text)
+	require.True(t, strings.HasSuffix(text, `éx" is not declared (reason: not_declared, layer: declaration). It was not run.`), text)
+	for _, f := range Formats {
+		r, err := Response(f, c)
+		require.NoError(t, err, f)
+		raw, err := json.Marshal(r)
+		require.NoError(t, err)
+		want := 0
+		if f == Gemini {
+			want = 1 // functionResponse.name, which must match the call's
+		}
+		require.Equal(t, want, strings.Count(string(raw), name), "%s: the refusal's text does not echo the whole name", f)
+		quoted, err := json.Marshal(text)
+		require.NoError(t, err)
+		require.Contains(t, string(raw), string(quoted), f)
+	}
+
+	short := engine.CallDecision{ID: "c1", Name: "x", Reason: "not_declared", Layer: "declaration", Message: strings.Repeat("m", maxMessageBytes)}
+	require.Contains(t, Text(short), strings.Repeat("m", maxMessageBytes), "a message of maxMessageBytes is whole")
 }

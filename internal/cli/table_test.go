@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -30,4 +32,22 @@ func TestLocationNamesTheCulpritsPath(t *testing.T) {
 	} {
 		require.Equal(t, c.want, location(c.problem), "%v", c.problem)
 	}
+}
+
+// A table never prints a long id, name or message whole: each cell is
+// clipped (internal/display), so a call with a 5,000-character name
+// prints a line of a few hundred characters.
+func TestTablesClipLongNames(t *testing.T) {
+	name := strings.Repeat("n", 5000)
+	d := &engine.Decision{Decisions: []engine.CallDecision{{
+		ID: strings.Repeat("i", 5000), Name: name, Allowed: false, Reason: "not_declared", Layer: "declaration",
+		Message: "tool " + strconv.Quote(name) + " is not declared",
+	}}}
+	var out strings.Builder
+	require.NoError(t, writeDecisionTable(&out, d))
+	for _, line := range strings.Split(out.String(), "\n") {
+		require.Less(t, len(line), 700, "%.200s", line)
+	}
+	require.Contains(t, out.String(), " [5000 bytes, sha256 ")
+	require.Contains(t, out.String(), `is not declared [5023 bytes, sha256 `)
 }

@@ -1,6 +1,11 @@
 package display
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -44,4 +49,43 @@ func TestValue(t *testing.T) {
 	require.Equal(t, `tool "\u0455earch" is refused \u200b \ "x y"`, Escape("tool \"\u0455earch\" is refused \u200b \\ \"x y\""))
 	require.True(t, Plain("read_file"))
 	require.False(t, Plain("se\u200barch"))
+}
+
+// A long value is clipped to its head and tail, its length and the start
+// of its hash: two long values that differ only in the middle still look
+// different, and no table cell grows with the input.
+func TestLongValuesAreClipped(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	got := Text(long)
+	require.Equal(t, strings.Repeat("x", headRunes)+"…"+strings.Repeat("x", tailRunes)+" [5000 bytes, sha256 "+hash8(long)+"]", got)
+
+	other := long[:2500] + "y" + long[2501:]
+	require.NotEqual(t, Text(long), Text(other), "a difference in the elided middle shows in the hash")
+	require.Less(t, len(Text(other)), 100)
+
+	// Escapes and quotes survive the cut; the ellipsis is the only
+	// non-ASCII character, and one in the value is escaped.
+	spaced := "a b\u200b" + strings.Repeat("…", 200) + "\u202e end"
+	got = Text(spaced)
+	require.True(t, strings.HasPrefix(got, `"a b\u200b\u2026`), got)
+	require.Contains(t, got, `\u202e end" [`)
+	require.Equal(t, 1, strings.Count(got, "…"))
+
+	exact := strings.Repeat("é", maxRunes)
+	require.NotContains(t, Text(exact), "…", "maxRunes characters are shown whole")
+	require.Contains(t, Text(exact+"é"), "…")
+
+	require.Contains(t, Value([]any{long}), "…")
+	require.Less(t, len(Value([]any{long})), 120)
+
+	msg := "tool " + strconv.Quote(long) + " is not declared"
+	got = Escape(msg)
+	require.True(t, strings.HasSuffix(got, fmt.Sprintf(`x" is not declared [%d bytes, sha256 %s]`, len(msg), hash8(msg))), got)
+	require.Less(t, len(got), maxTextRunes+60)
+	require.Equal(t, "short \u2026"[:6]+`\u2026`, Escape("short \u2026"))
+}
+
+func hash8(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:4])
 }
