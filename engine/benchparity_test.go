@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/tooleval/tooleval/internal/benchload"
 )
 
 // benchParityPaths is more path calls for the same comparison: cases
@@ -44,7 +42,7 @@ func engineBenchDecisions(t *testing.T) map[string][]any {
 	e := newEngine(t, WithEvalTimeout(0)) // 10,000 declared on a loaded machine outlasts the default bound
 	ctx := context.Background()
 	out := map[string][]any{}
-	for _, n := range benchload.Sizes {
+	for _, n := range benchSizes {
 		oneShot, err := e.Decide(ctx, fullRequest(n))
 		require.NoError(t, err)
 		static, calls := benchRequest(n)
@@ -76,7 +74,7 @@ func TestBenchParityGolden(t *testing.T) {
 	require.NoError(t, err)
 	var want map[string][]any
 	require.NoError(t, json.Unmarshal(data, &want))
-	require.Len(t, want, len(benchload.Sizes), "one entry per benchmark size")
+	require.Len(t, want, len(benchSizes), "one entry per benchmark size")
 	require.Equal(t, want, got)
 }
 
