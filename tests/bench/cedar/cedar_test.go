@@ -1,151 +1,155 @@
-// Package cedar measures the engine a user might pick instead of tooleval:
-// the benchmark's name-level allowlist decisions encoded as Cedar policies
-// and evaluated with cedar-go. It is its own Go module so that the
-// product's go.mod does not carry Cedar.
 package cedar
 
 import (
+	"encoding/json"
 	"fmt"
-	"strings"
+	"maps"
+	"os"
+	"strconv"
 	"testing"
 
-	"github.com/cedar-policy/cedar-go"
+	"github.com/stretchr/testify/require"
 
-	"github.com/tooleval/tooleval/engine/canonical"
 	"github.com/tooleval/tooleval/internal/benchload"
 )
 
-// encoded is the workload in Cedar: one Tool entity per declared tool
-// (canonical name, MCP server and tool), a permit for everything, and per
-// layer a forbid unless its allow list matches and a forbid when its deny
-// list matches. Canonicalization, the declaration check and the path
-// check stay in Go, as in the reference.
-type encoded struct {
-	policies *cedar.PolicySet
-	entities cedar.EntityMap
-	root     string
-}
+// policiesDir is the repository's policies/tooleval, whose shipped data
+// the Go side reads.
+const policiesDir = "../../../policies/tooleval"
 
-func quote(s string) string { return fmt.Sprintf("%q", s) }
-
-// matchExpr is a Cedar condition that holds when resource matches entry.
-func matchExpr(entry string) string {
-	c := canonical.Canonical(entry)
-	switch {
-	case c == "mcp__*":
-		return "resource.mcp"
-	case strings.HasPrefix(c, "mcp__") && strings.HasSuffix(c, "*"):
-		body := strings.TrimSuffix(c[5:], "*")
-		i := strings.Index(body, "__")
-		return fmt.Sprintf("(resource.mcp && resource.server == %s && resource.tool like %s)", quote(body[:i]), quote(body[i+2:]+"*"))
-	default:
-		return fmt.Sprintf("resource.name == %s", quote(c))
-	}
-}
-
-func encode(static map[string]any) (*encoded, error) {
-	var src strings.Builder
-	src.WriteString("permit (principal, action, resource);\n")
-	for _, l := range static["layers"].([]any) {
-		layer := l.(map[string]any)
-		if allow, ok := layer["allow"].([]any); ok {
-			var exact []string
-			var other []string
-			for _, e := range allow {
-				m := matchExpr(e.(string))
-				if strings.HasPrefix(m, "resource.name == ") {
-					exact = append(exact, strings.TrimPrefix(m, "resource.name == "))
-				} else {
-					other = append(other, m)
-				}
-			}
-			cond := append([]string{fmt.Sprintf("[%s].contains(resource.name)", strings.Join(exact, ", "))}, other...)
-			fmt.Fprintf(&src, "@layer(%s)\nforbid (principal, action, resource) unless { %s };\n", quote(layer["name"].(string)), strings.Join(cond, " || "))
-		}
-		if deny, ok := layer["deny"].([]any); ok && len(deny) > 0 {
-			var cond []string
-			for _, e := range deny {
-				cond = append(cond, matchExpr(e.(string)))
-			}
-			fmt.Fprintf(&src, "@layer(%s)\nforbid (principal, action, resource) when { %s };\n", quote(layer["name"].(string)), strings.Join(cond, " || "))
-		}
-	}
-	ps, err := cedar.NewPolicySetFromBytes("layers.cedar", []byte(src.String()))
-	if err != nil {
-		return nil, fmt.Errorf("%w\n%s", err, src.String())
-	}
-	entities := cedar.EntityMap{}
-	for _, d := range static["declared"].([]any) {
-		decl := d.(map[string]any)
-		name := canonical.Canonical(decl["name"].(string))
-		attrs := cedar.RecordMap{"name": cedar.String(name), "mcp": cedar.False, "server": cedar.String(""), "tool": cedar.String("")}
-		if m, ok := decl["mcp"].(map[string]any); ok {
-			attrs["mcp"] = cedar.True
-			attrs["server"] = cedar.String(canonical.Canonical(m["server"].(string)))
-			attrs["tool"] = cedar.String(canonical.Canonical(m["tool"].(string)))
-		}
-		uid := cedar.NewEntityUID("Tool", cedar.String(name))
-		entities[uid] = cedar.Entity{UID: uid, Attributes: cedar.NewRecord(attrs)}
-	}
-	return &encoded{policies: ps, entities: entities, root: static["workspace"].(map[string]any)["root"].(string)}, nil
-}
-
-var (
-	principal = cedar.NewEntityUID("Agent", "bench")
-	action    = cedar.NewEntityUID("Action", "call")
+// The golden files, written from the engine by engine/benchparity_test.go
+// (TOOLEVAL_UPDATE_EXPECTED=1) and held to it there: decisions.json is
+// the engine's decisions for the benchmark batch per declared-tool count;
+// paths.json is cases of a hand-written input with more path calls, and
+// the engine's decisions for each.
+const (
+	decisionsGolden = "testdata/decisions.json"
+	pathsGolden     = "testdata/paths.json"
 )
 
-// decide decides a batch: undeclared calls are refused before Cedar is
-// asked (Cedar would skip a policy whose attribute look-up errors).
-func (e *encoded) decide(calls []any) []bool {
-	out := make([]bool, len(calls))
-	for i, c := range calls {
-		call := c.(map[string]any)
-		uid := cedar.NewEntityUID("Tool", cedar.String(canonical.Canonical(call["name"].(string))))
-		if _, ok := e.entities[uid]; !ok {
-			continue
-		}
-		decision, _ := e.policies.IsAuthorized(e.entities, cedar.Request{Principal: principal, Action: action, Resource: uid, Context: cedar.NewRecord(nil)})
-		if decision != cedar.Allow {
-			continue
-		}
-		if args, ok := call["args"].(map[string]any); ok {
-			if p, ok := args["path"].(string); ok && !strings.HasPrefix(p, e.root+"/") {
-				continue
-			}
-		}
-		out[i] = true
-	}
-	return out
+func loadJSON(tb testing.TB, path string, v any) {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(tb, err)
+	require.NoError(tb, json.Unmarshal(data, v))
 }
 
+func newEncoded(tb testing.TB, static map[string]any) *encoded {
+	tb.Helper()
+	s, err := loadShipped(policiesDir)
+	require.NoError(tb, err)
+	e, err := encode(static, s)
+	require.NoError(tb, err)
+	return e
+}
+
+// requireDecisions compares decisions with the engine's, member by member
+// as JSON (so a member the engine writes and this copy does not fails).
+func requireDecisions(tb testing.TB, want json.RawMessage, got []decision, msg string) {
+	tb.Helper()
+	data, err := json.Marshal(got)
+	require.NoError(tb, err)
+	require.JSONEq(tb, string(want), string(data), msg)
+}
+
+// TestCedarDecisionsEqualTheEngines: at every benchmark size, the Cedar
+// side's decisions for the benchmark batch are the engine's, reasons,
+// layers, messages and path rules included.
+func TestCedarDecisionsEqualTheEngines(t *testing.T) {
+	var golden map[string]json.RawMessage
+	loadJSON(t, decisionsGolden, &golden)
+	require.Len(t, golden, len(benchload.Sizes))
+	for _, n := range benchload.Sizes {
+		static, calls := benchload.Request(n)
+		want, ok := golden[strconv.Itoa(n)]
+		require.True(t, ok, "no golden decisions for declared=%d", n)
+		requireDecisions(t, want, newEncoded(t, static).decide(calls), fmt.Sprintf("declared=%d", n))
+	}
+}
+
+// TestCedarPathRuleEqualsTheEngines: on calls that take every path rule
+// (unresolved, outside_workspace, not_readable, sensitive in several
+// spellings, excluded, read roots, segment boundaries, lists, non-string
+// values), in several workspaces, the Go side decides as the engine does.
+func TestCedarPathRuleEqualsTheEngines(t *testing.T) {
+	var cases []struct {
+		Name      string          `json:"name"`
+		Input     map[string]any  `json:"input"`
+		Decisions json.RawMessage `json:"decisions"`
+	}
+	loadJSON(t, pathsGolden, &cases)
+	require.NotEmpty(t, cases)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			static := maps.Clone(c.Input)
+			calls := static["calls"].([]any)
+			delete(static, "calls")
+			requireDecisions(t, c.Decisions, newEncoded(t, static).decide(calls), c.Name)
+		})
+	}
+}
+
+// TestCedarCheckFailsOnAnotherDecision shows the comparison can fail: a
+// path rule left out changes a decision and the golden file no longer
+// matches.
+func TestCedarCheckFailsOnAnotherDecision(t *testing.T) {
+	var golden map[string]json.RawMessage
+	loadJSON(t, decisionsGolden, &golden)
+	static, calls := benchload.Request(100)
+	e := newEncoded(t, static)
+	e.workspace = nil
+	data, err := json.Marshal(e.decide(calls))
+	require.NoError(t, err)
+	require.NotEqual(t, compactJSON(t, golden["100"]), string(data))
+}
+
+func compactJSON(tb testing.TB, raw json.RawMessage) string {
+	tb.Helper()
+	var v any
+	require.NoError(tb, json.Unmarshal(raw, &v))
+	data, err := json.Marshal(v)
+	require.NoError(tb, err)
+	return string(data)
+}
+
+// TestEncodeRefusesWhatItDoesNotModel: inputs outside the copy's scope
+// are errors, not other answers.
+func TestEncodeRefusesWhatItDoesNotModel(t *testing.T) {
+	s, err := loadShipped(policiesDir)
+	require.NoError(t, err)
+	for name, change := range map[string]func(map[string]any){
+		"run":         func(m map[string]any) { m["run"] = map[string]any{"attempts": 0} },
+		"subagent":    func(m map[string]any) { m["agent"] = map[string]any{"name": "x", "role": "subagent", "depth": 1} },
+		"group entry": func(m map[string]any) { m["layers"] = []any{map[string]any{"name": "l", "allow": []any{"group:edit"}}} },
+		"deny wildcard": func(m map[string]any) {
+			m["layers"] = []any{map[string]any{"name": "l", "deny": []any{"mcp__srv0__*"}}}
+		},
+		"bad root": func(m map[string]any) { m["workspace"] = map[string]any{"root": "ws/"} },
+	} {
+		static, _ := benchload.Request(100)
+		change(static)
+		_, err := encode(static, s)
+		require.Error(t, err, name)
+	}
+}
+
+// BenchmarkCedar decides the benchmark batch: Cedar for the layers, Go
+// for canonical names, the declaration check, the path rule and the
+// messages. Before timing it checks the decisions against the engine's
+// (testdata/decisions.json).
 func BenchmarkCedar(b *testing.B) {
+	var golden map[string]json.RawMessage
+	loadJSON(b, decisionsGolden, &golden)
 	for _, n := range benchload.Sizes {
 		b.Run(fmt.Sprintf("declared=%d", n), func(b *testing.B) {
 			static, calls := benchload.Request(n)
-			e, err := encode(static)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if got := e.decide(calls); fmt.Sprint(got) != fmt.Sprint(benchload.WantAllowed) {
-				b.Fatalf("cedar verdicts %v, want %v", got, benchload.WantAllowed)
-			}
+			e := newEncoded(b, static)
+			requireDecisions(b, golden[strconv.Itoa(n)], e.decide(calls), "cedar decisions differ from the engine's")
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
 				e.decide(calls)
 			}
 		})
-	}
-}
-
-func TestCedarAgreesWithTheWorkload(t *testing.T) {
-	static, calls := benchload.Request(100)
-	e, err := encode(static)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := e.decide(calls); fmt.Sprint(got) != fmt.Sprint(benchload.WantAllowed) {
-		t.Fatalf("cedar verdicts %v, want %v", got, benchload.WantAllowed)
 	}
 }
