@@ -42,7 +42,7 @@ tooleval:
 ## output prefixed with its lane:
 ##   rego: fmt-check, check, lint (Regal), coverage (opa test, coverage >= 95%)
 ##   go:   bundle, browser, test-go (every Go package: unit and integration
-##         tests), test-cedar, test-race
+##         tests), test-cedar (with the plot's tests), test-race
 ## make test fails if any stage fails; the other lane runs to its end.
 REGO_STAGES := fmt-check check lint coverage
 GO_STAGES   := bundle browser test-go test-cedar test-race
@@ -97,8 +97,11 @@ test-unit: bundle
 test-integration: bundle browser
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./tests/...
 
+## test-cedar: the Cedar comparison's own module (its decisions against the
+## golden files) and the plot's (tools/perfplot)
 test-cedar:
 	cd tests/bench/cedar && $(GO) test -count=1 ./...
+	cd tools/perfplot && $(GO) test -count=1 ./...
 
 test-race:
 	$(GO) test -count=1 -timeout 30m -race -run 'TestConcurrentUse|TestRunGuard|TestHotReloadUnderConcurrency' ./engine/ ./tests/
@@ -167,9 +170,11 @@ load: bundle
 generate:
 	$(GO) generate ./...
 
-## expected: rewrite inputs/expected/ from the current policy (review the diff!)
+## expected: rewrite inputs/expected/ and the Cedar comparison's golden
+## decisions (tests/bench/cedar/testdata) from the current policy (review the diff!)
 expected: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestInputs|TestConfiguredInputs' ./tests/
+	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestBenchParity' ./engine/
 
 $(BUILD):
 	@mkdir -p $@
