@@ -252,9 +252,11 @@ _plain_list_tools(declared, names) := object.union(tools, _aliased(tools, names)
 #   {"mcp":{"server":S,"tool":S},"name":S}
 _plain_list_regex := concat("", [`^\[(`, declaration, `(,`, declaration, `)*)?\]$`]) if {
 	s := `"[A-Za-z0-9_.-]+"`
-	mcp := concat("", [`"mcp":\{"server":`, s, `,"tool":`, s, `\},"name":`, s])
+
+	# after the opening quote of its member name
+	mcp := concat("", [`mcp":\{"server":`, s, `,"tool":`, s, `\},"name":`, s])
 	declaration := concat("", [
-		`\{("agent":(true,"name":`, s, `|false,("name":`, s, `|`, mcp, `))|"name":`, s, `|`, mcp, `)\}`,
+		`\{"(agent":(true,"name":`, s, `|false,"(name":`, s, `|`, mcp, `))|name":`, s, `|`, mcp, `)\}`,
 	])
 }
 
