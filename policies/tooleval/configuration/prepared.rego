@@ -25,7 +25,9 @@ table_members := {"tenants", "agents", "scopes", "mcp_user_services"}
 #   What a decision derives from a configuration (data.tooleval.config
 #   as the bundle holds it) and the shipped floor: {source, preset,
 #   floor, config, errors, vocabulary, exclusions, max_depth,
-#   path_arguments, sensitive_paths, names}.
+#   path_arguments, sensitive_paths, names, sections}: sections holds
+#   the errors of the sections the stages validate on each request
+#   (section_errors).
 prepare(conf) := {
 	"source": _prepared_source(conf),
 	"preset": _preset_source(conf),
@@ -38,6 +40,7 @@ prepare(conf) := {
 	"path_arguments": path_arguments(in_force),
 	"sensitive_paths": sensitive_paths(in_force),
 	"names": alias_names_table(in_force),
+	"sections": _sections(in_force),
 } if {
 	in_force := with_preset(conf)
 	vocab := vocabulary(in_force)

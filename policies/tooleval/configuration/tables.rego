@@ -31,7 +31,9 @@ import data.tooleval.shape
 # description: |
 #   The keys of table whose canonical form is name's, sorted: one when
 #   name selects an entry, more on a collision, none otherwise.
-_table_keys(table, name) := sort([k | some k, _ in table; canonical_or_null(k) == c]) if {
+_table_keys(table, name) := [] if {
+	table == {}
+} else := sort([k | some k, _ in table; canonical_or_null(k) == c]) if {
 	is_object(table)
 	c := canonical_or_null(name)
 	c != null
@@ -56,17 +58,32 @@ table_entry(table, name) := table[table_key(table, name)]
 #   exact canonical form, any key of the table with none (when a string
 #   name is looked up at all), and keys that collide with a name. A name
 #   that is not a string looks nothing up (its own shape error refuses).
-lookup_errors(table, location, names) := array.flatten([
-	[e |
-		some [field, name] in names
-		some e in _name_errors(name, field)
-	],
+lookup_errors(table, location, names) := [] if {
+	every name in names {
+		not is_string(name[1])
+	}
+} else := _name_list_errors(names) if {
+	not _has_keys(table)
+} else := array.flatten([
+	_name_list_errors(names),
 	_looked_up_key_errors(table, location, names),
 	[e |
 		some [_, name] in names
 		some e in collision_errors(table, location, name)
 	],
 ])
+
+# A table with no key (or not a table) has no key errors and no
+# collisions: only the names looked up in it can be wrong.
+_has_keys(table) if {
+	is_object(table)
+	count(table) > 0
+}
+
+_name_list_errors(names) := [e |
+	some [field, name] in names
+	some e in _name_errors(name, field)
+]
 
 _looked_up_key_errors(table, location, names) := unreadable_key_errors(table, location) if {
 	some [_, name] in names

@@ -63,3 +63,31 @@ test_entry_points_stay_defined_on_collisions if {
 	d := tooleval.decision with input as doc with data.tooleval.config as conf
 	d.decisions[0].reason == "invalid_config"
 }
+
+long_agent_name := concat("", [x | some _ in numbers.range(1, 257); x := "a"])
+
+# [table, names looked up, expected [code, field] errors]: an empty table
+# or one that is not a table reports only the names, non-string names
+# look nothing up, a table with keys also reports its keys.
+lookup_cases := [
+	[{}, [["agent.name", "x"]], []],
+	[{}, [["agent.name", long_agent_name]], [["uncanonicalizable_name", "agent.name"]]],
+	[null, [["agent.name", long_agent_name]], [["uncanonicalizable_name", "agent.name"]]],
+	[{}, [], []],
+	[{"A": 1, "a": 2}, [["tenant", null], ["tenant", 5]], []],
+	[{"A": 1, "a": 2}, [], []],
+	[{"A": 1, "a": 2}, [["tenant", "a"]], [["colliding_names", "config.t"]]],
+	[{"A": 1, "a": 2}, [["tenant", null], ["tenant", "A"]], [["colliding_names", "config.t"]]],
+	[{"b": 1, long_agent_name: 2}, [["tenant", "b"]], [["uncanonicalizable_name", concat(".", ["config.t", long_agent_name])]]],
+	[{"b": 1, long_agent_name: 2}, [["tenant", 1]], []],
+	[{"b": 1}, [["tenant", long_agent_name]], [["uncanonicalizable_name", "tenant"]]],
+]
+
+test_lookup_errors if {
+	mismatches := [[table, names, got, want] |
+		some [table, names, want] in lookup_cases
+		got := [[e.code, e.field] | some e in data.tooleval.configuration.lookup_errors(table, "config.t", names)]
+		got != want
+	]
+	mismatches == []
+}

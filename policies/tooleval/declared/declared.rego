@@ -15,7 +15,6 @@ package tooleval.declared
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_canonical
-import data.tooleval.canonical.plain_name_chars
 import data.tooleval.shape
 
 # METADATA
@@ -219,42 +218,93 @@ _plain_pair(d) := [c, {"name": d.name, "kind": kind, "server": null, "tool": nul
 # METADATA
 # description: |
 #   The index (see read) of a declaration list written the plain way,
-#   checked a whole list at a time: a few built-in calls over its JSON text
-#   instead of several rule evaluations per declaration. Each declaration
-#   is {name}, {agent, name} with agent a boolean, or {mcp: {server,
-#   tool}, name}, possibly with agent false, every name a plain name
-#   (tooleval.canonical.plain_name); no built-in or peer agent has a
+#   read a whole list at a time: a constant number of built-in calls over
+#   its JSON text (json.marshal writes members in key order), whatever the
+#   number of declarations, and one comprehension step per name with an
+#   upper-case letter. Each declaration is {name}, {agent, name} with
+#   agent a boolean, or {mcp: {server, tool}, name}, possibly with agent
+#   false, every name a plain name (tooleval.canonical.plain_name, whose
+#   canonical form is its lower case, so the lower case of the whole text
+#   holds every canonical form); no built-in or peer agent has a
 #   canonical name starting with mcp__, and no two declarations share a
 #   canonical name. Undefined for any other list, which read then takes
 #   declaration by declaration.
-_plain_list_tools(declared, names) := object.union_n([
-	mcp,
-	builtins,
-	{c: object.union(builtins[c], aliases) | some c, aliases in names; builtins[c]},
-]) if {
-	regex.match(_plain_list_text, json.marshal(declared))
-	count({lower(d.name) | some d in declared}) == count(declared)
-	builtins := {lower(d.name): {"name": d.name, "kind": _agent_kind[object.get(d, "agent", false)], "server": null, "tool": null} |
-		some d in declared
-		not d.mcp
-	}
-	not regex.match(`(^|\n)mcp__`, concat("\n", object.keys(builtins)))
-	mcp := {lower(d.name): {"name": d.name, "kind": "mcp", "server": lower(d.mcp.server), "tool": lower(d.mcp.tool)} |
-		some d in declared
-		d.mcp
-	}
+_plain_list_tools(declared, names) := object.union(tools, _aliased(tools, names)) if {
+	text := json.marshal(declared)
+	regex.match(_plain_list_regex, text)
+	regex.match(_short_strings_regex, text)
+	lowered := lower(text)
+	not _builtin_named_mcp(lowered)
+	by_name := json.unmarshal(_index_text(lowered))
+
+	# A JSON object has one member per name: fewer members than
+	# declarations means two declarations share a canonical name.
+	count(by_name) == count(declared)
+	tools := object.union(by_name, _original_names(text))
 }
 
-# The JSON text (json.marshal writes members in key order) of a list of
-# plain declarations: see _plain_list_tools.
-_plain_list_text := concat("", [`^\[(`, _plain_declaration, `(,`, _plain_declaration, `)*)?\]$`])
+# The JSON text of a list of plain declarations (see _plain_list_tools),
+# strings of any length: every alternative is known from its next
+# character, so that Go's regexp matches it in one pass. The forms, in
+# json.marshal's member order:
+#   {"agent":true,"name":S}  {"agent":false,"name":S}  {"name":S}
+#   {"agent":false,"mcp":{"server":S,"tool":S},"name":S}
+#   {"mcp":{"server":S,"tool":S},"name":S}
+_plain_list_regex := concat("", [`^\[(`, declaration, `(,`, declaration, `)*)?\]$`]) if {
+	s := `"[A-Za-z0-9_.-]+"`
 
-_plain_declaration := concat("", [
-	`(\{("agent":(true|false),)?"name":`, _plain_string, `\}`,
-	`|\{("agent":false,)?"mcp":\{"server":`, _plain_string, `,"tool":`, _plain_string, `\},"name":`, _plain_string, `\})`,
-])
+	# after the opening quote of its member name
+	mcp := concat("", [`mcp":\{"server":`, s, `,"tool":`, s, `\},"name":`, s])
+	declaration := concat("", [
+		`\{"(agent":(true,"name":`, s, `|false,"(name":`, s, `|`, mcp, `))|name":`, s, `|`, mcp, `)\}`,
+	])
+}
 
-_plain_string := concat("", [`"`, plain_name_chars, `"`])
+# No string of the text is longer than a plain name may be (256
+# characters): kept out of _plain_list_regex, whose one-pass matcher a
+# counted repetition in each of its strings would disable.
+_short_strings_regex := `^([^"]|"[^"]{0,256}")*$`
+
+# A built-in or peer agent whose (lower-case) name starts with mcp__: its
+# name follows the opening brace or "agent":true, / "agent":false, (an MCP
+# tool's follows its mcp member's closing brace).
+_builtin_named_mcp(lowered) if contains(lowered, `{"name":"mcp__`)
+
+_builtin_named_mcp(lowered) if contains(lowered, `e,"name":"mcp__`)
+
+# The index of a lower-case plain list as the text of a JSON object:
+# each declaration becomes "canonical name": {kind, name, server, tool},
+# with its name in lower case (_original_names restores the others).
+_index_text(lowered) := concat("", ["{", trim_suffix(trim_prefix(mcp, "["), "]"), "}"]) if {
+	agents := regex.replace(
+		lowered,
+		`\{"agent":true,"name":("[^"]+")\}`,
+		`${1}:{"kind":"agent","name":${1},"server":null,"tool":null}`,
+	)
+	builtins := regex.replace(
+		agents,
+		`\{("agent":false,)?"name":("[^"]+")\}`,
+		`${2}:{"kind":"builtin","name":${2},"server":null,"tool":null}`,
+	)
+	mcp := regex.replace(
+		builtins,
+		`\{("agent":false,)?"mcp":\{"server":("[^"]+"),"tool":("[^"]+")\},"name":("[^"]+")\}`,
+		`${4}:{"kind":"mcp","name":${4},"server":${2},"tool":${3}}`,
+	)
+}
+
+# {canonical name: {name}} for each name of a plain list (its JSON text)
+# with an upper-case letter: the name as declared.
+_original_names(text) := {lower(name): {"name": name} |
+	some [_, name] in regex.find_all_string_submatch_n(`"name":"([A-Za-z0-9_.-]*[A-Z][A-Za-z0-9_.-]*)"`, text, -1)
+}
+
+# The built-ins of tools whose name has aliases (names), with them (see
+# _with_names).
+_aliased(tools, names) := {c: object.union(tools[c], aliases) |
+	some c, aliases in names
+	tools[c].kind != "mcp"
+}
 
 _slim(r) := {"name": r.name, "kind": r.kind, "server": r.server, "tool": r.tool}
 

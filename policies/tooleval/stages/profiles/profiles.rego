@@ -81,15 +81,13 @@ _subagent_policy_stage(s, conf) := [{
 	s.subagent
 } else := []
 
+# The configuration-only sections are prepared once
+# (tooleval.configuration.section_errors); the selected profile is the
+# request's.
 _profile_request_errors(s, conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "profiles"), "config.profiles", true),
-	configuration.object_errors(configuration.value_at(conf, "tools"), "config.tools", true),
-	configuration.unknown_member_errors(configuration.value_at(conf, "tools"), _tools_members, "config.tools"),
+	configuration.section_errors(conf, "tools"),
 	_selected_profile_errors(s, conf),
-	_message_errors(conf),
-	configuration.entries_errors(configuration.value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
-	configuration.entries_errors(configuration.value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
-	configuration.entries_errors(configuration.value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
+	configuration.section_errors(conf, "tool_lists"),
 	_request_subagent_errors(s, conf),
 ])
 
@@ -108,18 +106,9 @@ _profile_location(s) := sprintf("config.agents.%s.profile", [s.definition_key]) 
 	shape.field(s.definition, "profile", null) != null
 } else := "config.tools.profile"
 
-_request_subagent_errors(s, conf) := _subagent_errors(conf) if {
+_request_subagent_errors(s, conf) := configuration.section_errors(conf, "subagents") if {
 	s.subagent
 } else := []
-
-_tools_members := {"profile", "also_allow", "allow", "deny", "message"}
-
-_subagent_errors(conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "subagents"), "config.subagents", true),
-	configuration.unknown_member_errors(configuration.value_at(conf, "subagents"), {"allow", "deny"}, "config.subagents"),
-	configuration.entries_errors(configuration.value_at(_subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
-	configuration.entries_errors(configuration.value_at(_subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
-])
 
 _profile_config_errors(conf) := array.flatten([
 	configuration.object_errors(configuration.value_at(conf, "profiles"), "config.profiles", true),
@@ -129,23 +118,14 @@ _profile_config_errors(conf) := array.flatten([
 		some e in configuration.entries_errors(tools, "allow", sprintf("config.profiles.%s", [name]), conf, true)
 	],
 	configuration.object_errors(configuration.value_at(conf, "tools"), "config.tools", true),
-	configuration.unknown_member_errors(configuration.value_at(conf, "tools"), _tools_members, "config.tools"),
+	configuration.unknown_member_errors(configuration.value_at(conf, "tools"), configuration.tools_members, "config.tools"),
 	profile_reference_errors(configuration.value_at(_tools_config(conf), "profile"), "config.tools.profile", conf),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
 	configuration.entries_errors(configuration.value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
-	_message_errors(conf),
-	_subagent_errors(conf),
+	configuration.tools_message_errors(conf),
+	configuration.subagents_errors(conf),
 ])
-
-# config.tools.message is quoted in the refusals of the global policy.
-_message_errors(conf) := [] if {
-	shape.valid_message(shape.field(_tools_config(conf), "message", null))
-} else := [shape.problem(
-	"invalid_config",
-	sprintf("config.tools.message must be a string of at most %d characters, or null", [shape.max_message_length]),
-	{"field": "config.tools.message"},
-)]
 
 # METADATA
 # scope: document

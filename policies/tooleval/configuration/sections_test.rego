@@ -1,0 +1,54 @@
+package tooleval.configuration_test
+
+import data.tooleval.configuration
+
+broken_sections_config := object.union(data.tooleval.config, {
+	"profiles": [],
+	"tools": {"profile": null, "also_allow": "x", "allow": null, "deny": [5], "message": 7, "extra": true},
+	"subagents": {"allow": null, "deny": "y", "other": 1},
+})
+
+# [section, expected [code, field] of its errors in broken_sections_config]
+broken_sections := [
+	["tools", [
+		["invalid_config_value", "config.profiles"],
+		["unknown_config_key", "config.tools.extra"],
+	]],
+	["tool_lists", [
+		["invalid_config", "config.tools.message"],
+		["invalid_list", "config.tools.also_allow"],
+		["non_string_entry", "config.tools.deny"],
+	]],
+	["subagents", [
+		["unknown_config_key", "config.subagents.other"],
+		["invalid_list", "config.subagents.deny"],
+	]],
+]
+
+section_fields(errors) := [[e.code, e.field] | some e in errors]
+
+test_section_errors_computed_for_any_configuration if {
+	every case in broken_sections {
+		section_fields(configuration.section_errors(broken_sections_config, case[0])) == case[1]
+	}
+}
+
+# The configuration in force reads its sections' errors from the
+# prepared configuration: prepared now for a configuration that has no
+# prepared copy, and computed when a prepared copy lacks them.
+test_section_errors_prepared_for_the_configuration_in_force if {
+	every case in broken_sections {
+		section_fields(configuration.section_errors(configuration.config, case[0])) == case[1] with data.tooleval.config as broken_sections_config
+		section_fields(configuration.prepared.sections[case[0]]) == case[1] with data.tooleval.config as broken_sections_config
+	}
+	every section in ["tools", "tool_lists", "subagents"] {
+		configuration.section_errors(configuration.config, section) == [] with data.tooleval.prepared as object.remove(configuration.prepared_document, ["sections"])
+		configuration.prepared.sections[section] == []
+	}
+}
+
+# A prepared copy is read only for the configuration it was prepared from.
+test_prepared_section_errors_are_not_read_for_another_configuration if {
+	section_fields(configuration.section_errors(broken_sections_config, "tools")) == broken_sections[0][1] with data.tooleval.prepared.sections as {"tools": []}
+	configuration.section_errors(configuration.config, "tools") == ["prepared"] with data.tooleval.prepared.sections as {"tools": ["prepared"]}
+}
