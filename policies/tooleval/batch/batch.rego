@@ -18,8 +18,22 @@ import data.tooleval.shape
 import data.tooleval.verdict
 
 # METADATA
-# description: The decision document for a batch, given the compiled context of its request.
-decide(ctx, batch_doc) := object.union(
+# description: |
+#   The decision document for a batch, given the compiled context of its
+#   request. The common case, a well-formed batch (well_formed) of at
+#   most max_calls calls, without a run, of a request without errors,
+#   has no error and no run member to write; any other batch is read
+#   member by member.
+decide(ctx, batch_doc) := {"decisions": decisions, "errors": ctx.errors} if {
+	count(ctx.errors) == 0
+	calls := batch_doc.calls
+	is_array(calls)
+	count(calls) <= shape.max_calls
+	object.get(batch_doc, "run", null) == null
+	well_formed(calls)
+	n := count(calls)
+	decisions := [_well_formed_decision(ctx, null, n, i, call) | some i, call in calls]
+} else := object.union(
 	{
 		"decisions": decisions,
 		"errors": errors,
@@ -55,9 +69,8 @@ _decisions(ctx, calls, run, errors) := [_well_formed_decision(ctx, run, limit, i
 	count(errors) == 0
 	well_formed(calls)
 	limit := budget.allowed_attempts(run, count(calls))
-} else := [_entry(shape.field(call, "id", null), shape.field(call, "name", null), verdict.call_verdict(f)) |
+} else := [_any_entry(call, verdict.call_verdict(verdict.facts(ctx, batch, i, call))) |
 	some i, call in calls
-	f := verdict.facts(ctx, batch, i, call)
 ] if {
 	batch := _batch(calls, run, errors)
 }
@@ -73,7 +86,8 @@ _batch(calls, run, errors) := {
 #   Every call of calls is an object with a string id and a string name,
 #   and no two calls use the same id.
 well_formed(calls) if {
-	count({call.id | some call in calls; is_string(call.id); is_string(call.name)}) == count(calls)
+	ids := {id | some call in calls; id := call.id; is_string(id); is_string(call.name)}
+	count(ids) == count(calls)
 }
 
 # The errors of the request and of the batch: the request's alone when
@@ -104,10 +118,22 @@ _duplicate_ids(calls) := {id |
 # verdict for (entries, keyed by the names as declared). Every other call
 # gets its verdict. Both give the same document for the calls the first
 # one accepts.
-_well_formed_decision(ctx, run, limit, i, call) := _entry(call.id, call.name, ctx.entries[call.name]) if {
+_well_formed_decision(ctx, run, limit, i, call) := _entry(call, entry) if {
+	entry := ctx.entries[call.name]
 	i < limit
-} else := _entry(call.id, call.name, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, run, i, call)))
+} else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, run, i, call)))
 
-# A call's decision: its id and name (null where it has none) and its
-# verdict v; refused unless v says allowed.
-_entry(id, name, v) := object.union({"id": id, "name": name, "allowed": false}, v)
+# The decision of a call of a well-formed batch with verdict v: refused
+# unless v says allowed.
+_entry(call, v) := object.union({"id": call.id, "name": call.name, "allowed": false}, v)
+
+# The decision of any call with verdict v: its id and name, or null where
+# it has none.
+_any_entry(call, v) := object.union(
+	{
+		"id": shape.field(call, "id", null),
+		"name": shape.field(call, "name", null),
+		"allowed": false,
+	},
+	v,
+)

@@ -85,3 +85,21 @@ test_batch_errors if {
 	[e.code | some e in data.tooleval.batch._errors(ctx, {"calls": [], "run": 5}, [])] == ["x", "invalid_run"]
 	data.tooleval.batch._errors(ctx, {"calls": [], "run": {"attempts": 1}}, []) == [{"code": "x"}]
 }
+
+# A well-formed batch without a run takes decide's first clause; with a
+# run that limits nothing it is read member by member: the same
+# decisions.
+test_the_common_case_decides_as_the_general_one if {
+	calls := [
+		{"id": "a", "name": "READ_FILE"},
+		{"id": "b", "name": "write_file", "args": {"path": "/etc/passwd"}},
+		{"id": "c", "name": "nope"},
+		{"id": "d", "name": "gateway"},
+	]
+	doc := {"declared": declared, "workspace": {"root": "/ws"}, "layers": [{"name": "l", "allow": ["read_file", "write_file"]}]}
+	ctx := data.tooleval.context.compile(doc)
+	common := data.tooleval.batch.decide(ctx, {"calls": calls})
+	general := data.tooleval.batch.decide(ctx, {"calls": calls, "run": {}})
+	common == object.remove(general, {"run"})
+	general.run == {"attempts": 4, "refusals": 3, "exhausted": false}
+}

@@ -59,9 +59,6 @@ outcome("paths", _, f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	f.ctx.workspace == null
-} else := _pass if {
-	# a tool without path arguments has no path to refuse
-	not f.ctx.path_arguments[f.canonical]
 } else := {"outcome": "refused", "reason": rows.paths.reason, "layer": rows.paths.layer, "rule": refusal.rule, "refusal": refusal} if {
 	refusal := arguments.refusal(f.ctx.workspace, object.get(f.ctx.path_arguments, f.canonical, {}), shape.field(f.call, "args", {}))
 } else := _pass

@@ -30,7 +30,19 @@ facts(ctx, batch, i, call) := _facts(
 #   The facts of the i-th call of a well-formed batch (batch_verdict):
 #   facts with no problem and no error, which a well-formed batch has by
 #   definition, read without asking.
-well_formed_facts(ctx, run, i, call) := _facts(ctx, call, i, null, 0, call.name, run)
+well_formed_facts(ctx, run, i, call) := {
+	"ctx": ctx,
+	"call": call,
+	"i": i,
+	"problem": null,
+	"errors": 0,
+	"name": call.name,
+	"canonical": c,
+	"tool": _declared_tool(ctx, c),
+	"run": run,
+} if {
+	c := canonical_or_null(call.name)
+}
 
 _facts(ctx, call, i, problem, errors, name, run) := {
 	"ctx": ctx,
@@ -140,13 +152,13 @@ name_refusal(name, refusal, notes) := refused(refusal.reason, refusal.layer, _na
 # has every tool's name-level refusal already
 # (tooleval.context.session): in refusals for a tool with arguments to
 # check, in its entry for any other.
-_name_refusal(f) := tool_refusal(f.ctx.checks, f.canonical, f.tool) if {
-	not f.ctx.refusals
-} else := refusal if {
+_name_refusal(f) := refusal if {
 	refusal := f.ctx.refusals[f.canonical]
 } else := {"reason": entry.reason, "layer": entry.layer} if {
 	entry := f.ctx.entries[f.tool.name]
 	entry.allowed == false
+} else := tool_refusal(f.ctx.checks, f.canonical, f.tool) if {
+	not f.ctx.refusals
 }
 
 # METADATA
