@@ -86,7 +86,8 @@ _batch(calls, run, errors) := {
 #   Every call of calls is an object with a string id and a string name,
 #   and no two calls use the same id.
 well_formed(calls) if {
-	ids := {id | some call in calls; id := call.id; is_string(id); is_string(call.name)}
+	# call.id read once: cheaper than as the term
+	ids := {id | some call in calls; id := call.id; is_string(id); is_string(call.name)} # regal ignore:comprehension-term-assignment
 	count(ids) == count(calls)
 }
 
@@ -119,7 +120,8 @@ _duplicate_ids(calls) := {id |
 # gets its verdict. Both give the same document for the calls the first
 # one accepts.
 _well_formed_decision(ctx, run, limit, i, call) := _entry(call, entry) if {
-	entry := ctx.entries[call.name]
+	# regal ignore:defer-assignment
+	entry := ctx.entries[call.name] # first: most calls it decides have no entry
 	i < limit
 } else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, run, i, call)))
 
