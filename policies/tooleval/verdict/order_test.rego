@@ -85,6 +85,10 @@ test_a_missing_outcome_refuses if {
 
 test_every_row_names_a_check_once if {
 	count(verdict.rows) == count(verdict.order)
+	count({row.check | some row in verdict.order}) == count(verdict.order)
+	every check, row in verdict.rows {
+		row.check == check
+	}
 	[row.check | some row in verdict.name_rows] == ["exclusion", "deny", "allow"]
 }
 
@@ -163,4 +167,27 @@ test_an_asked_check_refuses_the_same_call if {
 	})
 	[o.outcome | some check in ["action", "paths", "run"]; o := verdict.outcome(check, null, f)] == ["refused", "refused", "refused"]
 	verdict.outcome("declaration", null, object.union(unasked_base, {"tool": null})).outcome == "refused"
+}
+
+# tool_refusal asks the name-level rows in the order of the table: when
+# every row from the i-th on refuses, the i-th names the refusal, with
+# the first compiled check of its list that refuses.
+fake_refuses(check, c, _, _) if c.refusing[check]
+
+name_checks(refusing) := {
+	"exclusions": [{"name": "ex0", "refusing": {}}, {"name": "ex1", "refusing": refusing}],
+	"layers": [{"name": "l0", "refusing": {}}, {"name": "l1", "refusing": refusing}, {"name": "l2", "refusing": refusing}],
+}
+
+test_tool_refusal_follows_the_order_table if {
+	refusals := [r |
+		some i, _ in verdict.name_rows
+		refusing := {row.check: true | some j, row in verdict.name_rows; j >= i}
+		r := verdict.tool_refusal(name_checks(refusing), "t", {}) with data.tooleval.checks.refuses as fake_refuses
+	]
+	refusals == [{"reason": row.reason, "layer": layer} |
+		some row in verdict.name_rows
+		layer := {"exclusions": "ex1", "layers": "l1"}[row.checks]
+	]
+	not verdict.tool_refusal(name_checks({}), "t", {}) with data.tooleval.checks.refuses as fake_refuses
 }

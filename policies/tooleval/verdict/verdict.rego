@@ -167,16 +167,20 @@ _name_refusal(f) := refusal if {
 #   name and record {kind, server, tool}, as {reason, layer}, or undefined
 #   when every check lets it through: the first compiled check of
 #   tooleval.checks that refuses it, in the order of order's name-level
-#   rows.
-tool_refusal(compiled, name, record) := refusals[0] if {
-	refusals := [{"reason": row.reason, "layer": c.name} |
-		some row in name_rows
-		check := row.check
-		some c in compiled[row.checks]
-		checks.refuses(check, c, name, record)
-	]
-	count(refusals) > 0
+#   rows (a test holds the two to the same order), each row asked only
+#   when every check of the rows before it let the tool through.
+tool_refusal(compiled, name, record) := _name_row_refusal(rows.exclusion, refusing) if {
+	refusing := [c.name | some c in compiled.exclusions; checks.refuses("exclusion", c, name, record)]
+	count(refusing) > 0
+} else := _name_row_refusal(rows.deny, refusing) if {
+	refusing := [c.name | some c in compiled.layers; checks.refuses("deny", c, name, record)]
+	count(refusing) > 0
+} else := _name_row_refusal(rows.allow, refusing) if {
+	refusing := [c.name | some c in compiled.layers; checks.refuses("allow", c, name, record)]
+	count(refusing) > 0
 }
+
+_name_row_refusal(row, refusing) := {"reason": row.reason, "layer": refusing[0]}
 
 # METADATA
 # description: |
