@@ -169,18 +169,18 @@ _name_refusal(f) := refusal if {
 #   tooleval.checks that refuses it, in the order of order's name-level
 #   rows (a test holds the two to the same order), each row asked only
 #   when every check of the rows before it let the tool through.
-tool_refusal(compiled, name, record) := _name_row_refusal(rows.exclusion, refusing) if {
+tool_refusal(compiled, name, record) := _name_row_refusal(rows.exclusion, layer) if {
 	refusing := [c.name | some c in compiled.exclusions; checks.refuses("exclusion", c, name, record)]
-	count(refusing) > 0
-} else := _name_row_refusal(rows.deny, refusing) if {
+	layer := refusing[0]
+} else := _name_row_refusal(rows.deny, layer) if {
 	refusing := [c.name | some c in compiled.layers; checks.refuses("deny", c, name, record)]
-	count(refusing) > 0
-} else := _name_row_refusal(rows.allow, refusing) if {
+	layer := refusing[0]
+} else := _name_row_refusal(rows.allow, layer) if {
 	refusing := [c.name | some c in compiled.layers; checks.refuses("allow", c, name, record)]
-	count(refusing) > 0
+	layer := refusing[0]
 }
 
-_name_row_refusal(row, refusing) := {"reason": row.reason, "layer": refusing[0]}
+_name_row_refusal(row, layer) := {"reason": row.reason, "layer": layer}
 
 # METADATA
 # description: |
