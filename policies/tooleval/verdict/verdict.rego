@@ -36,12 +36,13 @@ well_formed_facts(ctx, run, i, call) := {
 	"i": i,
 	"problem": null,
 	"errors": 0,
-	"name": call.name,
+	"name": name,
 	"canonical": c,
 	"tool": _declared_tool(ctx, c),
 	"run": run,
 } if {
-	c := canonical_or_null(call.name)
+	name := call.name
+	c := canonical_or_null(name)
 }
 
 _facts(ctx, call, i, problem, errors, name, run) := {
@@ -152,13 +153,13 @@ name_refusal(name, refusal, notes) := refused(refusal.reason, refusal.layer, _na
 # has every tool's name-level refusal already
 # (tooleval.context.session): in refusals for a tool with arguments to
 # check, in its entry for any other.
-_name_refusal(f) := refusal if {
+_name_refusal(f) := tool_refusal(f.ctx.checks, f.canonical, f.tool) if {
+	not f.ctx.refusals
+} else := refusal if {
 	refusal := f.ctx.refusals[f.canonical]
 } else := {"reason": entry.reason, "layer": entry.layer} if {
 	entry := f.ctx.entries[f.tool.name]
 	entry.allowed == false
-} else := tool_refusal(f.ctx.checks, f.canonical, f.tool) if {
-	not f.ctx.refusals
 }
 
 # METADATA
