@@ -60,7 +60,8 @@ outcome("paths", _, f) := _not_applicable if {
 } else := _not_applicable if {
 	f.ctx.workspace == null
 } else := {"outcome": "refused", "reason": rows.paths.reason, "layer": rows.paths.layer, "rule": refusal.rule, "refusal": refusal} if {
-	refusal := arguments.refusal(f.ctx.workspace, object.get(f.ctx.path_arguments, f.canonical, {}), shape.field(f.call, "args", {}))
+	# a tool without path arguments has no path to refuse: it passes
+	refusal := arguments.refusal(f.ctx.workspace, f.ctx.path_arguments[f.canonical], shape.field(f.call, "args", {}))
 } else := _pass
 
 outcome("run", _, f) := _not_applicable if {
