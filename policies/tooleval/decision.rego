@@ -46,8 +46,13 @@ decision := d if {
 #   the same document.
 decide(ctx, req) := d if {
 	d := batch.decide(ctx, req)
-	count(d.decisions) == count(shape.list_field(shape.document(req), "calls"))
+	count(d.decisions) == _call_count(req)
 } else := batch.fail_closed(req)
+
+# How many calls req has (tooleval.shape.list_field: none unless calls is a list).
+_call_count(req) := count(req.calls) if {
+	is_array(req.calls)
+} else := 0
 
 # METADATA
 # description: |

@@ -95,3 +95,9 @@ test_an_invalid_global_message_refuses_every_call if {
 	d.decisions[0].allowed == false
 	"config.tools.message" in {e.field | some e in d.errors}
 }
+
+# decide's safety net counts the calls as tooleval.shape reads them:
+# none unless the request is an object whose calls is a list.
+test_call_count if {
+	[tooleval._call_count(req) | some req in [{"calls": [1, {}]}, {"calls": "x"}, {"calls": null}, {}, [1], null]] == [2, 0, 0, 0, 0, 0]
+}

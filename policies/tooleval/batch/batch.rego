@@ -18,27 +18,33 @@ import data.tooleval.shape
 import data.tooleval.verdict
 
 # METADATA
-# description: The decision document for a batch, given the compiled context of its request.
-decide(ctx, batch_doc) := object.union(
+# description: |
+#   The decision document for a batch, given the compiled context of its
+#   request. The common case, a well-formed batch (well_formed) of at
+#   most max_calls calls, without a run, of a request without errors,
+#   has no error and no run member to write; any other batch is read
+#   member by member.
+decide(ctx, batch_doc) := {"decisions": decisions, "errors": ctx.errors} if {
+	count(ctx.errors) == 0
+	calls := batch_doc.calls
+	is_array(calls)
+	count(calls) <= shape.max_calls
+	object.get(batch_doc, "run", null) == null
+	well_formed(calls)
+	n := count(calls)
+	decisions := [_well_formed_decision(ctx, null, n, i, call) | some i, call in calls]
+} else := object.union(
 	{
 		"decisions": decisions,
 		"errors": errors,
 	},
-	_run_member(run, count(calls), count([d | some d in decisions; d.allowed == false])),
+	_run_member(run, decisions),
 ) if {
 	doc := shape.document(batch_doc)
 	calls := shape.list_field(doc, "calls")
 	run := budget.run(doc)
-	errors := _errors(ctx, doc)
-	batch := {
-		"clean": count(errors) == 0,
-		"allowed_attempts": budget.allowed_attempts(run, count(calls)),
-		"entries": object.get(ctx, "entries", {}),
-		"errors": count(errors),
-		"run": run,
-		"duplicates": _duplicate_ids(calls),
-	}
-	decisions := [_call_decision(ctx, batch, i, call) | some i, call in calls]
+	errors := _errors(ctx, doc, calls)
+	decisions := _decisions(ctx, calls, run, errors)
 }
 
 # METADATA
@@ -49,19 +55,54 @@ decide(ctx, batch_doc) := object.union(
 facts(ctx, batch_doc) := [verdict.facts(ctx, batch, i, call) | some i, call in calls] if {
 	doc := shape.document(batch_doc)
 	calls := shape.list_field(doc, "calls")
-	batch := {
-		"errors": count(_errors(ctx, doc)),
-		"run": budget.run(doc),
-		"duplicates": _duplicate_ids(calls),
-	}
+	batch := _batch(calls, budget.run(doc), _errors(ctx, doc, calls))
 }
 
-# The errors of the request and of the batch.
-_errors(ctx, doc) := array.flatten([ctx.errors, shape.list_errors(doc, "calls"), shape.length_errors(doc, "calls", shape.max_calls), budget.errors(doc)])
+# The decisions of a batch's calls. A well-formed batch (well_formed)
+# under no error passes the input and config checks call by call by
+# definition, so its calls start at the third check of the order
+# (tooleval.verdict.well_formed_verdict); any other batch gets the whole
+# verdict of each call.
+_decisions(ctx, calls, run, errors) := [_well_formed_decision(ctx, run, limit, i, call) |
+	some i, call in calls
+] if {
+	count(errors) == 0
+	well_formed(calls)
+	limit := budget.allowed_attempts(run, count(calls))
+} else := [_any_entry(call, verdict.call_verdict(verdict.facts(ctx, batch, i, call))) |
+	some i, call in calls
+] if {
+	batch := _batch(calls, run, errors)
+}
 
-_run_member(null, _, _) := {}
+_batch(calls, run, errors) := {
+	"errors": count(errors),
+	"run": run,
+	"duplicates": _duplicate_ids(calls),
+}
 
-_run_member(run, calls, _refused) := {"run": budget.totals(run, calls, _refused)} if run != null
+# METADATA
+# description: |
+#   Every call of calls is an object with a string id and a string name,
+#   and no two calls use the same id.
+well_formed(calls) if {
+	# call.id read once: cheaper than as the term
+	ids := {id | some call in calls; id := call.id; is_string(id); is_string(call.name)} # regal ignore:comprehension-term-assignment
+	count(ids) == count(calls)
+}
+
+# The errors of the request and of the batch: the request's alone when
+# calls is a list of at most max_calls calls and there is no run (the
+# common case, where the batch can have no error of its own).
+_errors(ctx, doc, calls) := ctx.errors if {
+	is_array(doc.calls)
+	count(calls) <= shape.max_calls
+	object.get(doc, "run", null) == null
+} else := array.flatten([ctx.errors, shape.list_errors(doc, "calls"), shape.length_errors(doc, "calls", shape.max_calls), budget.errors(doc)])
+
+_run_member(null, _) := {}
+
+_run_member(run, decisions) := {"run": budget.totals(run, count(decisions), count([d | some d in decisions; d.allowed == false]))} if run != null
 
 # METADATA
 # description: The call ids that more than one call of the batch uses.
@@ -72,21 +113,25 @@ _duplicate_ids(calls) := {id |
 	id == ids[i - 1]
 }
 
-# Most calls take the first clause: a well-formed call, under no error,
-# within the budget, of a name the session's context has a finished
-# verdict for. Every other call gets the full verdict. Both give the same
-# document for the calls the first one accepts.
-_call_decision(ctx, batch, i, call) := _entry(call, batch.entries[call.name]) if {
-	batch.entries[call.name]
-	batch.clean == true
-	i < batch.allowed_attempts
-	is_string(call.id)
-	not batch.duplicates[call.id]
-} else := _entry(call, verdict.call_verdict(verdict.facts(ctx, batch, i, call)))
+# A call of a well-formed batch under no error. Most calls of a
+# session's batch take the first clause: a call within the budget (the
+# first limit calls) of a name the session's context has a finished
+# verdict for (entries, keyed by the names as declared). Every other call
+# gets its verdict. Both give the same document for the calls the first
+# one accepts.
+_well_formed_decision(ctx, run, limit, i, call) := _entry(call, entry) if {
+	# regal ignore:defer-assignment
+	entry := ctx.entries[call.name] # first: most calls it decides have no entry
+	i < limit
+} else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, run, i, call)))
 
-_entry(call, v) := {"id": call.id, "name": call.name, "allowed": true} if {
-	v.allowed == true
-} else := object.union(
+# The decision of a call of a well-formed batch with verdict v: refused
+# unless v says allowed.
+_entry(call, v) := object.union({"id": call.id, "name": call.name, "allowed": false}, v)
+
+# The decision of any call with verdict v: its id and name, or null where
+# it has none.
+_any_entry(call, v) := object.union(
 	{
 		"id": shape.field(call, "id", null),
 		"name": shape.field(call, "name", null),

@@ -41,3 +41,65 @@ test_large_batches if {
 		x.allowed
 	}
 }
+
+# [calls, well formed]
+well_formed_cases := [
+	[[], true],
+	[[{"id": "a", "name": "x"}, {"id": "b", "name": "x", "args": {}}], true],
+	[[{"id": "a", "name": "x"}, {"id": "a", "name": "y"}], false],
+	[[{"id": "a", "name": "x"}, {"id": 1, "name": "y"}], false],
+	[[{"id": "a", "name": "x"}, {"id": "b", "name": null}], false],
+	[[{"id": "a", "name": "x"}, {"id": "b"}], false],
+	[[{"id": "a", "name": "x"}, ["b", "y"]], false],
+	[["a"], false],
+]
+
+test_well_formed if {
+	mismatches := {[calls, want] |
+		some [calls, want] in well_formed_cases
+		got := data.tooleval.batch.well_formed(calls) == true
+		got != want
+	}
+	mismatches == set()
+}
+
+# A batch with a malformed call: each call still gets its own verdict,
+# the well-formed ones as in a well-formed batch.
+test_a_malformed_call_leaves_the_others_decided if {
+	calls := [{"id": "a", "name": "read_file"}, {"id": "b"}, {"id": "c", "name": "nope"}]
+	d := tooleval.decision with input as {"declared": declared, "calls": calls}
+	[[x.id, x.allowed, object.get(x, "reason", "")] | some x in d.decisions] == [
+		["a", true, ""],
+		["b", false, "invalid_input"],
+		["c", false, "not_declared"],
+	]
+}
+
+# The errors of a batch: the request's, then the batch's own (calls not
+# a list or too long, an invalid run).
+test_batch_errors if {
+	ctx := {"errors": [{"code": "x"}]}
+	data.tooleval.batch._errors(ctx, {"calls": []}, []) == [{"code": "x"}]
+	data.tooleval.batch._errors(ctx, {}, []) == [{"code": "x"}]
+	[e.code | some e in data.tooleval.batch._errors(ctx, {"calls": "no"}, [])] == ["x", "invalid_field"]
+	[e.code | some e in data.tooleval.batch._errors(ctx, {"calls": [], "run": 5}, [])] == ["x", "invalid_run"]
+	data.tooleval.batch._errors(ctx, {"calls": [], "run": {"attempts": 1}}, []) == [{"code": "x"}]
+}
+
+# A well-formed batch without a run takes decide's first clause; with a
+# run that limits nothing it is read member by member: the same
+# decisions.
+test_the_common_case_decides_as_the_general_one if {
+	calls := [
+		{"id": "a", "name": "READ_FILE"},
+		{"id": "b", "name": "write_file", "args": {"path": "/etc/passwd"}},
+		{"id": "c", "name": "nope"},
+		{"id": "d", "name": "gateway"},
+	]
+	doc := {"declared": declared, "workspace": {"root": "/ws"}, "layers": [{"name": "l", "allow": ["read_file", "write_file"]}]}
+	ctx := data.tooleval.context.compile(doc)
+	common := data.tooleval.batch.decide(ctx, {"calls": calls})
+	general := data.tooleval.batch.decide(ctx, {"calls": calls, "run": {}})
+	common == object.remove(general, {"run"})
+	general.run == {"attempts": 4, "refusals": 3, "exhausted": false}
+}

@@ -30,8 +30,8 @@ _max_name_length := 256
 # description: |
 #   The canonical form of s, or undefined when s is not a string or has no
 #   exact canonical form in Rego (see the package description).
-canonical(s) := plain_canonical(s) if {
-	plain_name(s)
+canonical(s) := lower(s) if {
+	regex.match(`^[A-Za-z0-9_.-]{1,256}$`, s)
 } else := lower(trim_space(s)) if {
 	_measurable(s)
 	_is_ascii(s)
@@ -48,10 +48,10 @@ canonical(s) := plain_canonical(s) if {
 #   s is a name of 1 to 256 ASCII letters, digits, _, . and - only. Its
 #   canonical form is its lower case, and as a pattern entry it is a valid
 #   exact entry. Most names are plain; checking that first spares them the
-#   general path.
-plain_name(s) if regex.match(_plain_name_regex, s)
-
-_plain_name_regex := concat("", ["^", plain_name_chars, "$"])
+#   general path. Its regular expression is written out where it is
+#   used, so that reading it needs no look-up (a test holds it to
+#   plain_name_chars).
+plain_name(s) if regex.match(`^[A-Za-z0-9_.-]{1,256}$`, s)
 
 # METADATA
 # description: |
@@ -64,11 +64,16 @@ plain_name_chars := `[A-Za-z0-9_.-]{1,256}`
 #   The canonical form of a plain name (see plain_name): its lower case.
 #   Undefined for any other value. A caller that also needs to know that
 #   a name is plain reads this instead of canonical.
-plain_canonical(s) := lower(s) if plain_name(s)
+plain_canonical(s) := lower(s) if regex.match(`^[A-Za-z0-9_.-]{1,256}$`, s)
 
 # METADATA
-# description: canonical(s), or null where it is undefined.
-canonical_or_null(s) := c if {
+# description: |
+#   canonical(s), or null where it is undefined. A plain name (the
+#   common case) costs one regular expression and lower: the cheap way
+#   for any package to canonicalize a name.
+canonical_or_null(s) := lower(s) if {
+	regex.match(`^[A-Za-z0-9_.-]{1,256}$`, s)
+} else := c if {
 	c := canonical(s)
 } else := null
 

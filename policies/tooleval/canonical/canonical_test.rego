@@ -90,3 +90,13 @@ test_canonical_is_idempotent if {
 }
 
 repeat(s, n) := concat("", [s | some _ in numbers.range(1, n)])
+
+# The regular expression of a plain name, written out where it is used,
+# is plain_name_chars anchored.
+test_plain_name_regex_is_plain_name_chars if {
+	concat("", ["^", data.tooleval.canonical.plain_name_chars, "$"]) == `^[A-Za-z0-9_.-]{1,256}$`
+	data.tooleval.canonical.plain_name("Read_File.v2-x")
+	not data.tooleval.canonical.plain_name(" read")
+	data.tooleval.canonical.plain_name(concat("", ["a" | some _ in numbers.range(1, 256)]))
+	not data.tooleval.canonical.plain_name(concat("", ["a" | some _ in numbers.range(1, 257)]))
+}

@@ -10,16 +10,17 @@ package tooleval.shape
 # METADATA
 # description: obj[key], or fallback when obj is not an object or the member is absent or null.
 field(obj, key, fallback) := value if {
-	is_object(obj)
+	# the member first: an absent one (the common miss) is one look-up
 	value := obj[key]
+	is_object(obj)
 	value != null
 } else := fallback
 
 # METADATA
 # description: obj has a member key that is not null.
 present(obj, key) if {
-	is_object(obj)
 	obj[key] != null
+	is_object(obj)
 }
 
 # METADATA

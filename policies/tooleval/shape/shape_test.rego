@@ -56,3 +56,13 @@ test_document if {
 	[e.code | some e in shape.document_errors("x")] == ["invalid_document"]
 	shape.document_errors({}) == []
 }
+
+# field and present read only objects' members: not a set's element, an
+# array's element or a string's character.
+test_field_reads_only_objects if {
+	shape.field({"a"}, "a", 1) == 1
+	shape.field(["x"], 0, 1) == 1
+	shape.field("abc", 0, 1) == 1
+	not shape.present({"a"}, "a")
+	not shape.present(["x"], 0)
+}

@@ -32,25 +32,39 @@ package tooleval.verdict
 #   of tooleval.checks they run over) are asked once per compiled check,
 #   in the order of its list: every exclusion, then every stage's and
 #   inline layer's deny list, then their allow lists (a deny anywhere wins
-#   over any allow). Adding a check is a row here, its clause of outcome
-#   and of call_verdict, and its message (messages.rego).
+#   over any allow). Adding a check is its row (rows) and its place
+#   here, its clause of outcome and of call_verdict, and its message
+#   (messages.rego).
 order := [
-	{"check": "input", "reason": "invalid_input", "layer": "input"},
-	{"check": "config", "reason": "invalid_config", "layer": "config"},
-	{"check": "declaration", "reason": "not_declared", "layer": "declaration"},
-	{"check": "exclusion", "reason": "excluded", "layer": null, "checks": "exclusions"},
-	{"check": "deny", "reason": "denied", "layer": null, "checks": "layers"},
-	{"check": "allow", "reason": "not_allowed", "layer": null, "checks": "layers"},
-	{"check": "action", "reason": "not_allowed", "layer": "read_only"},
-	{"check": "paths", "reason": "path", "layer": "workspace"},
-	{"check": "run", "reason": "run_exhausted", "layer": "run"},
+	rows.input,
+	rows.config,
+	rows.declaration,
+	rows.exclusion,
+	rows.deny,
+	rows.allow,
+	rows.action,
+	rows.paths,
+	rows.run,
 ]
 
 # METADATA
 # description: |
-#   The rows of order by check: a complete rule, built once per
-#   evaluation (a partial rule would search order at every look-up).
-rows := {row.check: row | some row in order} # regal ignore:prefer-set-or-object-rule
+#   The rows of order by check: {check, reason, layer, checks?}, the
+#   layer null where the compiled check that refuses names it, checks the
+#   list of tooleval.checks a name-level check is asked once per element
+#   of. A literal, so that reading one row costs one look-up (the order
+#   of the checks is order's alone).
+rows := {
+	"input": {"check": "input", "reason": "invalid_input", "layer": "input"},
+	"config": {"check": "config", "reason": "invalid_config", "layer": "config"},
+	"declaration": {"check": "declaration", "reason": "not_declared", "layer": "declaration"},
+	"exclusion": {"check": "exclusion", "reason": "excluded", "layer": null, "checks": "exclusions"},
+	"deny": {"check": "deny", "reason": "denied", "layer": null, "checks": "layers"},
+	"allow": {"check": "allow", "reason": "not_allowed", "layer": null, "checks": "layers"},
+	"action": {"check": "action", "reason": "not_allowed", "layer": "read_only"},
+	"paths": {"check": "paths", "reason": "path", "layer": "workspace"},
+	"run": {"check": "run", "reason": "run_exhausted", "layer": "run"},
+}
 
 # METADATA
 # description: The name-level rows of order (those asked once per compiled check), in order.

@@ -4,18 +4,29 @@ import data.tooleval.verdict
 
 # Facts under which every check named in refusing refuses (through the
 # fake outcome and tool_refusal below) and every other check passes.
+# Every call-level check can refuse them (verdict.well_formed_verdict
+# asks a check only of a call it could refuse): the call's tool is a
+# read-only shell tool with path arguments, in a batch with a run, and it
+# reaches no declared tool when the declaration check is to refuse it.
 refusing_facts(refusing) := {
-	"ctx": {"checks": {"refusing": refusing}, "tools": {}, "names": {}, "notes": {}},
+	"ctx": {
+		"checks": {"refusing": refusing}, "tools": {}, "names": {}, "notes": {},
+		"actions": {"tools": {"t": true}}, "path_arguments": {"t": {"path": {}}},
+	},
 	"call": {"id": "c", "name": "t"},
 	"i": 0,
 	"problem": "call 0 is malformed",
 	"errors": 1,
 	"name": "t",
 	"canonical": "t",
-	"tool": {"name": "t", "kind": "builtin", "server": null, "tool": null},
+	"tool": refusing_tool(refusing),
 	"run": {"attempts": 0, "refusals": 0, "max_attempts": 1, "max_refusals": null},
 	"refusing": refusing,
 }
+
+refusing_tool(refusing) := null if {
+	refusing.declaration
+} else := {"name": "t", "kind": "builtin", "server": null, "tool": null}
 
 fake_outcome(check, _, f) := object.union(
 	{"outcome": "refused", "reason": verdict.rows[check].reason, "layer": verdict.rows[check].layer},
@@ -47,20 +58,37 @@ test_a_call_that_no_check_refuses_is_allowed if {
 	v == {"allowed": true}
 }
 
-# A check without an outcome (a defect) refuses the call.
-no_outcome(_, _, _) := x if {
-	x := 1
-	x == 2
+# A check without an outcome (a defect: no clause for it, or a clause
+# that gives nothing) has the default outcome, which refuses the call as
+# undecided.
+test_a_missing_outcome_is_refused_as_undecided if {
+	f := refusing_facts(set())
+	verdict.outcome("no_such_check", null, f) == {"outcome": "refused", "undecided": true}
+	verdict.outcome("exclusion", 99, f) == {"outcome": "refused", "undecided": true}
 }
 
+default_outcome(check, _, f) := {"outcome": "refused", "undecided": true} if {
+	f.refusing[check]
+} else := {"outcome": "pass"}
+
+# The call-level checks (the rows asked once per call, not per compiled check).
+call_level_rows := [row | some row in verdict.order; not row.checks]
+
 test_a_missing_outcome_refuses if {
-	v := verdict.call_verdict(refusing_facts(set())) with verdict.outcome as no_outcome
-		with verdict.tool_refusal as fake_tool_refusal
-	v == verdict.undecided
+	count(call_level_rows) == 6
+	every row in call_level_rows {
+		v := verdict.call_verdict(refusing_facts({row.check})) with verdict.outcome as default_outcome
+			with verdict.tool_refusal as fake_tool_refusal
+		v == verdict.undecided
+	}
 }
 
 test_every_row_names_a_check_once if {
 	count(verdict.rows) == count(verdict.order)
+	count({row.check | some row in verdict.order}) == count(verdict.order)
+	every check, row in verdict.rows {
+		row.check == check
+	}
 	[row.check | some row in verdict.name_rows] == ["exclusion", "deny", "allow"]
 }
 
@@ -87,4 +115,79 @@ test_a_refusal_without_a_message_refuses if {
 		with verdict.tool_refusal as fake_tool_refusal
 		with verdict.message as no_message
 	v == verdict.undecided
+}
+
+# well_formed_verdict asks a call-level check only of a call it could
+# refuse; of any other call, outcome says the check lets it through.
+unasked_base := {
+	"ctx": {
+		"workspace": workspace_ctx.workspace,
+		"actions": {"tools": {"exec": true}, "observe": {}, "arguments": {}, "default_action": "exec"},
+		"path_arguments": workspace_ctx.path_arguments,
+	},
+	"call": {"id": "c", "name": "grep", "args": {"path": "/etc/passwd", "action": "rm"}},
+	"i": 3,
+	"problem": null,
+	"errors": 0,
+	"name": "grep",
+	"canonical": "grep",
+	"tool": {"name": "grep", "kind": "builtin", "server": null, "tool": null},
+	"run": null,
+}
+
+workspace_ctx := data.tooleval.context.compile({"workspace": {"root": "/ws"}})
+
+# [note, check, changes to unasked_base]
+unasked_cases := [
+	["a declared tool", "declaration", {}],
+	["no tool of the action policy", "action", {}],
+	["no action policy", "action", {"ctx": {"actions": null, "path_arguments": {}, "workspace": null}}],
+	["no path arguments", "paths", {}],
+	["no workspace", "paths", {"ctx": {"workspace": null}, "canonical": "read_file"}],
+	["no run", "run", {}],
+]
+
+test_an_unasked_check_lets_the_call_through if {
+	failing := {[note, o] |
+		some [note, check, changes] in unasked_cases
+		o := verdict.outcome(check, null, object.union(unasked_base, changes))
+		not o.outcome in {"pass", "not_applicable"}
+	}
+	failing == set()
+}
+
+# The same call is refused once each check can refuse it: the cases
+# above are not passing for want of a refusing argument.
+test_an_asked_check_refuses_the_same_call if {
+	read_file := {"name": "read_file", "kind": "builtin", "server": null, "tool": null}
+	f := object.union(unasked_base, {
+		"ctx": {"actions": {"tools": {"read_file": true}}},
+		"canonical": "read_file", "tool": read_file,
+		"run": {"attempts": 5, "refusals": 0, "max_attempts": 1, "max_refusals": null, "valid": true},
+	})
+	[o.outcome | some check in ["action", "paths", "run"]; o := verdict.outcome(check, null, f)] == ["refused", "refused", "refused"]
+	verdict.outcome("declaration", null, object.union(unasked_base, {"tool": null})).outcome == "refused"
+}
+
+# tool_refusal asks the name-level rows in the order of the table: when
+# every row from the i-th on refuses, the i-th names the refusal, with
+# the first compiled check of its list that refuses.
+fake_refuses(check, c, _, _) if c.refusing[check]
+
+name_checks(refusing) := {
+	"exclusions": [{"name": "ex0", "refusing": {}}, {"name": "ex1", "refusing": refusing}],
+	"layers": [{"name": "l0", "refusing": {}}, {"name": "l1", "refusing": refusing}, {"name": "l2", "refusing": refusing}],
+}
+
+test_tool_refusal_follows_the_order_table if {
+	refusals := [r |
+		some i, _ in verdict.name_rows
+		refusing := {row.check: true | some j, row in verdict.name_rows; j >= i}
+		r := verdict.tool_refusal(name_checks(refusing), "t", {}) with data.tooleval.checks.refuses as fake_refuses
+	]
+	refusals == [{"reason": row.reason, "layer": layer} |
+		some row in verdict.name_rows
+		layer := {"exclusions": "ex1", "layers": "l1"}[row.checks]
+	]
+	not verdict.tool_refusal(name_checks({}), "t", {}) with data.tooleval.checks.refuses as fake_refuses
 }

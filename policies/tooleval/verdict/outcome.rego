@@ -18,7 +18,12 @@ import data.tooleval.shape
 #   nothing). k is the index of the compiled check in its list of
 #   tooleval.checks for a name-level check (the row's checks) and null
 #   for the others. A refused action or paths outcome also carries the
-#   refusal its message quotes (refusal).
+#   refusal its message quotes (refusal). Never undefined: a check it
+#   has no clause for, or a clause that gives nothing (a defect), is
+#   refused as undecided (the refusal has no reason, so the call's is
+#   tooleval.verdict.undecided).
+default outcome(_, _, _) := {"outcome": "refused", "undecided": true}
+
 outcome("input", _, f) := _pass if {
 	f.problem == null
 } else := _refused_outcome("input")
@@ -27,11 +32,12 @@ outcome("config", _, f) := _pass if {
 	f.errors == 0
 } else := _refused_outcome("config")
 
-outcome("declaration", _, f) := _not_applicable if {
+outcome("declaration", _, f) := _pass if {
+	f.tool != null
+	is_string(f.name)
+} else := _not_applicable if {
 	not is_string(f.name)
-} else := _refused_outcome("declaration") if {
-	f.tool == null
-} else := _pass
+} else := _refused_outcome("declaration")
 
 outcome("exclusion", k, f) := _name_outcome("exclusion", f.ctx.checks.exclusions[k], f)
 
@@ -39,21 +45,23 @@ outcome("deny", k, f) := _name_outcome("deny", f.ctx.checks.layers[k], f)
 
 outcome("allow", k, f) := _name_outcome("allow", f.ctx.checks.layers[k], f)
 
-outcome("action", _, f) := {"outcome": "refused", "reason": rows.action.reason, "layer": refusal.layer, "refusal": refusal} if {
-	f.tool != null
-	refusal := arguments.action_refusal(object.get(f.ctx, "actions", null), f.canonical, f.call)
-} else := _pass if {
-	f.tool != null
-	f.ctx.actions != null
-	f.ctx.actions.tools[f.canonical]
-} else := _not_applicable
+# Only a tool of the read-only action policy's (a shell tool in
+# read-only mode) has an action to check.
+outcome("action", _, f) := _not_applicable if {
+	f.tool == null
+} else := _not_applicable if {
+	not f.ctx.actions.tools[f.canonical]
+} else := {"outcome": "refused", "reason": rows.action.reason, "layer": refusal.layer, "refusal": refusal} if {
+	refusal := arguments.action_refusal(f.ctx.actions, f.canonical, f.call)
+} else := _pass
 
 outcome("paths", _, f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	f.ctx.workspace == null
 } else := {"outcome": "refused", "reason": rows.paths.reason, "layer": rows.paths.layer, "rule": refusal.rule, "refusal": refusal} if {
-	refusal := arguments.refusal(f.ctx.workspace, object.get(f.ctx.path_arguments, f.canonical, {}), shape.field(f.call, "args", {}))
+	# a tool without path arguments has no path to refuse: it passes
+	refusal := arguments.refusal(f.ctx.workspace, f.ctx.path_arguments[f.canonical], shape.field(f.call, "args", {}))
 } else := _pass
 
 outcome("run", _, f) := _not_applicable if {

@@ -17,19 +17,46 @@ import data.tooleval.shape
 #   reaches, or null. Whatever else a check needs it computes from these
 #   when it is asked (outcome), so that a refused call costs only the
 #   checks up to its refusal.
-facts(ctx, batch, i, call) := {
+facts(ctx, batch, i, call) := _facts(
+	ctx, call, i,
+	_malformed_or_null(batch.duplicates, i, call),
+	batch.errors,
+	shape.field(call, "name", null),
+	batch.run,
+)
+
+# METADATA
+# description: |
+#   The facts of the i-th call of a well-formed batch (batch_verdict):
+#   facts with no problem and no error, which a well-formed batch has by
+#   definition, read without asking.
+well_formed_facts(ctx, run, i, call) := {
 	"ctx": ctx,
 	"call": call,
 	"i": i,
-	"problem": _malformed_or_null(batch.duplicates, i, call),
-	"errors": batch.errors,
+	"problem": null,
+	"errors": 0,
 	"name": name,
-	"canonical": canonical_name,
-	"tool": _declared_tool(ctx, canonical_name),
-	"run": batch.run,
+	"canonical": c,
+	"tool": _declared_tool(ctx, c),
+	"run": run,
 } if {
-	name := shape.field(call, "name", null)
-	canonical_name := canonical_or_null(name)
+	name := call.name
+	c := canonical_or_null(name)
+}
+
+_facts(ctx, call, i, problem, errors, name, run) := {
+	"ctx": ctx,
+	"call": call,
+	"i": i,
+	"problem": problem,
+	"errors": errors,
+	"name": name,
+	"canonical": c,
+	"tool": _declared_tool(ctx, c),
+	"run": run,
+} if {
+	c := canonical_or_null(name)
 }
 
 # METADATA
@@ -37,43 +64,58 @@ facts(ctx, batch, i, call) := {
 #   The verdict of a call from its facts: {allowed: true}, or the refusal
 #   {allowed: false, reason, layer, message, rule?} of the first check
 #   that refuses it, in the order of the table order (a test holds the
-#   two to the same order). Each check is asked only when every check
+#   chain to the same order). Each check is asked only when every check
 #   before it let the call through. A call is allowed only on positive
-#   evidence that every check passed (pass, exempt or not_applicable); a
-#   check whose outcome is missing, or another one, refuses the call.
+#   evidence that every check passed (an outcome of _through); an outcome
+#   this chain does not know refuses the call, and outcome is never
+#   undefined (its default refuses as undecided).
 call_verdict(f) := _refusal("input", f, o) if {
-	o := _asked("input", f)
-	not _passing[o.outcome]
+	o := outcome("input", null, f)
+	not _through[o]
 } else := _refusal("config", f, o) if {
-	o := _asked("config", f)
-	not _passing[o.outcome]
-} else := _refusal("declaration", f, o) if {
-	o := _asked("declaration", f)
-	not _passing[o.outcome]
+	o := outcome("config", null, f)
+	not _through[o]
+} else := well_formed_verdict(f)
+
+# METADATA
+# description: |
+#   call_verdict from the third row of order on: the verdict of a call
+#   that the input and config checks let through, which every call of a
+#   well-formed batch is (tooleval.batch: each call an object with a
+#   string id and name, no id used twice, no error), so that such a
+#   batch skips those checks wholesale. A call-level check is asked only
+#   of a call it could refuse (a test holds outcome to letting every
+#   other call through): declaration of a call that reaches no declared
+#   tool, action of a tool of the read-only action policy, paths of a
+#   tool with path arguments, run of a batch with a run.
+well_formed_verdict(f) := _refusal("declaration", f, o) if {
+	f.tool == null
+	o := outcome("declaration", null, f)
+	not _through[o]
 } else := _name_refusal_entry(f, refusal) if {
-	refusal := _name_refusal(f.ctx, f.canonical, f.tool)
+	refusal := _name_refusal(f)
 } else := _refusal("action", f, o) if {
-	o := _asked("action", f)
-	not _passing[o.outcome]
+	f.ctx.actions.tools[f.canonical]
+	o := outcome("action", null, f)
+	not _through[o]
 } else := _refusal("paths", f, o) if {
-	o := _asked("paths", f)
-	not _passing[o.outcome]
+	f.ctx.path_arguments[f.canonical]
+	o := outcome("paths", null, f)
+	not _through[o]
 } else := _refusal("run", f, o) if {
-	o := _asked("run", f)
-	not _passing[o.outcome]
-} else := {"allowed": true} if {
+	f.run != null
+	o := outcome("run", null, f)
+	not _through[o]
+} else := _allowed if {
 	f.tool != null
 } else := undecided
 
-# The outcomes that let a call through; any other (refused, or one this
-# chain does not know) refuses it.
-_passing := {"pass", "exempt", "not_applicable"}
+_allowed := {"allowed": true}
 
-# The outcome of a check, or, should it have none (a defect), one that
-# refuses the call as undecided.
-_asked(check, f) := o if {
-	o := outcome(check, null, f)
-} else := {"outcome": "refused", "undecided": true}
+# The outcomes that let a call through, exactly as outcome writes them;
+# any other (refused, one this chain does not know, or one with members
+# it does not expect) refuses the call.
+_through := {{"outcome": "pass"}, {"outcome": "exempt"}, {"outcome": "not_applicable"}}
 
 # The refusal by check of a call with facts f, from the check's outcome o;
 # undecided when it cannot be made (o says no reason, or the message
@@ -106,18 +148,19 @@ undecided := refused("invalid_config", "config", host.fail_closed_messages.call)
 #   one, by check name (tooleval.checks.notes).
 name_refusal(name, refusal, notes) := refused(refusal.reason, refusal.layer, _name_refusal_message(name, refusal, notes))
 
-# A session's context has every tool's name-level refusal already
+# The name-level refusal of the tool of a call with facts f, or
+# undefined. A one-shot decision checks the tool; a session's context
+# has every tool's name-level refusal already
 # (tooleval.context.session): in refusals for a tool with arguments to
-# check, in its entry for any other. A one-shot decision checks the tool.
-_name_refusal(ctx, canonical_name, _) := ctx.refusals[canonical_name]
-
-_name_refusal(ctx, _, tool) := {"reason": entry.reason, "layer": entry.layer} if {
-	ctx.refusals
-	entry := ctx.entries[tool.name]
+# check, in its entry for any other.
+_name_refusal(f) := tool_refusal(f.ctx.checks, f.canonical, f.tool) if {
+	not f.ctx.refusals
+} else := refusal if {
+	refusal := f.ctx.refusals[f.canonical]
+} else := {"reason": entry.reason, "layer": entry.layer} if {
+	entry := f.ctx.entries[f.tool.name]
 	entry.allowed == false
 }
-
-_name_refusal(ctx, canonical_name, tool) := tool_refusal(ctx.checks, canonical_name, tool) if not ctx.refusals
 
 # METADATA
 # description: |
@@ -125,15 +168,20 @@ _name_refusal(ctx, canonical_name, tool) := tool_refusal(ctx.checks, canonical_n
 #   name and record {kind, server, tool}, as {reason, layer}, or undefined
 #   when every check lets it through: the first compiled check of
 #   tooleval.checks that refuses it, in the order of order's name-level
-#   rows.
-tool_refusal(compiled, name, record) := refusals[0] if {
-	refusals := [{"reason": row.reason, "layer": c.name} |
-		some row in name_rows
-		some c in compiled[row.checks]
-		checks.refuses(row.check, c, name, record)
-	]
-	count(refusals) > 0
+#   rows (a test holds the two to the same order), each row asked only
+#   when every check of the rows before it let the tool through.
+tool_refusal(compiled, name, record) := _name_row_refusal(rows.exclusion, layer) if {
+	refusing := [c.name | some c in compiled.exclusions; checks.refuses("exclusion", c, name, record)]
+	layer := refusing[0]
+} else := _name_row_refusal(rows.deny, layer) if {
+	refusing := [c.name | some c in compiled.layers; checks.refuses("deny", c, name, record)]
+	layer := refusing[0]
+} else := _name_row_refusal(rows.allow, layer) if {
+	refusing := [c.name | some c in compiled.layers; checks.refuses("allow", c, name, record)]
+	layer := refusing[0]
 }
+
+_name_row_refusal(row, layer) := {"reason": row.reason, "layer": layer}
 
 # METADATA
 # description: |
