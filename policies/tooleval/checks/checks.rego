@@ -49,14 +49,15 @@ notes(checks) := {c.name: c.message |
 refuses("exclusion", c, name, record) if pattern.matches(c.deny, name, record)
 
 refuses("deny", c, name, record) if {
-	not exempt(c, record)
+	c.deny != pattern.nothing
 	pattern.matches(c.deny, name, record)
+	not exempt(c, record)
 }
 
 refuses("allow", c, name, record) if {
 	c.allow != null
-	not exempt(c, record)
 	not pattern.matches(c.allow, name, record)
+	not exempt(c, record)
 }
 
 # METADATA
