@@ -55,8 +55,9 @@ refuses("deny", c, name, record) if {
 }
 
 refuses("allow", c, name, record) if {
-	c.allow != null
-	not pattern.matches(c.allow, name, record)
+	allow := c.allow
+	allow != null
+	not pattern.matches(allow, name, record)
 	not exempt(c, record)
 }
 

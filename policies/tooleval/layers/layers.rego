@@ -17,7 +17,9 @@ errors(doc, layers, groups) := array.flatten([
 	],
 ])
 
-_layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must be an object", {"field": "layers", "layer_index": i})] if {
+_layer_errors(i, layer, groups) := [] if {
+	_simple_layer(layer)
+} else := [shape.problem("invalid_layer", "a layer must be an object", {"field": "layers", "layer_index": i})] if {
 	not is_object(layer)
 } else := array.flatten([
 	_name_errors(i, layer),
@@ -25,6 +27,22 @@ _layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must
 	_list_errors(i, layer, "allow", groups),
 	_list_errors(i, layer, "deny", groups),
 ])
+
+# A layer with nothing to report, checked without building its errors: a
+# non-empty string name, a valid message, and lists that are simple
+# (tooleval.pattern.simple_list, so without problems), allow absent or
+# null, deny absent. Any other layer is checked member by member.
+_simple_layer(layer) if {
+	layer.name != ""
+	is_string(layer.name)
+	shape.valid_message(object.get(layer, "message", null))
+	pattern.simple_list(object.get(layer, "deny", []), "deny")
+	_simple_allow(object.get(layer, "allow", null))
+}
+
+_simple_allow(null)
+
+_simple_allow(allow) if pattern.simple_list(allow, "allow")
 
 _name_errors(i, layer) := [] if {
 	is_string(layer.name)

@@ -2,6 +2,7 @@ package tooleval.layers_test
 
 import data.tooleval
 import data.tooleval.configuration
+import data.tooleval.layers
 
 declared := [
 	{"name": "read_file"},
@@ -36,4 +37,34 @@ test_messages_must_be_short_strings if {
 	c := tooleval.check with input as {} with data.tooleval.config as configuration.overlay(data.tooleval.config, {"tools": {"message": 7}})
 	some e in c.errors
 	e.field == "config.tools.message"
+}
+
+# [layer, the codes of its errors]: layers with simple lists take the
+# short path (no errors built), every other layer is checked member by
+# member, and both give what the members give.
+layer_cases := [
+	[{"name": "l"}, []],
+	[{"name": "l", "allow": null, "deny": null, "message": null}, []],
+	[{"name": "l", "allow": ["read_file", "mcp__s__*", "MCP__S__T"], "deny": ["debug_*", "mcp__s"]}, []],
+	[{"name": "l", "allow": [], "deny": [], "message": "ask"}, []],
+	[{"name": "l", "allow": ["group:edit"], "deny": ["group:edit"]}, []],
+	[{"name": "l", "allow": ["debug_*"]}, ["builtin_wildcard_in_allow"]],
+	[{"name": "l", "deny": ["mcp__"]}, ["empty_mcp_server"]],
+	[{"name": "l", "allow": "read_file"}, ["invalid_list"]],
+	[{"name": "l", "deny": {"read_file": true}}, ["invalid_list"]],
+	[{"name": ""}, ["invalid_layer"]],
+	[{"name": 7, "allow": ["*"]}, ["invalid_layer", "bare_wildcard"]],
+	[{"allow": ["read_file"]}, ["invalid_layer"]],
+	[{"name": "l", "message": 7}, ["invalid_layer"]],
+	[["read_file"], ["invalid_layer"]],
+	["l", ["invalid_layer"]],
+]
+
+test_layer_errors if {
+	mismatches := {[layer, codes] |
+		some [layer, want] in layer_cases
+		codes := [e.code | some e in layers.errors({"layers": [layer]}, [layer], {"edit": ["write_file"]})]
+		codes != want
+	}
+	mismatches == set()
 }
