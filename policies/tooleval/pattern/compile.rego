@@ -63,7 +63,7 @@ compile(list, kind, vocabulary) := _compile(array.concat(list, extra), kind, voc
 	count(extra) > 0
 } else := _compile(list, kind, vocabulary)
 
-_compile(list, kind, vocabulary) := _compile_simple(simple_forms(text), kind, vocabulary.aliases) if {
+_compile(list, kind, vocabulary) := _compile_simple(simple_forms(text, kind), kind, vocabulary.aliases) if {
 	text := simple_list(list, kind)
 } else := _compile_entries(list, kind, vocabulary)
 
@@ -133,7 +133,9 @@ _as_keys(names) := {n: true | some n in names}
 
 # The canonical names as the tools they name: each name an alias stands
 # for replaced by the alias's tool.
-_through_aliases(names, aliases) := object.union(
+_through_aliases(names, aliases) := _as_keys(names) if {
+	object.filter(aliases, names) == {}
+} else := object.union(
 	object.remove(_as_keys(names), aliased),
 	{tool: true | some tool in aliased},
 ) if {
@@ -146,7 +148,7 @@ _empty_index := {"lengths": [], "prefixes": {}}
 # description: |
 #   The matcher of an empty list, of either kind: it matches no tool. A
 #   caller may skip matching a list that compiled to it.
-nothing := _compile_simple(simple_forms(""), "deny", {})
+nothing := _compile_simple(simple_forms("", "deny"), "deny", {})
 
 # The matcher of any list (see compile), entry by entry.
 _compile_entries(list, kind, vocabulary) := {

@@ -237,8 +237,8 @@ simple_list(list, kind) := lower(concat("\n", list)) if {
 
 # METADATA
 # description: |
-#   The entries of a simple list (simple_list's text) sorted by form,
-#   each list in the order of the entries:
+#   The entries of a simple list of the given kind (simple_list's text)
+#   sorted by form, each list in the order of the entries:
 #
 #   | member       | holds                         |
 #   | names        | the canonical names           |
@@ -247,7 +247,19 @@ simple_list(list, kind) := lower(concat("\n", list)) if {
 #   | mcp_prefixes | [entry, S, P] for mcp__S__P*  |
 #   | mcp_tools    | [entry, S, T] for mcp__S__T   |
 #   | mcp_servers  | [entry, B] for mcp__B         |
-simple_forms(text) := {
+#
+#   An allow list has no wildcards, and its mcp__B entries match no tool
+#   (see compile): for an allow list both are [], not looked for.
+simple_forms(text, "allow") := {
+	"names": regex.find_n(_form_lines.name, text, -1),
+	"wildcards": [],
+	"all_mcp": regex.match(_form_lines.all_mcp, text),
+	"mcp_prefixes": regex.find_all_string_submatch_n(_form_lines.mcp_prefix, text, -1),
+	"mcp_tools": regex.find_all_string_submatch_n(_form_lines.mcp_tool, text, -1),
+	"mcp_servers": [],
+}
+
+simple_forms(text, "deny") := {
 	"names": regex.find_n(_form_lines.name, text, -1),
 	"wildcards": [n | some [_, n] in regex.find_all_string_submatch_n(_form_lines.wildcard, text, -1)],
 	"all_mcp": regex.match(_form_lines.all_mcp, text),

@@ -179,12 +179,21 @@ test_a_capped_simple_list_is_reported if {
 
 test_simple_forms_sort_a_list_by_form if {
 	text := simple_list(["Read_File", "debug_*", "mcp__*", "mcp__a_b__Read_*", "mcp__a__b__c", "mcp__a_", "mcp__x__"], "deny")
-	pattern.simple_forms(text) == {
+	pattern.simple_forms(text, "deny") == {
 		"names": ["read_file"],
 		"wildcards": ["debug_"],
 		"all_mcp": true,
 		"mcp_prefixes": [["mcp__a_b__read_*", "a_b", "read_"]],
 		"mcp_tools": [["mcp__a__b__c", "a", "b__c"], ["mcp__x__", "x", ""]],
 		"mcp_servers": [["mcp__a_", "a_"]],
+	}
+	allow := simple_list(["Read_File", "mcp__*", "mcp__a_b__Read_*", "mcp__a__b__c", "mcp__a_"], "allow")
+	pattern.simple_forms(allow, "allow") == {
+		"names": ["read_file"],
+		"wildcards": [],
+		"all_mcp": true,
+		"mcp_prefixes": [["mcp__a_b__read_*", "a_b", "read_"]],
+		"mcp_tools": [["mcp__a__b__c", "a", "b__c"]],
+		"mcp_servers": [],
 	}
 }
