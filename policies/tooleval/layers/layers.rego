@@ -82,6 +82,13 @@ compile(layers, vocabulary) := [_compile_layer(layer, vocabulary) | some layer i
 
 _compile_layer(layer, vocabulary) := {
 	"name": layer.name,
+	"allow": _allow_matcher(object.get(layer, "allow", null), vocabulary),
+	"deny": pattern.compile(object.get(layer, "deny", []), "deny", vocabulary),
+	"message": object.get(layer, "message", null),
+} if {
+	_simple_layer(layer)
+} else := {
+	"name": layer.name,
 	"allow": _allow_matcher(shape.field(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", vocabulary),
 	"message": shape.field(layer, "message", null),

@@ -3,6 +3,8 @@ package tooleval.layers_test
 import data.tooleval
 import data.tooleval.configuration
 import data.tooleval.layers
+import data.tooleval.pattern
+import data.tooleval.shape
 
 declared := [
 	{"name": "read_file"},
@@ -68,3 +70,42 @@ test_layer_errors if {
 	}
 	mismatches == set()
 }
+
+# Each layer compiles to its name, message and lists, whichever path it
+# takes: an absent or null allow states no allowlist, an absent or null
+# deny denies nothing, and a layer that is not an object or whose lists
+# are not arrays refuses everything.
+test_layer_compile if {
+	vocabulary := pattern.vocabulary({"edit": ["write_file"]}, {})
+	mismatches := {layer |
+		some [layer, _] in layer_cases
+		layers.compile([layer], vocabulary) != [_compiled(layer, vocabulary)]
+	}
+	mismatches == set()
+
+	compared := [layer | some [layer, _] in layer_cases; layers.compile([layer], vocabulary) == [_compiled(layer, vocabulary)]]
+	count(compared) == count(layer_cases)
+}
+
+_compiled(layer, vocabulary) := {
+	"name": layer.name,
+	"allow": _allow(object.get(layer, "allow", null), vocabulary),
+	"deny": pattern.compile(_or(object.get(layer, "deny", null), []), "deny", vocabulary),
+	"message": _or(object.get(layer, "message", null), null),
+} if {
+	is_array(_or(object.get(layer, "allow", null), []))
+	is_array(_or(object.get(layer, "deny", null), []))
+} else := {
+	"name": shape.field(layer, "name", null),
+	"allow": pattern.nothing,
+	"deny": pattern.nothing,
+	"message": null,
+}
+
+_allow(null, _) := null
+
+_allow(list, vocabulary) := pattern.compile(list, "allow", vocabulary) if list != null
+
+_or(null, fallback) := fallback
+
+_or(value, _) := value if value != null
