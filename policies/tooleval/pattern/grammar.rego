@@ -236,6 +236,7 @@ simple_list(list, kind) := lower(concat("\n", list)) if {
 }
 
 # METADATA
+# scope: document
 # description: |
 #   The entries of a simple list of the given kind (simple_list's text)
 #   sorted by form, each list in the order of the entries:
