@@ -29,9 +29,9 @@ _layer_errors(i, layer, groups) := [] if {
 ])
 
 # A layer with nothing to report, checked without building its errors: a
-# non-empty string name, a valid message, and lists that are simple
-# (tooleval.pattern.simple_list, so without problems), allow absent or
-# null, deny absent. Any other layer is checked member by member.
+# non-empty string name, a valid message, allow absent, null or simple
+# (tooleval.pattern.simple_list, so without problems), deny absent or
+# simple. Any other layer is checked member by member.
 _simple_layer(layer) if {
 	layer.name != ""
 	is_string(layer.name)

@@ -64,7 +64,7 @@ edge_entries := [
 	"mcp__a__b", "MCP__A__B", "mcp__a__", "mcp__a_b__c", "mcp__a___b", "mcp___a__b", "mcp__a__b__c",
 	"mcp__a__*", "mcp__a__b*", "mcp__A_B__Read_*", "mcp__a__b__*", "mcp___a__*",
 	"mcp__", "mcp____x", "mcp_____x", "mcp____a__b", "mcp____*", "mcp_____a*", "mcp__a*", "mcp___*", "*", "read*file",
-	"group:edit", "group:debug", "réad", " read", 3,
+	"group:edit", "group:debug", "réad", " read", 3, "\u017f", "\u212a", "mcp__\u017f__*", "\u212a*",
 ]
 
 # The lists a test compiles both ways: the tables' lists and every edge

@@ -130,6 +130,11 @@ simple_list_cases := [
 	[["read_file", 3], false, false],
 	[["read_file", null], false, false],
 	[["réad_file"], false, false],
+	# letters that a case-insensitive match would take for ASCII ones
+	[["\u017f"], false, false],
+	[["\u212a"], false, false],
+	[["mcp__\u017frv__x"], false, false],
+	[["mcp__s__\u212a*"], false, false],
 	[["read file"], false, false],
 	[[" read_file"], false, false],
 	[["read_file\nmcp__x"], false, false],
