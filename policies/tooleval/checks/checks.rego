@@ -49,14 +49,16 @@ notes(checks) := {c.name: c.message |
 refuses("exclusion", c, name, record) if pattern.matches(c.deny, name, record)
 
 refuses("deny", c, name, record) if {
-	not exempt(c, record)
+	c.deny != pattern.nothing
 	pattern.matches(c.deny, name, record)
+	not exempt(c, record)
 }
 
 refuses("allow", c, name, record) if {
-	c.allow != null
+	allow := c.allow
+	allow != null
+	not pattern.matches(allow, name, record)
 	not exempt(c, record)
-	not pattern.matches(c.allow, name, record)
 }
 
 # METADATA

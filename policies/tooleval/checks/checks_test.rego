@@ -98,3 +98,19 @@ test_notes_skip_names_that_more_than_one_check_has if {
 	])
 	checks.notes(with_messages) == {"tenant": "ask the admin"}
 }
+
+# A deny list that compiled to nothing refuses no tool and is not matched;
+# a check whose deny list is not a compiled list refuses nothing either,
+# and the catalog path leaves no matches for it (see above).
+test_an_empty_deny_list_refuses_nothing if {
+	empty := check("empty", null, [], null)
+	empty.deny == pattern.nothing
+	every name, record in catalog {
+		not checks.refuses("deny", empty, name, record)
+		not checks.refuses("allow", empty, name, record)
+	}
+	closed := check("closed", [], [], null)
+	every name, record in catalog {
+		checks.refuses("allow", closed, name, record)
+	}
+}

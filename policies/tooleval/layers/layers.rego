@@ -17,7 +17,9 @@ errors(doc, layers, groups) := array.flatten([
 	],
 ])
 
-_layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must be an object", {"field": "layers", "layer_index": i})] if {
+_layer_errors(i, layer, groups) := [] if {
+	_simple_layer(layer)
+} else := [shape.problem("invalid_layer", "a layer must be an object", {"field": "layers", "layer_index": i})] if {
 	not is_object(layer)
 } else := array.flatten([
 	_name_errors(i, layer),
@@ -25,6 +27,22 @@ _layer_errors(i, layer, groups) := [shape.problem("invalid_layer", "a layer must
 	_list_errors(i, layer, "allow", groups),
 	_list_errors(i, layer, "deny", groups),
 ])
+
+# A layer with nothing to report, checked without building its errors: a
+# non-empty string name, a valid message, allow absent, null or simple
+# (tooleval.pattern.simple_list, so without problems), deny absent or
+# simple. Any other layer is checked member by member.
+_simple_layer(layer) if {
+	layer.name != ""
+	is_string(layer.name)
+	shape.valid_message(object.get(layer, "message", null))
+	pattern.simple_list(object.get(layer, "deny", []), "deny")
+	_simple_allow(object.get(layer, "allow", null))
+}
+
+_simple_allow(null)
+
+_simple_allow(allow) if pattern.simple_list(allow, "allow")
 
 _name_errors(i, layer) := [] if {
 	is_string(layer.name)
@@ -63,6 +81,13 @@ _message_errors(i, layer) := [] if {
 compile(layers, vocabulary) := [_compile_layer(layer, vocabulary) | some layer in layers]
 
 _compile_layer(layer, vocabulary) := {
+	"name": layer.name,
+	"allow": _allow_matcher(object.get(layer, "allow", null), vocabulary),
+	"deny": pattern.compile(object.get(layer, "deny", []), "deny", vocabulary),
+	"message": object.get(layer, "message", null),
+} if {
+	_simple_layer(layer)
+} else := {
 	"name": layer.name,
 	"allow": _allow_matcher(shape.field(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", vocabulary),

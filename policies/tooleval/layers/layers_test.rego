@@ -2,6 +2,9 @@ package tooleval.layers_test
 
 import data.tooleval
 import data.tooleval.configuration
+import data.tooleval.layers
+import data.tooleval.pattern
+import data.tooleval.shape
 
 declared := [
 	{"name": "read_file"},
@@ -37,3 +40,72 @@ test_messages_must_be_short_strings if {
 	some e in c.errors
 	e.field == "config.tools.message"
 }
+
+# [layer, the codes of its errors]: layers with simple lists take the
+# short path (no errors built), every other layer is checked member by
+# member, and both give what the members give.
+layer_cases := [
+	[{"name": "l"}, []],
+	[{"name": "l", "allow": null, "deny": null, "message": null}, []],
+	[{"name": "l", "allow": ["read_file", "mcp__s__*", "MCP__S__T"], "deny": ["debug_*", "mcp__s"]}, []],
+	[{"name": "l", "allow": [], "deny": [], "message": "ask"}, []],
+	[{"name": "l", "allow": ["group:edit"], "deny": ["group:edit"]}, []],
+	[{"name": "l", "allow": ["debug_*"]}, ["builtin_wildcard_in_allow"]],
+	[{"name": "l", "deny": ["mcp__"]}, ["empty_mcp_server"]],
+	[{"name": "l", "allow": "read_file"}, ["invalid_list"]],
+	[{"name": "l", "deny": {"read_file": true}}, ["invalid_list"]],
+	[{"name": ""}, ["invalid_layer"]],
+	[{"name": 7, "allow": ["*"]}, ["invalid_layer", "bare_wildcard"]],
+	[{"allow": ["read_file"]}, ["invalid_layer"]],
+	[{"name": "l", "message": 7}, ["invalid_layer"]],
+	[["read_file"], ["invalid_layer"]],
+	["l", ["invalid_layer"]],
+]
+
+test_layer_errors if {
+	mismatches := {[layer, codes] |
+		some [layer, want] in layer_cases
+		codes := [e.code | some e in layers.errors({"layers": [layer]}, [layer], {"edit": ["write_file"]})]
+		codes != want
+	}
+	mismatches == set()
+}
+
+# Each layer compiles to its name, message and lists, whichever path it
+# takes: an absent or null allow states no allowlist, an absent or null
+# deny denies nothing, and a layer that is not an object or whose lists
+# are not arrays refuses everything.
+test_layer_compile if {
+	vocabulary := pattern.vocabulary({"edit": ["write_file"]}, {})
+	mismatches := {layer |
+		some [layer, _] in layer_cases
+		layers.compile([layer], vocabulary) != [_compiled(layer, vocabulary)]
+	}
+	mismatches == set()
+
+	compared := [layer | some [layer, _] in layer_cases; layers.compile([layer], vocabulary) == [_compiled(layer, vocabulary)]]
+	count(compared) == count(layer_cases)
+}
+
+_compiled(layer, vocabulary) := {
+	"name": layer.name,
+	"allow": _allow(object.get(layer, "allow", null), vocabulary),
+	"deny": pattern.compile(_or(object.get(layer, "deny", null), []), "deny", vocabulary),
+	"message": _or(object.get(layer, "message", null), null),
+} if {
+	is_array(_or(object.get(layer, "allow", null), []))
+	is_array(_or(object.get(layer, "deny", null), []))
+} else := {
+	"name": shape.field(layer, "name", null),
+	"allow": pattern.nothing,
+	"deny": pattern.nothing,
+	"message": null,
+}
+
+_allow(null, _) := null
+
+_allow(list, vocabulary) := pattern.compile(list, "allow", vocabulary) if list != null
+
+_or(null, fallback) := fallback
+
+_or(value, _) := value if value != null

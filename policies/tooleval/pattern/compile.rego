@@ -63,8 +63,8 @@ compile(list, kind, vocabulary) := _compile(array.concat(list, extra), kind, voc
 	count(extra) > 0
 } else := _compile(list, kind, vocabulary)
 
-_compile(list, kind, vocabulary) := _compile_exact(forms, vocabulary.aliases) if {
-	forms := plain_list(list)
+_compile(list, kind, vocabulary) := _compile_simple(simple_forms(text, kind), kind, vocabulary.aliases) if {
+	text := simple_list(list, kind)
 } else := _compile_entries(list, kind, vocabulary)
 
 # METADATA
@@ -96,20 +96,59 @@ else := vocabulary.groups
 
 kind_groups(vocabulary, "allow") := vocabulary.groups
 
-# A list of exact built-in entries only, given their canonical forms
-# (see plain_list): what _compile_entries gives for it, without a pass
-# per entry over the grammar.
-_compile_exact(forms, aliases) := {
-	"exact": {object.get(aliases, c, c): true | some c in forms},
-	"names": {c: true | some c in forms},
-	"all_mcp": false,
-	"raw": _empty_index,
+# The matcher of a simple list of the given kind (see simple_list),
+# given its entries sorted by form (simple_forms): what _compile_entries
+# gives for it, a member at a time instead of an entry at a time.
+_compile_simple(forms, "allow", aliases) := {
+	"exact": _through_aliases(forms.names, aliases),
+	"names": object.union(_as_keys(forms.names), {e: true | some [e, _, _] in forms.mcp_tools}),
+	"all_mcp": forms.all_mcp,
+	"raw": raw_index([[s, p] | some [_, s, p] in forms.mcp_prefixes]),
 	"raw_exact": {},
 	"prefixes": _empty_index,
 	"mcp_name_prefixes": _empty_index,
 }
 
+_compile_simple(forms, "deny", aliases) := {
+	"exact": _through_aliases(forms.names, aliases),
+	"names": object.union_n([
+		_as_keys(forms.names),
+		{e: true | some [e, _, _] in forms.mcp_tools},
+		{e: true | some [e, _] in forms.mcp_servers},
+	]),
+	"all_mcp": forms.all_mcp,
+	"raw": raw_index(array.concat(
+		[[s, p] | some [_, s, p] in forms.mcp_prefixes],
+		[[s, ""] | some [_, s] in forms.mcp_servers],
+	)),
+	"raw_exact": {raw_key(s, t): true | some [_, s, t] in forms.mcp_tools},
+	"prefixes": _prefix_index(forms.wildcards),
+	"mcp_name_prefixes": _prefix_index(array.concat(
+		[trim_suffix(e, "*") | some [e, _, _] in forms.mcp_prefixes],
+		[concat("", [e, "__"]) | some [e, _] in forms.mcp_servers],
+	)),
+}
+
+_as_keys(names) := {n: true | some n in names}
+
+# The canonical names as the tools they name: each name an alias stands
+# for replaced by the alias's tool.
+_through_aliases(names, aliases) := _as_keys(names) if {
+	object.filter(aliases, names) == {}
+} else := object.union(
+	object.remove(_as_keys(names), aliased),
+	{tool: true | some tool in aliased},
+) if {
+	aliased := object.filter(aliases, names)
+}
+
 _empty_index := {"lengths": [], "prefixes": {}}
+
+# METADATA
+# description: |
+#   The matcher of an empty list, of either kind: it matches no tool. A
+#   caller may skip matching a list that compiled to it.
+nothing := _compile_simple(simple_forms("", "deny"), "deny", {})
 
 # The matcher of any list (see compile), entry by entry.
 _compile_entries(list, kind, vocabulary) := {

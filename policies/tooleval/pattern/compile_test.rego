@@ -54,13 +54,61 @@ test_a_group_named_many_times_expands_once if {
 	[f.entry | some f in pattern.expand(["group:edit", "x", "GROUP:EDIT", "group:edit"], groups)] == ["x", "write_file", "edit"]
 }
 
+# Entries at the edges of the simple forms (simple_list): case variants,
+# names that are prefixes of each other or of mcp__, servers with _ in
+# them, every wildcard form, entries with a problem, aliases, groups.
+edge_entries := [
+	"read_file", "READ_FILE", "read", "read_file_2", "bash", "Bash", "exec", "apply-patch",
+	"m", "mc", "mcp", "mcp_", "mcpx", "mcp_x", "mcp_*", "m*", "read*", "READ_*", "debug_*",
+	"mcp__*", "MCP__*", "mcp__a", "mcp__A", "mcp__a_", "mcp___", "mcp___a", "mcp__a.b",
+	"mcp__a__b", "MCP__A__B", "mcp__a__", "mcp__a_b__c", "mcp__a___b", "mcp___a__b", "mcp__a__b__c",
+	"mcp__a__*", "mcp__a__b*", "mcp__A_B__Read_*", "mcp__a__b__*", "mcp___a__*",
+	"mcp__", "mcp____x", "mcp_____x", "mcp____a__b", "mcp____*", "mcp_____a*", "mcp__a*", "mcp___*", "*", "read*file",
+	"group:edit", "group:debug", "réad", " read", 3, "\u017f", "\u212a", "mcp__\u017f__*", "\u212a*",
+]
+
+# The lists a test compiles both ways: the tables' lists and every edge
+# entry alone (with and without aliases), every simple edge entry with
+# each of a few partners that share its canonical form, its tool, its
+# server or a prefix, and all of them at once (with aliases).
+generated_lists := array.concat(
+	[[list, [vocabulary, aliased]] | some list in array.concat([c[0] | some c in simple_list_cases], [[e] | some e in edge_entries])],
+	[[list, [aliased]] | some list in array.concat([[e, p] | some e in simple_entries; some p in partners], [simple_entries])],
+)
+
+partners := ["READ_FILE", "exec", "read*", "mcp__a", "mcp__a__b", "mcp__a__*"]
+
+simple_entries := [e | some e in edge_entries; pattern.simple_list([e], "deny")]
+
+# The whole-list path gives exactly what the entry-by-entry path gives,
+# and finds no problem, for every list it takes; and it takes the lists
+# of simple entries whatever their mix.
 test_the_whole_list_path_equals_the_entry_by_entry_path if {
-	every list in array.concat(plain_lists, [["bash", "exec", "shell"], ["exec", "bash"]]) {
-		every kind in ["allow", "deny"] {
-			every v in [vocabulary, pattern.vocabulary(groups, {"bash": "exec", "shell": "exec"})] {
-				pattern.compile(list, kind, v) == pattern._compile_entries(list, kind, v)
-				pattern.list_problems(list, kind, v.groups) == []
-			}
-		}
+	mismatches := {[list, kind] |
+		some [list, vocabularies] in generated_lists
+		some kind in ["allow", "deny"]
+		pattern.simple_list(list, kind)
+		not _same_both_ways(list, kind, vocabularies)
 	}
+	mismatches == set()
+	simple := {[list, kind] |
+		some [list, _] in generated_lists
+		some kind in ["allow", "deny"]
+		pattern.simple_list(list, kind)
+	}
+	count(simple) > 300
+	pattern.simple_list(["read_file", "mcp__a__b", "mcp__a__*", "MCP__*", "mcp__a", "read*"], "deny")
+}
+
+_same_both_ways(list, kind, vocabularies) if {
+	pattern.list_problems(list, kind, groups) == []
+	every v in vocabularies {
+		pattern.compile(list, kind, v) == pattern._compile_entries(list, kind, v)
+	}
+}
+
+test_nothing_is_the_matcher_of_an_empty_list if {
+	pattern.nothing == pattern.compile([], "allow", aliased)
+	pattern.nothing == pattern.compile([], "deny", aliased)
+	pattern.nothing == pattern._compile_entries([], "deny", vocabulary)
 }

@@ -24,7 +24,6 @@ package tooleval.pattern
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_canonical
-import data.tooleval.canonical.plain_name_chars
 import data.tooleval.shape
 
 # METADATA
@@ -101,7 +100,7 @@ _problem(entry, c, kind, groups) := "non_string_entry" if {
 #   {index, entry, code} objects; a problem of a group member also names
 #   the group and the member's index in it.
 list_problems(list, kind, groups) := [] if {
-	plain_list(list)
+	simple_list(list, kind)
 } else := [{"index": shape.max_entries, "entry": list[shape.max_entries], "code": "too_many_entries"}] if {
 	count(list) > shape.max_entries
 } else := [p |
@@ -205,23 +204,103 @@ parse(c) := {"kind": "all_mcp"} if {
 
 # METADATA
 # description: |
-#   The canonical forms, in order, of a list (an array) whose entries are
-#   all plain names (tooleval.canonical.plain_name) not starting with
-#   mcp__, with at most shape.max_entries of them; undefined for any other
-#   list. Such a list, the most common kind, has no problem and only
-#   exact entries, so it is checked and compiled a whole list at a time:
-#   a few built-in calls over the list's JSON text instead of several
-#   rule evaluations per entry.
-plain_list(list) := [] if {
-	list == []
-} else := forms if {
+#   The canonical forms of a list (an array) of the given kind ("allow"
+#   or "deny"), joined by new lines, when each of its at most
+#   shape.max_entries entries is a valid entry of one of these simple
+#   forms, written in plain characters (ASCII letters, digits, _, . and -,
+#   and the * that ends a wildcard) and at most 256 characters long:
+#
+#   | form       | entry                        | lists       |
+#   | name       | N, not starting with mcp__   | allow, deny |
+#   | wildcard   | N*, N not starting with mcp__ | deny       |
+#   | all_mcp    | mcp__*                       | allow, deny |
+#   | mcp_prefix | mcp__S__P*                   | allow, deny |
+#   | mcp_tool   | mcp__S__T                    | allow, deny |
+#   | mcp_server | mcp__B, B without __         | allow, deny |
+#
+#   S is a server as the grammar reads it: not empty, no __ in it and not
+#   ending with _, so that the __ after it is the first __ after mcp__.
+#   Undefined for any other list (groups, other characters, entries with a
+#   problem, anything that is not an array of strings): those are read
+#   entry by entry. Most lists are simple; one regular expression over a
+#   simple list's JSON text in lower case checks it (once the text is
+#   known to be ASCII: a case-insensitive match would let in non-ASCII
+#   letters such as the long s, which fold to ASCII ones), one lower over
+#   the joined list canonicalizes it (the canonical form of plain
+#   characters is their lower case), and simple_forms sorts it by form, a
+#   few built-in calls a list instead of several rule evaluations per
+#   entry.
+simple_list(list, kind) := lower(concat("\n", list)) if {
 	is_array(list)
 	count(list) <= shape.max_entries
-	regex.match(_plain_list_text, json.marshal(list))
-	text := lower(concat("\n", list))
-	not regex.match(`(^|\n)mcp__`, text)
-	forms := split(text, "\n")
+	text := json.marshal(list)
+	not regex.match(`[^",]{257}|[^\x00-\x7f]`, text)
+	regex.match(_simple_list_regex[kind], lower(text))
 }
 
-# The JSON text of a list of plain names: see plain_list.
-_plain_list_text := sprintf(`^\["%s"(,"%s")*\]$`, [plain_name_chars, plain_name_chars])
+# METADATA
+# scope: document
+# description: |
+#   The entries of a simple list of the given kind (simple_list's text)
+#   sorted by form, each list in the order of the entries:
+#
+#   | member       | holds                         |
+#   | names        | the canonical names           |
+#   | wildcards    | the N of each N*              |
+#   | all_mcp      | whether the list has mcp__*   |
+#   | mcp_prefixes | [entry, S, P] for mcp__S__P*  |
+#   | mcp_tools    | [entry, S, T] for mcp__S__T   |
+#   | mcp_servers  | [entry, B] for mcp__B         |
+#
+#   An allow list has no wildcards, and its mcp__B entries match no tool
+#   (see compile): for an allow list both are [], not looked for.
+simple_forms(text, "allow") := {
+	"names": regex.find_n(_form_lines.name, text, -1),
+	"wildcards": [],
+	"all_mcp": regex.match(_form_lines.all_mcp, text),
+	"mcp_prefixes": regex.find_all_string_submatch_n(_form_lines.mcp_prefix, text, -1),
+	"mcp_tools": regex.find_all_string_submatch_n(_form_lines.mcp_tool, text, -1),
+	"mcp_servers": [],
+}
+
+simple_forms(text, "deny") := {
+	"names": regex.find_n(_form_lines.name, text, -1),
+	"wildcards": [n | some [_, n] in regex.find_all_string_submatch_n(_form_lines.wildcard, text, -1)],
+	"all_mcp": regex.match(_form_lines.all_mcp, text),
+	"mcp_prefixes": regex.find_all_string_submatch_n(_form_lines.mcp_prefix, text, -1),
+	"mcp_tools": regex.find_all_string_submatch_n(_form_lines.mcp_tool, text, -1),
+	"mcp_servers": regex.find_all_string_submatch_n(_form_lines.mcp_server, text, -1),
+}
+
+# The forms of simple_list as regular expressions over canonical forms
+# (lower case), capturing N, S, P, T and B. A name (_not_mcp) is one of
+# mcp__'s proper prefixes, or a name that leaves mcp__ at its first,
+# second, ..., fifth character. A server (_server) is not empty and each
+# _ in it is followed by another character, not by _.
+_forms := {
+	"name": _not_mcp,
+	"wildcard": sprintf(`(%s)\*`, [_not_mcp]),
+	"all_mcp": `mcp__\*`,
+	"mcp_prefix": sprintf(`mcp__%s__([a-z0-9_.-]*)\*`, [_server]),
+	"mcp_tool": sprintf(`mcp__%s__([a-z0-9_.-]*)`, [_server]),
+	"mcp_server": `mcp__(_|(?:_?[a-z0-9.-])+_?)`,
+}
+
+_not_mcp := `(?:m(?:c(?:p_?)?)?|(?:[a-ln-z0-9_.-]|m[abd-z0-9_.-]|mc[a-oq-z0-9_.-]|mcp[a-z0-9.-]|mcp_[a-z0-9.-])[a-z0-9_.-]*)`
+
+_server := `((?:_?[a-z0-9.-])+)`
+
+# The forms each kind of list may hold.
+_kind_forms := {
+	"allow": ["name", "all_mcp", "mcp_prefix", "mcp_tool", "mcp_server"],
+	"deny": ["name", "wildcard", "all_mcp", "mcp_prefix", "mcp_tool", "mcp_server"],
+}
+
+# Each form as a pattern that finds the lines of a joined list in that form.
+_form_lines[form] := sprintf(`(?m)^%s$`, [re]) if some form, re in _forms
+
+# The JSON text of a simple list of each kind, in lower case.
+_simple_list_regex[kind] := sprintf(`^\[(?:"%s"(?:,"%s")*)?\]$`, [entry, entry]) if {
+	some kind, forms in _kind_forms
+	entry := sprintf("(?:%s)", [concat("|", [_forms[f] | some f in forms])])
+}

@@ -102,46 +102,103 @@ test_lists_are_capped if {
 	pattern.problem_messages.too_many_entries == "a list may have at most 4096 entries"
 }
 
-# Lists the whole-list path (plain_list) takes, and lists it must leave
-# to the entry-by-entry path.
-plain_lists := [
-	[],
-	["read_file"],
-	["Read_File", "BASH", "exec", "tool.v2", "a-b", "x_"],
-	["read_file", "read_file"],
+# [list, whether simple_list reads it as an allow list, as a deny list]:
+# the whole-list path takes simple lists only, and leaves every other
+# list to the entry-by-entry path.
+simple_list_cases := [
+	[[], true, true],
+	[["read_file"], true, true],
+	[["Read_File", "BASH", "exec", "tool.v2", "a-b", "x_"], true, true],
+	[["read_file", "read_file"], true, true],
+	[["m", "mc", "mcp", "mcp_", "mcpx", "mcp_x", "MCPX"], true, true],
+	[["read_file", "mcp__github"], true, true],
+	[["MCP__x__y", "Mcp__X__Y*", "mcp__*", "MCP__*"], true, true],
+	[["mcp__a_b__c", "mcp___a__b", "mcp__a___b", "mcp__a__", "mcp__a__b__c*"], true, true],
+	[["mcp___", "mcp__a_", "mcp___a_", "mcp__a.b-c"], true, true],
+	[["debug_*", "mcp_*", "m*", "mcp*"], false, true],
+	# entries with a problem: read one by one, so that it is reported
+	[["mcp__"], false, false],
+	[["mcp____x"], false, false],
+	[["mcp____*"], false, false],
+	[["mcp__a*"], false, false],
+	[["mcp___*"], false, false],
+	[["*"], false, false],
+	[["read*file"], false, false],
+	[["mcp__*x"], false, false],
+	# anything else: not plain characters, groups, not a list of strings
+	[["read_file", "group:edit"], false, false],
+	[["read_file", 3], false, false],
+	[["read_file", null], false, false],
+	[["réad_file"], false, false],
+	# letters that a case-insensitive match would take for ASCII ones
+	[["\u017f"], false, false],
+	[["\u212a"], false, false],
+	[["mcp__\u017frv__x"], false, false],
+	[["mcp__s__\u212a*"], false, false],
+	[["read file"], false, false],
+	[[" read_file"], false, false],
+	[["read_file\nmcp__x"], false, false],
+	[["read_file\n"], false, false],
+	[["a\"b"], false, false],
+	[["a,b"], false, false],
+	[[""], false, false],
+	[[["read_file"]], false, false],
+	[{"read_file"}, false, false],
+	[{"a": "read_file"}, false, false],
+	["read_file", false, false],
+	[null, false, false],
 ]
 
-not_plain_lists := [
-	["read_file", "mcp__github"],
-	["MCP__x__y"],
-	["read_file", "group:edit"],
-	["debug_*"],
-	["read_file", 3],
-	["read_file", null],
-	["réad_file"],
-	["read file"],
-	[" read_file"],
-	["read_file\nmcp__x"],
-	["a\"b"],
-	[""],
-	[["read_file"]],
-	{"read_file"},
-	{"a": "read_file"},
-	"read_file",
-	null,
-]
-
-test_plain_lists_take_the_whole_list_path if {
-	every list in plain_lists {
-		pattern.plain_list(list)
+test_simple_lists_take_the_whole_list_path if {
+	mismatches := {[list, kind] |
+		some [list, want_allow, want_deny] in simple_list_cases
+		some [kind, want] in [["allow", want_allow], ["deny", want_deny]]
+		_is_simple(list, kind) != want
 	}
-	every list in not_plain_lists {
-		not pattern.plain_list(list)
-	}
+	mismatches == set()
 }
 
-test_a_capped_plain_list_is_reported if {
+_is_simple(list, kind) if {
+	simple_list(list, kind)
+} else := false
+
+simple_list(list, kind) := pattern.simple_list(list, kind)
+
+# Names of 256 characters are canonical, longer ones are not: a simple
+# list has no entry of 257 or more.
+test_long_entries_are_read_one_by_one if {
+	long := concat("", ["a" | some _ in numbers.range(1, 256)])
+	simple_list([long, "mcp__s__t"], "allow") == concat("\n", [long, "mcp__s__t"])
+	not simple_list([concat("", [long, "a"])], "allow")
+	not simple_list([concat("", [long, "*"])], "deny")
+	pattern.list_problems([concat("", [long, "*"])], "deny", {})[0].code == "uncanonicalizable_entry"
+	wildcard := concat("", [substring(long, 0, 255), "*"])
+	simple_list([wildcard], "deny") == wildcard
+}
+
+test_a_capped_simple_list_is_reported if {
 	list := [sprintf("t%d", [i]) | some i in numbers.range(0, shape.max_entries)]
-	not pattern.plain_list(list)
+	not simple_list(list, "allow")
 	pattern.list_problems(list, "allow", {})[0].code == "too_many_entries"
+}
+
+test_simple_forms_sort_a_list_by_form if {
+	text := simple_list(["Read_File", "debug_*", "mcp__*", "mcp__a_b__Read_*", "mcp__a__b__c", "mcp__a_", "mcp__x__"], "deny")
+	pattern.simple_forms(text, "deny") == {
+		"names": ["read_file"],
+		"wildcards": ["debug_"],
+		"all_mcp": true,
+		"mcp_prefixes": [["mcp__a_b__read_*", "a_b", "read_"]],
+		"mcp_tools": [["mcp__a__b__c", "a", "b__c"], ["mcp__x__", "x", ""]],
+		"mcp_servers": [["mcp__a_", "a_"]],
+	}
+	allow := simple_list(["Read_File", "mcp__*", "mcp__a_b__Read_*", "mcp__a__b__c", "mcp__a_"], "allow")
+	pattern.simple_forms(allow, "allow") == {
+		"names": ["read_file"],
+		"wildcards": [],
+		"all_mcp": true,
+		"mcp_prefixes": [["mcp__a_b__read_*", "a_b", "read_"]],
+		"mcp_tools": [["mcp__a__b__c", "a", "b__c"]],
+		"mcp_servers": [],
+	}
 }

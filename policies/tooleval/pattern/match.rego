@@ -22,47 +22,47 @@ has_prefix(index, name) if {
 #   The compiled list matches the declared tool with canonical name name
 #   and record ({kind, server, tool, key?, names?}, see tooleval.declared:
 #   key is the name a built-in's aliases resolve to, names all of its
-#   names): a few look-ups, whatever the number of entries.
+#   names): a few look-ups, whatever the number of entries. A tool of
+#   kind mcp is matched by its name and its raw identity, a tool of any
+#   other kind by its names (_hit).
 matches(matcher, name, record) if {
-	record.kind != "mcp"
 	matcher.exact[object.get(record, "key", name)]
+	record.kind != "mcp"
 }
 
 matches(matcher, name, record) if {
-	record.kind == "mcp"
 	matcher.names[name]
+	record.kind == "mcp"
 }
 
-matches(matcher, _, record) if {
-	record.kind == "mcp"
-	matcher.all_mcp
+matches(matcher, name, record) if _pattern_hit(record.kind, matcher, name, record)
+
+# The ways a compiled list can match a tool of the given kind other than
+# its exact names (see matches). The rules for kind "mcp" are indexed on
+# it, so that a built-in or peer agent is asked about deny prefixes only,
+# and each rule starts with a look-up that fails when the list has no
+# entry of its kind.
+_pattern_hit(kind, matcher, name, record) if {
+	matcher.prefixes.lengths[0]
+	kind != "mcp"
+	_has_any_name_prefix(matcher.prefixes, name, record)
 }
 
-matches(matcher, _, record) if {
-	record.kind == "mcp"
+_pattern_hit("mcp", matcher, _, _) if matcher.all_mcp
+
+_pattern_hit("mcp", matcher, _, record) if {
+	matcher.raw.lengths[0]
 	_has_raw_prefix(matcher.raw, record.server, record.tool)
 }
 
-matches(matcher, _, record) if {
-	record.kind == "mcp"
+_pattern_hit("mcp", matcher, _, record) if {
+	matcher.raw_exact != {}
 	matcher.raw_exact[raw_key(record.server, record.tool)]
 }
 
-matches(matcher, name, record) if {
-	record.kind == "mcp"
+_pattern_hit("mcp", matcher, name, _) if {
+	matcher.mcp_name_prefixes.lengths[0]
 	has_prefix(matcher.mcp_name_prefixes, name)
-}
-
-matches(matcher, name, record) if {
-	record.kind != "mcp"
-	not record.names
-	has_prefix(matcher.prefixes, name)
-}
-
-matches(matcher, _, record) if {
-	record.kind != "mcp"
-	some n, _ in record.names
-	has_prefix(matcher.prefixes, n)
 }
 
 # METADATA
