@@ -18,11 +18,18 @@ import data.tooleval.pattern
 
 # METADATA
 # description: |
-#   The checks of a request: {exclusions, layers}, each an ordered list
-#   of {name, deny, allow, exempt} with compiled matchers (allow null:
-#   the check states no allowlist; exempt "mcp" or "non_mcp": tools of
-#   that kind pass the check untouched, only configured stages have it).
-checks(exclusions, layers) := {"exclusions": exclusions, "layers": layers}
+#   The checks of a request: {exclusions, layers, denying}, the first
+#   two each an ordered list of {name, deny, allow, exempt} with compiled
+#   matchers (allow null: the check states no allowlist; exempt "mcp" or
+#   "non_mcp": tools of that kind pass the check untouched, only
+#   configured stages have it); denying is the layers whose deny list
+#   can match a tool, in order: the only ones a deny check can refuse
+#   with, so that a tool's deny checks skip the others.
+checks(exclusions, layers) := {
+	"exclusions": exclusions,
+	"layers": layers,
+	"denying": [c | some c in layers; c.deny != pattern.nothing],
+}
 
 # METADATA
 # description: |

@@ -114,3 +114,10 @@ test_an_empty_deny_list_refuses_nothing if {
 		checks.refuses("allow", closed, name, record)
 	}
 }
+
+# denying is the layers whose deny list can match a tool, in order.
+test_denying_is_the_layers_with_a_deny_list if {
+	[c.name | some c in example_checks.denying] == ["all_agents", "tenant"]
+	checks.checks([], [check("a", null, [], null), check("b", null, ["x"], null), check("c", ["y"], [], null)]).denying[0].name == "b"
+	count(checks.checks([], [check("a", ["x"], [], null)]).denying) == 0
+}

@@ -174,12 +174,17 @@ tool_refusal(compiled, name, record) := _name_row_refusal(rows.exclusion, layer)
 	refusing := [c.name | some c in compiled.exclusions; checks.refuses("exclusion", c, name, record)]
 	layer := refusing[0]
 } else := _name_row_refusal(rows.deny, layer) if {
-	refusing := [c.name | some c in compiled.layers; checks.refuses("deny", c, name, record)]
+	refusing := [c.name | some c in _denying(compiled); checks.refuses("deny", c, name, record)]
 	layer := refusing[0]
 } else := _name_row_refusal(rows.allow, layer) if {
 	refusing := [c.name | some c in compiled.layers; checks.refuses("allow", c, name, record)]
 	layer := refusing[0]
 }
+
+# The checks of compiled that a deny check can refuse with: its denying
+# layers (tooleval.checks.checks), or every layer of checks built
+# otherwise.
+_denying(compiled) := object.get(compiled, "denying", compiled.layers)
 
 _name_row_refusal(row, layer) := {"reason": row.reason, "layer": layer}
 
