@@ -24,43 +24,35 @@ has_prefix(index, name) if {
 #   key is the name a built-in's aliases resolve to, names all of its
 #   names): a few look-ups, whatever the number of entries. A tool of
 #   kind mcp is matched by its name and its raw identity, a tool of any
-#   other kind by its names (_hit).
-matches(matcher, name, record) if {
-	matcher.exact[object.get(record, "key", name)]
-	record.kind != "mcp"
-}
+#   other kind by its names and deny prefixes (_hit, whose rules are
+#   indexed on whether the tool is an MCP tool).
+matches(matcher, name, record) if _hit(record.kind == "mcp", matcher, name, record)
 
-matches(matcher, name, record) if {
-	matcher.names[name]
-	record.kind == "mcp"
-}
+# The ways a compiled list matches a tool (see matches), for an MCP tool
+# (true) and for any other (false). Each rule starts with a look-up that
+# fails when the list has no entry of its kind.
+_hit(false, matcher, name, record) if matcher.exact[object.get(record, "key", name)]
 
-matches(matcher, name, record) if _pattern_hit(record.kind, matcher, name, record)
-
-# The ways a compiled list can match a tool of the given kind other than
-# its exact names (see matches). The rules for kind "mcp" are indexed on
-# it, so that a built-in or peer agent is asked about deny prefixes only,
-# and each rule starts with a look-up that fails when the list has no
-# entry of its kind.
-_pattern_hit(kind, matcher, name, record) if {
+_hit(false, matcher, name, record) if {
 	matcher.prefixes.lengths[0]
-	kind != "mcp"
 	_has_any_name_prefix(matcher.prefixes, name, record)
 }
 
-_pattern_hit("mcp", matcher, _, _) if matcher.all_mcp
+_hit(true, matcher, name, _) if matcher.names[name]
 
-_pattern_hit("mcp", matcher, _, record) if {
+_hit(true, matcher, _, _) if matcher.all_mcp
+
+_hit(true, matcher, _, record) if {
 	matcher.raw.lengths[0]
 	_has_raw_prefix(matcher.raw, record.server, record.tool)
 }
 
-_pattern_hit("mcp", matcher, _, record) if {
+_hit(true, matcher, _, record) if {
 	matcher.raw_exact != {}
 	matcher.raw_exact[raw_key(record.server, record.tool)]
 }
 
-_pattern_hit("mcp", matcher, name, _) if {
+_hit(true, matcher, name, _) if {
 	matcher.mcp_name_prefixes.lengths[0]
 	has_prefix(matcher.mcp_name_prefixes, name)
 }
