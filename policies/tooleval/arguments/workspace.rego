@@ -5,39 +5,53 @@ import data.tooleval.shape
 
 # METADATA
 # description: |
-#   input.workspace as {root, read_roots, allow_outside, excluded,
-#   sensitive}, or null when it is absent (no path rule applies).
-#   excluded and sensitive are runs of segment keys (see segment_key):
-#   excluded those of each root-relative excluded entry joined to root,
-#   sensitive those of each of the sensitive paths given (the
-#   configuration's, tooleval.configuration.sensitive_paths). Malformed
-#   members are reported by workspace_errors and read as the narrowest
-#   value.
+#   input.workspace compiled for the path rules, or null when it is absent
+#   (no path rule applies): {root_prefix, read_prefixes, allow_outside,
+#   excluded, sensitive}. root_prefix is what a path under root starts
+#   with once a "/" is appended to it (see root_prefix), read_prefixes
+#   those of root and each of read_roots. excluded and sensitive are keyed
+#   forms (see keyed_path): excluded those of each root-relative excluded
+#   entry joined to root, sensitive those of each of the sensitive paths
+#   given (the configuration's, tooleval.configuration.sensitive_paths).
+#   Malformed members are reported by workspace_errors and read as the
+#   narrowest value.
 workspace(doc, sensitive_paths) := null if {
 	not shape.present(doc, "workspace")
-} else := {
-	"root": root,
-	"read_roots": _string_list(shape.field(w, "read_roots", [])),
-	"allow_outside": shape.field(w, "allow_outside", false) == true,
-	"excluded": [keys |
-		some entry in _string_list(shape.field(w, "excluded", []))
-		keys := _path_keys(_join(root, entry))
+} else := _compiled(_object_or_empty(doc.workspace), sensitive_paths)
+
+_compiled(w, sensitive_paths) := {
+	"root_prefix": _root_prefix(root),
+	"read_prefixes": [_root_prefix(r) | some r in array.concat([root], _string_list(w, "read_roots"))],
+	"allow_outside": object.get(w, "allow_outside", false) == true,
+	"excluded": [keyed |
+		some entry in _string_list(w, "excluded")
+		keyed := _keyed_path(_join(root, entry))
 	],
-	"sensitive": [keys |
+	"sensitive": [keyed |
 		some p in sensitive_paths
 		is_string(p)
-		keys := _relative_keys(p)
+		keyed := _keyed_relative(p)
 	],
 } if {
-	w := shape.field(doc, "workspace", {})
-	root := _root_or_nowhere(shape.field(w, "root", null))
+	root := _root_or_nowhere(object.get(w, "root", null))
 }
+
+_object_or_empty(x) := x if is_object(x)
+
+else := {}
+
+# The keyed form of a relative path (see keyed_path): that of the
+# absolute path it names under / when it is plain, key by key otherwise.
+_keyed_relative(p) := concat("", ["\u0000", replace(lower(p), "/", "\u0000"), "\u0000"]) if {
+	regex.match(_plain_relative_regex, p)
+} else := _keyed(_relative_keys(p))
 
 _root_or_nowhere(root) := root if _absolute_clean(root)
 
 else := "/nonexistent"
 
-_string_list(x) := [s | some s in x; is_string(s)] if is_array(x)
+# The strings of the array w[key]; none when it is not an array.
+_string_list(w, key) := [s | some s in w[key]; is_string(s)] if is_array(w[key])
 
 else := []
 
@@ -47,14 +61,10 @@ workspace_errors(doc) := [] if {
 	not shape.present(doc, "workspace")
 } else := [shape.problem("invalid_workspace", "workspace must be an object", {"field": "workspace"})] if {
 	not is_object(doc.workspace)
-} else := [shape.problem("invalid_workspace", message, {"field": sprintf("workspace.%s", [member])}) |
-	some [member, message] in _workspace_problems(doc.workspace)
-]
-
-_workspace_problems(w) := [[member, message] |
-	some member, check in _workspace_checks
-	not _valid_member(check, w, member)
-	message := _workspace_messages[check]
+} else := [shape.problem("invalid_workspace", _workspace_messages[check], {"field": sprintf("workspace.%s", [member])}) |
+	some member, value in object.union({"root": null}, doc.workspace)
+	check := _workspace_checks[member]
+	not _valid_member(check, value)
 ]
 
 _workspace_checks := {
@@ -71,21 +81,25 @@ _workspace_messages := {
 	"boolean": "must be true or false",
 }
 
-_valid_member("root", w, member) if {
-	_absolute_clean(w[member])
-	_path_keys(w[member])
+# A member's value is valid. Members are checked in name order, root
+# whether present or not (null, for any other member, is absent).
+_valid_member("root", root) if {
+	_absolute_clean(root)
+	_has_keys(root)
 }
 
-_valid_member("absolute_list", w, member) if {
-	list := shape.field(w, member, [])
+_valid_member("absolute_list", null)
+
+_valid_member("absolute_list", list) if {
 	is_array(list)
 	every p in list {
 		_absolute_clean(p)
 	}
 }
 
-_valid_member("relative_list", w, member) if {
-	list := shape.field(w, member, [])
+_valid_member("relative_list", null)
+
+_valid_member("relative_list", list) if {
 	is_array(list)
 	every p in list {
 		_relative_clean(p)
@@ -93,4 +107,6 @@ _valid_member("relative_list", w, member) if {
 	}
 }
 
-_valid_member("boolean", w, member) if is_boolean(shape.field(w, member, false))
+_valid_member("boolean", value) if is_boolean(value)
+
+_valid_member("boolean", null)
