@@ -99,7 +99,7 @@ glob_rule(workspace, pattern) := "unresolved" if {
 	not _safe_glob(pattern)
 } else := "not_readable" if {
 	startswith(pattern, "/")
-	not _readable(workspace, _glob_root(pattern))
+	not _under(_glob_root(pattern), workspace.read_prefixes)
 }
 
 _safe_glob(pattern) if {
@@ -177,7 +177,7 @@ _path_rule(workspace, accesses, path) := "unresolved" if {
 	rule := _write_rule(workspace, path)
 } else := "not_readable" if {
 	accesses.read
-	not _readable(workspace, path)
+	not _under(path, workspace.read_prefixes)
 }
 
 # The rule a resolved written path breaks, or undefined. It is compared by
@@ -277,10 +277,8 @@ _plain_path(path) if regex.match(_plain_path_regex, path)
 
 # A plain segment: 1 to 256 characters of ASCII but NUL and /, the first
 # none of tab, LF, VT, FF, CR and space, the last none of these nor a dot.
+# regal ignore:line-length
 _plain_path_regex := `^(?:/(?:[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]|[\x01-\x08\x0e-\x1f\x21-\x2e\x30-\x7f][\x01-\x2e\x30-\x7f]{0,254}[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]))+$`
-
-# A relative path of plain segments.
-_plain_relative_regex := `^(?:[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]|[\x01-\x08\x0e-\x1f\x21-\x2e\x30-\x7f][\x01-\x2e\x30-\x7f]{0,254}[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f])(?:/(?:[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]|[\x01-\x08\x0e-\x1f\x21-\x2e\x30-\x7f][\x01-\x2e\x30-\x7f]{0,254}[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]))*$`
 
 # METADATA
 # description: |
@@ -358,5 +356,3 @@ _relative_keys(path) := keys if {
 	keys := [_segment_key(s) | some s in segments]
 	count(keys) == count(segments)
 }
-
-_readable(workspace, path) if _under(path, workspace.read_prefixes)

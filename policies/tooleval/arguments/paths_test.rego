@@ -77,9 +77,17 @@ rule_cases := [
 	# is not in NFC either, so it is unresolved when read as well.)
 	["write", "/ws/a\u0301\u0300\u0323", "unresolved"],
 	["read", "/ws/a\u0301\u0300\u0323", "unresolved"],
-	# The boundaries of the fast path: a sibling that starts like the root,
-	# the root itself, trailing slashes, names that contain a sensitive
-	# name, case, segments that are not ASCII next to ones that are.
+	# ~ and $VAR are never expanded.
+	["write", "~/.bashrc", "unresolved"],
+	["read", "$HOME/.bashrc", "unresolved"],
+	["write", "~", "unresolved"],
+]
+
+# [access, path, rule or "ok"]: the boundaries of the fast path: a
+# sibling that starts like the root, the root itself, trailing slashes,
+# names that contain a sensitive name, case, segments that are not ASCII
+# next to ones that are.
+boundary_cases := [
 	["read", "/ws2/a", "not_readable"],
 	["read", "/skills2/a", "not_readable"],
 	["write", "/ws2", "outside_workspace"],
@@ -99,10 +107,6 @@ rule_cases := [
 	["write", "/ws/\tTarget/x", "excluded"],
 	["write", "/ws/target\u00a0/x", "excluded"],
 	["write", "/ws/.../x", "ok"],
-	# ~ and $VAR are never expanded.
-	["write", "~/.bashrc", "unresolved"],
-	["read", "$HOME/.bashrc", "unresolved"],
-	["write", "~", "unresolved"],
 ]
 
 rule_of(access, path) := r.rule if {
@@ -110,13 +114,14 @@ rule_of(access, path) := r.rule if {
 } else := "ok"
 
 test_path_rules if {
+	cases := array.concat(rule_cases, boundary_cases)
 	mismatches := {[access, path, got, want] |
-		some [access, path, want] in rule_cases
+		some [access, path, want] in cases
 		got := rule_of(access, path)
 		got != want
 	}
 	mismatches == set()
-	count([c | some c in rule_cases; rule_of(c[0], c[1])]) == count(rule_cases)
+	count([c | some c in cases; rule_of(c[0], c[1])]) == count(cases)
 }
 
 # [path, plain]: a plain path's keys are the lower case of its segments.
@@ -177,6 +182,34 @@ test_keyed_fast_path_is_the_exact_one if {
 	mismatches == set()
 }
 
+# Relative paths keyed all at once are keyed as one by one.
+test_keyed_relatives if {
+	lists := [
+		[".ssh", ".aws", ".git/hooks"],
+		[".SSH", "A b/C\u0001d"],
+		[".ssh"],
+		[],
+		[".ssh", 3],
+		[".ssh", ""],
+		["a//b"],
+		["/a"],
+		["a/"],
+		[".ssh."],
+		["a/\u0080/b"],
+		["a\u0080b", "c"],
+		["caf\u00e9", ".ssh"],
+		["\u0080"],
+	]
+	mismatches := {[list, got, want] |
+		some list in lists
+		got := arguments._keyed_relatives(list)
+		want := [k | some p in list; is_string(p); k := arguments._keyed(arguments._relative_keys(p))]
+		got != want
+	}
+	mismatches == set()
+	arguments._keyed_relatives([".ssh", ".git/Hooks"]) == ["\u0000.ssh\u0000", "\u0000.git\u0000hooks\u0000"]
+}
+
 # The literal regular expressions are these parts put together.
 test_regular_expressions_are_their_parts if {
 	clean := `(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+)`
@@ -190,7 +223,6 @@ test_regular_expressions_are_their_parts if {
 	last := `[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]`
 	plain := concat("", ["(?:", last, "|", first, inner, "{0,254}", last, ")"])
 	arguments._plain_path_regex == concat("", ["^(?:/", plain, ")+$"])
-	arguments._plain_relative_regex == concat("", ["^", plain, "(?:/", plain, ")*$"])
 }
 
 test_allow_outside_lets_writes_out_but_keeps_blocklists if {

@@ -27,11 +27,7 @@ _compiled(w, sensitive_paths) := {
 		some entry in _string_list(w, "excluded")
 		keyed := _keyed_path(_join(root, entry))
 	],
-	"sensitive": [keyed |
-		some p in sensitive_paths
-		is_string(p)
-		keyed := _keyed_relative(p)
-	],
+	"sensitive": _keyed_relatives(sensitive_paths),
 } if {
 	root := _root_or_nowhere(object.get(w, "root", null))
 }
@@ -40,10 +36,33 @@ _object_or_empty(x) := x if is_object(x)
 
 else := {}
 
-# The keyed form of a relative path (see keyed_path): that of the
-# absolute path it names under / when it is plain, key by key otherwise.
-_keyed_relative(p) := concat("", ["\u0000", replace(lower(p), "/", "\u0000"), "\u0000"]) if {
-	regex.match(_plain_relative_regex, p)
+# METADATA
+# description: |
+#   The keyed forms (see keyed_path) of the strings of a list of relative
+#   paths. When they are all plain (the shipped sensitive paths are), all
+#   at once: joined by "/", U+0080, "/" and wrapped in "/", lower-cased
+#   with NUL for "/", and split at U+0080. There are as many pieces as
+#   paths exactly when no path has a U+0080; then the paths are all plain
+#   exactly when "/" and the paths joined by "/" is a plain path (no path
+#   is empty or has an empty segment), and each piece is its path's keyed
+#   form. Path by path otherwise.
+_keyed_relatives(paths) := keyed if {
+	joined := concat("/\u0080/", paths)
+	_plain_path(concat("", ["/", replace(joined, "/\u0080/", "/")]))
+	keyed := split(replace(lower(concat("", ["/", joined, "/"])), "/", "\u0000"), "\u0080")
+	count(keyed) == count(paths)
+} else := [keyed |
+	some p in paths
+	is_string(p)
+	keyed := _keyed_relative(p)
+]
+
+# The keyed form of a relative path: that of the absolute path it names
+# under / when that is plain (it then has no empty segment, and the same
+# keys), built key by key otherwise.
+_keyed_relative(p) := _keyed_path(absolute) if {
+	absolute := concat("", ["/", p])
+	_plain_path(absolute)
 } else := _keyed(_relative_keys(p))
 
 _root_or_nowhere(root) := root if _absolute_clean(root)
@@ -82,26 +101,22 @@ _workspace_messages := {
 }
 
 # A member's value is valid. Members are checked in name order, root
-# whether present or not (null, for any other member, is absent).
-_valid_member("root", root) if {
-	_absolute_clean(root)
-	_has_keys(root)
+# whether present or not; any other member that is null is absent.
+_valid_member("root", value) if {
+	_absolute_clean(value)
+	_has_keys(value)
 }
 
-_valid_member("absolute_list", null)
-
-_valid_member("absolute_list", list) if {
-	is_array(list)
-	every p in list {
+_valid_member("absolute_list", value) if {
+	is_array(value)
+	every p in value {
 		_absolute_clean(p)
 	}
 }
 
-_valid_member("relative_list", null)
-
-_valid_member("relative_list", list) if {
-	is_array(list)
-	every p in list {
+_valid_member("relative_list", value) if {
+	is_array(value)
+	every p in value {
 		_relative_clean(p)
 		_relative_keys(p)
 	}
@@ -109,4 +124,7 @@ _valid_member("relative_list", list) if {
 
 _valid_member("boolean", value) if is_boolean(value)
 
-_valid_member("boolean", null)
+_valid_member(check, value) if {
+	value == null
+	check != "root"
+}
