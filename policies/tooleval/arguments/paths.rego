@@ -168,9 +168,10 @@ _element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument
 }
 
 # The rule a path breaks, or undefined when it breaks none: a path that
-# is not resolved breaks unresolved; a written path is checked first
+# is neither plain nor resolved breaks unresolved; a written path is checked first
 # (write_rule), then a read one.
 _path_rule(workspace, accesses, path) := "unresolved" if {
+	not _plain_path(path)
 	not _resolved(path)
 } else := rule if {
 	accesses.write
@@ -254,12 +255,9 @@ _absolute_clean_regex := `^/$|^(?:/(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.
 
 _relative_clean_regex := `^(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+)(?:/(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+))*$`
 
-# A path is resolved when it is absolute, clean and in NFC. A plain path
-# (see plain_path) is all three.
-_resolved(path) if _plain_path(path)
-
+# A path is resolved when it is absolute, clean and in NFC (a plain path,
+# see plain_path, is all three).
 _resolved(path) if {
-	not _plain_path(path)
 	_absolute_clean(path)
 	nfc(path)
 }
