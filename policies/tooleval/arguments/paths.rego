@@ -168,8 +168,8 @@ _element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument
 }
 
 # The rule a path breaks, or undefined when it breaks none: a path that
-# is neither plain nor resolved breaks unresolved; a written path is checked first
-# (write_rule), then a read one.
+# is neither plain nor resolved breaks unresolved; a written path is
+# checked first (write_rule), then a read one.
 _path_rule(workspace, accesses, path) := "unresolved" if {
 	not _plain_path(path)
 	not _resolved(path)
