@@ -353,7 +353,10 @@ workspace_error_cases := [
 	[{"workspace": {"root": null}}, ["workspace.root"]],
 	[{"workspace": {"root": "/ws/caf\u00e9", "excluded": ["caf\u00e9"]}}, []],
 	[{"workspace": {"root": "/ws/a\u0301\u0300\u0323"}}, ["workspace.root"]],
-	[{"workspace": {"root": "/", "read_roots": ["/a", 3], "excluded": ["a", "", 3], "allow_outside": 1}}, ["workspace.allow_outside", "workspace.excluded", "workspace.read_roots"]],
+	[
+		{"workspace": {"root": "/", "read_roots": ["/a", 3], "excluded": ["a", "", 3], "allow_outside": 1}},
+		["workspace.allow_outside", "workspace.excluded", "workspace.read_roots"],
+	],
 ]
 
 test_workspace_errors if {
