@@ -36,52 +36,49 @@ import data.tooleval.canonical.nfc
 #   undefined. arguments maps each path argument of the tool to its set of
 #   accesses ("read", "write"); they are checked in argument-name order.
 refusal(workspace, arguments, args) := refusals[0] if {
+	arguments != {}
 	refusals := [r |
 		some name in sort(object.keys(arguments))
-		r := _argument_refusal(workspace, name, arguments[name], args)
+		some r in _argument_refusals(workspace, name, arguments[name], args)
 	]
-	count(refusals) > 0
 }
 
-_argument_refusal(workspace, name, accesses, args) := {"rule": "unresolved", "argument": name, "path": null} if {
+# The refusals of an argument, in order, or undefined when the call does
+# not have it. Each function below returns a list (empty when nothing is
+# refused), so that a branch taken is never left for the next.
+_argument_refusals(workspace, name, accesses, args) := [_unresolved(name)] if {
 	not is_object(args)
-} else := _value_refusal(workspace, name, accesses, args[name])
+} else := _value_refusals(workspace, name, accesses, args[name])
 
 # Patch text names the files it writes in its headers; a string is one
 # path; a list is checked element by element; anything else that is
 # present (null included) cannot be a path.
-_value_refusal(workspace, name, accesses, value) := _patch_refusal(workspace, name, value) if {
+_value_refusals(workspace, name, accesses, value) := _patch_refusals(workspace, name, value) if {
 	accesses.patch
-} else := _glob_value_refusal(workspace, name, value) if {
-	not accesses.patch
+} else := _glob_refusals(workspace, name, value) if {
 	accesses.glob
-} else := _path_value_refusal(workspace, name, accesses, value) if {
-	not accesses.patch
-	not accesses.glob
-}
+} else := _path_refusals(workspace, name, accesses, value)
+
+_unresolved(name) := {"rule": "unresolved", "argument": name, "path": null}
 
 # A glob pattern, or a list of them, each checked (glob_rule); anything
 # else that is present cannot be a pattern. The refusal says pattern, for
 # its message.
-_glob_value_refusal(workspace, name, value) := {"rule": rule, "argument": name, "path": value, "pattern": true} if {
-	is_string(value)
+_glob_refusals(workspace, name, value) := [{"rule": rule, "argument": name, "path": value, "pattern": true} |
 	rule := glob_rule(workspace, value)
-} else := refusals[0] if {
+] if {
+	is_string(value)
+} else := [r |
+	some element in value
+	r := _glob_element_refusal(workspace, name, element)
+] if {
 	is_array(value)
-	refusals := [r |
-		some element in value
-		r := _glob_element_refusal(workspace, name, element)
-	]
-	count(refusals) > 0
-} else := {"rule": "unresolved", "argument": name, "path": null} if {
-	not is_string(value)
-	not is_array(value)
-}
+} else := [_unresolved(name)]
 
 _glob_element_refusal(workspace, name, element) := {"rule": rule, "argument": name, "path": element, "pattern": true} if {
 	is_string(element)
 	rule := glob_rule(workspace, element)
-} else := {"rule": "unresolved", "argument": name, "path": null} if {
+} else := _unresolved(name) if {
 	not is_string(element)
 }
 
@@ -102,7 +99,7 @@ glob_rule(workspace, pattern) := "unresolved" if {
 	not _safe_glob(pattern)
 } else := "not_readable" if {
 	startswith(pattern, "/")
-	not _readable(workspace, _glob_root(pattern))
+	not _under(_glob_root(pattern), workspace.read_prefixes)
 }
 
 _safe_glob(pattern) if {
@@ -126,20 +123,16 @@ _first_or(list, default_value) := min(list) if count(list) > 0
 
 else := default_value
 
-_path_value_refusal(workspace, name, accesses, value) := {"rule": rule, "argument": name, "path": value} if {
-	is_string(value)
+_path_refusals(workspace, name, accesses, value) := [{"rule": rule, "argument": name, "path": value} |
 	rule := _path_rule(workspace, accesses, value)
-} else := refusals[0] if {
+] if {
+	is_string(value)
+} else := [r |
+	some element in value
+	r := _element_refusal(workspace, name, accesses, element)
+] if {
 	is_array(value)
-	refusals := [r |
-		some element in value
-		r := _element_refusal(workspace, name, accesses, element)
-	]
-	count(refusals) > 0
-} else := {"rule": "unresolved", "argument": name, "path": null} if {
-	not is_string(value)
-	not is_array(value)
-}
+} else := [_unresolved(name)]
 
 # METADATA
 # description: |
@@ -160,47 +153,48 @@ patch_headers := ["*** Add File:", "*** Update File:", "*** Delete File:", "*** 
 
 # Every path a patch text names is written; text that is not a string
 # cannot be read, and is refused.
-_patch_refusal(workspace, name, text) := {"rule": "unresolved", "argument": name, "path": null} if {
-	not is_string(text)
-} else := refusals[0] if {
-	refusals := [{"rule": rule, "argument": name, "path": path} |
-		some path in patch_paths(text)
-		rule := _path_rule(workspace, {"write"}, path)
-	]
-	count(refusals) > 0
-}
+_patch_refusals(workspace, name, text) := [{"rule": rule, "argument": name, "path": path} |
+	some path in patch_paths(text)
+	rule := _path_rule(workspace, {"write"}, path)
+] if {
+	is_string(text)
+} else := [_unresolved(name)]
 
 _element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument": name, "path": element} if {
 	is_string(element)
 	rule := _path_rule(workspace, accesses, element)
-} else := {"rule": "unresolved", "argument": name, "path": null} if {
+} else := _unresolved(name) if {
 	not is_string(element)
 }
 
+# The rule a path breaks, or undefined when it breaks none: a path that
+# is neither plain nor resolved breaks unresolved; a written path is
+# checked first (write_rule), then a read one.
 _path_rule(workspace, accesses, path) := "unresolved" if {
-	not _absolute_clean(path)
-} else := "unresolved" if {
-	not nfc(path)
-} else := "outside_workspace" if {
+	not _plain_path(path)
+	not _resolved(path)
+} else := rule if {
 	accesses.write
-	workspace.allow_outside != true
-	not _inside(path, workspace.root)
-} else := "unresolved" if {
-	accesses.write
-	not _path_keys(path)
-} else := "sensitive" if {
-	accesses.write
-	keys := _path_keys(path)
-	some run in workspace.sensitive
-	_contains_run(keys, run)
-} else := "excluded" if {
-	accesses.write
-	keys := _path_keys(path)
-	some run in workspace.excluded
-	array.slice(keys, 0, count(run)) == run
+	rule := _write_rule(workspace, path)
 } else := "not_readable" if {
 	accesses.read
-	not _readable(workspace, path)
+	not _under(path, workspace.read_prefixes)
+}
+
+# The rule a resolved written path breaks, or undefined. It is compared by
+# its keyed form (see keyed_path): a run of sensitive segments anywhere
+# in it, an excluded path at its start.
+_write_rule(workspace, path) := "outside_workspace" if {
+	workspace.allow_outside != true
+	not _under(path, [workspace.root_prefix])
+} else := "unresolved" if {
+	not _keyed_path(path)
+} else := "sensitive" if {
+	keyed := _keyed_path(path)
+	some run in workspace.sensitive
+	contains(keyed, run)
+} else := "excluded" if {
+	strings.any_prefix_match(_keyed_path(path), workspace.excluded)
 }
 
 # METADATA
@@ -240,44 +234,95 @@ _why_text := {
 }
 
 # METADATA
-# scope: document
 # description: p is an absolute path with no empty, . or .. segment, no trailing / and no NUL.
-_absolute_clean("/") := true
-
 _absolute_clean(p) if {
 	is_string(p)
-	startswith(p, "/")
-	every segment in array.slice(split(p, "/"), 1, count(p)) {
-		_clean_segment(segment)
-	}
+	regex.match(_absolute_clean_regex, p)
 }
 
 # METADATA
-# description: p is a non-empty relative path with no empty, . or .. segment.
+# description: p is a non-empty relative path with no empty, . or .. segment and no NUL.
 _relative_clean(p) if {
 	is_string(p)
-	not startswith(p, "/")
-	every segment in split(p, "/") {
-		_clean_segment(segment)
-	}
+	regex.match(_relative_clean_regex, p)
 }
 
-_clean_segment(segment) if {
-	not segment in {"", ".", ".."}
-	not contains(segment, "\u0000")
+# A clean segment: not empty, no / or NUL, not . or .. (a segment that
+# starts with a dot has another character that is not one, or a third).
+# The regular expressions are literal, so that no query builds them;
+# arguments_test checks them against their parts.
+_absolute_clean_regex := `^/$|^(?:/(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+))+$`
+
+_relative_clean_regex := `^(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+)(?:/(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+))*$`
+
+# A path is resolved when it is absolute, clean and in NFC (a plain path,
+# see plain_path, is all three).
+_resolved(path) if {
+	_absolute_clean(path)
+	nfc(path)
 }
 
 # METADATA
-# scope: document
-# description: path is root or lies below it, on a segment boundary.
-_inside(path, root) if path == root
+# description: |
+#   path is absolute, clean and ASCII, and each of its segments is 1 to
+#   256 characters with no white space at either end and no dot at its
+#   end: a path whose segment keys (see segment_key) are the lower case of
+#   its segments, so that lower(path) is its keys joined by "/". It is
+#   also in NFC (it is ASCII). Its characters are those of ASCII but NUL
+#   and /; a segment's first is none of the white space trim_space trims
+#   (tab, LF, VT, FF, CR, space), its last none of these nor a dot.
+_plain_path(path) if regex.match(_plain_path_regex, path)
 
-_inside(path, root) if {
-	root == "/"
-	startswith(path, "/")
+# A plain segment: 1 to 256 characters of ASCII but NUL and /, the first
+# none of tab, LF, VT, FF, CR and space, the last none of these nor a dot.
+# regal ignore:line-length
+_plain_path_regex := `^(?:/(?:[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]|[\x01-\x08\x0e-\x1f\x21-\x2e\x30-\x7f][\x01-\x2e\x30-\x7f]{0,254}[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]))+$`
+
+# METADATA
+# description: |
+#   The keyed form of a resolved absolute path: the keys of its segments
+#   (see segment_key), each after a NUL, and a NUL at the end ("\x00ws\x00
+#   src\x00" for /ws/SRC; "\x00" for /). No key has a NUL in it (a
+#   segment has none and no canonical form adds one), so a run of keys is
+#   a run of the path's segments exactly when its keyed form is a
+#   substring of the path's, and its first segments exactly when a prefix.
+#   A plain path's is its lower case with NUL for /; any other's is built
+#   key by key. Undefined when a segment has no key.
+_keyed_path(path) := concat("", [replace(lower(path), "/", "\u0000"), "\u0000"]) if {
+	_plain_path(path)
+} else := _keyed(_path_keys(path))
+
+# A resolved absolute path whose segments all have a key.
+_has_keys(path) if _plain_path(path)
+
+_has_keys(path) if {
+	not _plain_path(path)
+	_path_keys(path)
 }
 
-_inside(path, root) if startswith(path, concat("", [root, "/"]))
+# METADATA
+# description: |
+#   The keyed form of a list of keys (see keyed_path), undefined when a
+#   key has a NUL: such a key matches no segment, and its keyed form
+#   could be read as two keys.
+_keyed(keys) := concat("\u0000", array.flatten(["", keys, ""])) if {
+	every key in keys {
+		not contains(key, "\u0000")
+	}
+}
+
+# path (absolute) is one of roots or lies below it, on a segment boundary,
+# where prefixes are those roots' prefixes (see root_prefix): path with a
+# "/" appended starts with "/ws/" exactly when path is /ws or under it.
+_under(path, prefixes) if strings.any_prefix_match(concat("", [path, "/"]), prefixes)
+
+# METADATA
+# description: |
+#   What a path under root starts with, root itself with a "/" appended:
+#   root followed by "/" ("/" for the root "/").
+_root_prefix("/") := "/"
+
+_root_prefix(root) := concat("", [root, "/"]) if root != "/"
 
 _join("/", relative) := concat("", ["/", relative])
 
@@ -308,18 +353,4 @@ _relative_keys(path) := keys if {
 	segments := split(path, "/")
 	keys := [_segment_key(s) | some s in segments]
 	count(keys) == count(segments)
-}
-
-# keys has the keys of run as consecutive elements.
-_contains_run(keys, run) if {
-	count(keys) >= count(run)
-	some i in numbers.range(0, count(keys) - count(run))
-	array.slice(keys, i, i + count(run)) == run
-}
-
-_readable(workspace, path) if _inside(path, workspace.root)
-
-_readable(workspace, path) if {
-	some root in workspace.read_roots
-	_inside(path, root)
 }

@@ -83,18 +83,146 @@ rule_cases := [
 	["write", "~", "unresolved"],
 ]
 
+# [access, path, rule or "ok"]: the boundaries of the fast path: a
+# sibling that starts like the root, the root itself, trailing slashes,
+# names that contain a sensitive name, case, segments that are not ASCII
+# next to ones that are.
+boundary_cases := [
+	["read", "/ws2/a", "not_readable"],
+	["read", "/skills2/a", "not_readable"],
+	["write", "/ws2", "outside_workspace"],
+	["write", "/ws", "ok"],
+	["write", "/WS/a", "outside_workspace"],
+	["write", "/ws/", "unresolved"],
+	["read", "/skills/", "unresolved"],
+	["write", "/ws/.gitignore/hooks", "ok"],
+	["write", "/ws/my.ssh/x", "ok"],
+	["write", "/ws/.ssh.bak/x", "ok"],
+	["write", "/ws/x/.GIT/HOOKS", "sensitive"],
+	["write", "/ws/x/.git/hooks.d", "ok"],
+	["write", "/ws/caf\u00e9/.ssh/k", "sensitive"],
+	["write", "/ws/caf\u00e9/.git/hooks", "sensitive"],
+	["write", "/ws/.ssh/caf\u00e9", "sensitive"],
+	["write", "/ws/caf\u00e9/a", "ok"],
+	["write", "/ws/\tTarget/x", "excluded"],
+	["write", "/ws/target\u00a0/x", "excluded"],
+	["write", "/ws/.../x", "ok"],
+]
+
 rule_of(access, path) := r.rule if {
 	r := arguments.refusal(workspace, {"path": {access}}, {"path": path})
 } else := "ok"
 
 test_path_rules if {
+	cases := array.concat(rule_cases, boundary_cases)
 	mismatches := {[access, path, got, want] |
-		some [access, path, want] in rule_cases
+		some [access, path, want] in cases
 		got := rule_of(access, path)
 		got != want
 	}
 	mismatches == set()
-	count([c | some c in rule_cases; rule_of(c[0], c[1])]) == count(rule_cases)
+	count([c | some c in cases; rule_of(c[0], c[1])]) == count(cases)
+}
+
+# [path, plain]: a plain path's keys are the lower case of its segments.
+plain_cases := [
+	["/ws/src/main.go", true],
+	["/ws/A b/C", true],
+	["/ws/a\u0001b", true],
+	["/ws/.a", true],
+	["/ws", true],
+	["/", false],
+	["/ws/", false],
+	["/ws//a", false],
+	["/ws/a.", false],
+	["/ws/...", false],
+	["/ws/a ", false],
+	["/ws/ a", false],
+	["/ws/\ta", false],
+	["/ws/a\u000b", false],
+	["/ws/caf\u00e9", false],
+	["/ws/a\u0000b", false],
+	["ws/a", false],
+]
+
+test_plain_paths if {
+	mismatches := {[path, want] |
+		some [path, want] in plain_cases
+		got := arguments._plain_path(path) == true
+		got != want
+	}
+	mismatches == set()
+	count([p | some [p, _] in plain_cases; arguments._plain_path(p)]) == 5
+}
+
+# 256 characters are a segment's most on the fast path; a longer segment
+# has no key, and a written path with one is unresolved.
+test_plain_segment_length if {
+	long := concat("", [c | some _ in numbers.range(1, 256); c := "a"])
+	arguments._plain_path(concat("/", ["/ws", long]))
+	arguments._plain_path(concat("/", ["/ws", long, "x"]))
+	not arguments._plain_path(concat("", ["/ws/", long, "a"]))
+	rule_of("write", concat("", ["/ws/", long, "a"])) == "unresolved"
+	rule_of("read", concat("", ["/ws/", long, "a"])) == "ok"
+	rule_of("write", concat("/", ["/ws", long])) == "ok"
+}
+
+# On every plain path the fast keyed form is the one built key by key.
+test_keyed_fast_path_is_the_exact_one if {
+	plain := {p |
+		some set_name, paths in oracle_path_sets
+		some p in paths
+		arguments._plain_path(p)
+	}
+	count(plain) > 50
+	mismatches := {p |
+		some p in plain
+		arguments._keyed_path(p) != arguments._keyed(arguments._path_keys(p))
+	}
+	mismatches == set()
+}
+
+# Relative paths keyed all at once are keyed as one by one.
+test_keyed_relatives if {
+	lists := [
+		[".ssh", ".aws", ".git/hooks"],
+		[".SSH", "A b/C\u0001d"],
+		[".ssh"],
+		[],
+		[".ssh", 3],
+		[".ssh", ""],
+		["a//b"],
+		["/a"],
+		["a/"],
+		[".ssh."],
+		["a/\u0080/b"],
+		["a\u0080b", "c"],
+		["caf\u00e9", ".ssh"],
+		["\u0080"],
+	]
+	mismatches := {[list, got, want] |
+		some list in lists
+		got := arguments._keyed_relatives(list)
+		want := [k | some p in list; is_string(p); k := arguments._keyed(arguments._relative_keys(p))]
+		got != want
+	}
+	mismatches == set()
+	arguments._keyed_relatives([".ssh", ".git/Hooks"]) == ["\u0000.ssh\u0000", "\u0000.git\u0000hooks\u0000"]
+}
+
+# The literal regular expressions are these parts put together.
+test_regular_expressions_are_their_parts if {
+	clean := `(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+)`
+	arguments._absolute_clean_regex == concat("", [`^/$|^(?:/`, clean, `)+$`])
+	arguments._relative_clean_regex == concat("", ["^", clean, "(?:/", clean, ")*$"])
+
+	# ASCII but NUL and /; the first not white space (tab, LF, VT, FF, CR,
+	# space); the last not white space nor a dot.
+	inner := `[\x01-\x2e\x30-\x7f]`
+	first := `[\x01-\x08\x0e-\x1f\x21-\x2e\x30-\x7f]`
+	last := `[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]`
+	plain := concat("", ["(?:", last, "|", first, inner, "{0,254}", last, ")"])
+	arguments._plain_path_regex == concat("", ["^(?:/", plain, ")+$"])
 }
 
 test_allow_outside_lets_writes_out_but_keeps_blocklists if {
@@ -201,13 +329,14 @@ test_workspace_normalization if {
 	arguments.workspace({}, []) == null
 	arguments.workspace({"workspace": null}, []) == null
 	arguments.workspace({"workspace": {"root": "/ws"}}, [".git/hooks"]) == {
-		"root": "/ws", "read_roots": [], "excluded": [], "allow_outside": false,
-		"sensitive": [[".git", "hooks"]],
+		"root_prefix": "/ws/", "read_prefixes": ["/ws/"], "excluded": [], "allow_outside": false,
+		"sensitive": ["\u0000.git\u0000hooks\u0000"],
 	}
-	arguments.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == [["ws", "target"]]
+	arguments.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == ["\u0000ws\u0000target\u0000"]
 	arguments.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}, []) == {
-		"root": "/nonexistent", "read_roots": ["/a"], "excluded": [], "allow_outside": false, "sensitive": [],
+		"root_prefix": "/nonexistent/", "read_prefixes": ["/nonexistent/", "/a/"], "excluded": [], "allow_outside": false, "sensitive": [],
 	}
+	arguments.workspace({"workspace": {"root": "/", "read_roots": ["/"]}}, []).read_prefixes == ["/", "/"]
 }
 
 workspace_error_cases := [
@@ -220,6 +349,14 @@ workspace_error_cases := [
 	[{"workspace": {"root": "/ws", "read_roots": "/skills"}}, ["workspace.read_roots"]],
 	[{"workspace": {"root": "/ws", "excluded": ["/ws/.git", "../x", "a/./b"]}}, ["workspace.excluded"]],
 	[{"workspace": {"root": "/ws", "allow_outside": "true"}}, ["workspace.allow_outside"]],
+	[{"workspace": {"root": "/ws", "read_roots": null, "excluded": null, "allow_outside": null, "other": 1}}, []],
+	[{"workspace": {"root": null}}, ["workspace.root"]],
+	[{"workspace": {"root": "/ws/caf\u00e9", "excluded": ["caf\u00e9"]}}, []],
+	[{"workspace": {"root": "/ws/a\u0301\u0300\u0323"}}, ["workspace.root"]],
+	[
+		{"workspace": {"root": "/", "read_roots": ["/a", 3], "excluded": ["a", "", 3], "allow_outside": 1}},
+		["workspace.allow_outside", "workspace.excluded", "workspace.read_roots"],
+	],
 ]
 
 test_workspace_errors if {
