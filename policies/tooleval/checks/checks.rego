@@ -62,11 +62,17 @@ refuses("deny", c, name, record) if {
 }
 
 refuses("allow", c, name, record) if {
-	allow := c.allow
-	allow != null
-	not pattern.matches(allow, name, record)
+	not _permits(c.allow, name, record)
 	not exempt(c, record)
 }
+
+# A check's allow list lets the tool through: a check that states none
+# (null) lets every tool through, a compiled list the tools it matches.
+# Undefined for anything else, so that a check whose allow list is
+# missing refuses.
+_permits(null, _, _) := true
+
+_permits(allow, name, record) if pattern.matches(allow, name, record)
 
 # METADATA
 # scope: document
