@@ -33,6 +33,10 @@ type sessionState struct {
 	generation uint64
 	context    *ast.Term  // opaque: the policy's, passed back as it is
 	entries    ast.Object // the context's finished verdicts, or nil
+	// memo is the policy's verdicts of calls with no argument to check,
+	// by name, under this context (see lookupBatch); a recompiled
+	// context starts with an empty one.
+	memo *verdictMemo
 }
 
 type sessionOptions struct {
@@ -101,7 +105,7 @@ func (s *Session) current(ctx context.Context) (*policy, *sessionState, error) {
 	if err != nil {
 		return p, nil, err
 	}
-	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), entries: readEntries(compiled)}
+	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), entries: readEntries(compiled), memo: newVerdictMemo()}
 	s.state.Store(st)
 	return p, st, nil
 }
@@ -236,8 +240,9 @@ func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decisi
 }
 
 // decide evaluates a request against the session's context compiled by p.
-// A batch whose calls the context holds finished verdicts for is
-// answered from them (see lookupBatch); the policy decides the rest.
+// A batch whose calls the context holds finished verdicts for, or the
+// session remembers the policy's verdicts of, is answered from them (see
+// lookupBatch); the policy decides the rest.
 func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, request ast.Value) (*Decision, error) {
 	evaluate := func(ctx context.Context, request ast.Value) (*Decision, error) {
 		input := ast.NewObject(
@@ -254,7 +259,7 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 	defer func() { s.engine.meters.decided(ctx, start, d, err) }()
 	if err = contextEnded(ctx); err != nil {
 		d = p.host.messages.failClosed(request)
-	} else if looked, ok := lookupBatch(ctx, st.entries, p.host.maxCalls, request, evaluate); ok {
+	} else if looked, ok := lookupBatch(ctx, st.entries, st.memo, p.host.maxCalls, request, evaluate); ok {
 		d = looked
 		d.Revision = p.revision
 	} else {
