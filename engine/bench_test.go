@@ -56,6 +56,7 @@ func BenchmarkSession(b *testing.B) {
 				b.Fatal(err)
 			}
 			sessionMB := float64(int64(liveHeap())-int64(before)) / (1 << 20)
+			runtime.KeepAlive(static) // else its Go maps, freed, are subtracted from the session
 			value, err := toValue(calls)
 			if err != nil {
 				b.Fatal(err)

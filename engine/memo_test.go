@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
 )
 
@@ -141,4 +142,26 @@ func TestReloadDropsTheMemo(t *testing.T) {
 	d, evaluated = decideCounted(t, s, calls)
 	require.Zero(t, evaluated)
 	require.Equal(t, 2, d.fromMemo)
+}
+
+// TestStaticDocumentKeptAsJSON: a session keeps its static document as
+// JSON when it reads back as itself, and as AST otherwise; either way it
+// gives back the document it was given.
+func TestStaticDocumentKeptAsJSON(t *testing.T) {
+	static, _ := benchRequest(100)
+	v, err := toValue(static)
+	require.NoError(t, err)
+	d := newStaticDoc(v)
+	require.NotEmpty(t, d.json)
+	require.Nil(t, d.value)
+	back, err := d.get()
+	require.NoError(t, err)
+	require.Zero(t, back.Compare(v))
+
+	withSet := ast.NewObject([2]*ast.Term{ast.StringTerm("declared"), ast.SetTerm(ast.StringTerm("read_file"))})
+	d = newStaticDoc(withSet)
+	require.Nil(t, d.json, "a set does not read back from JSON as a set")
+	back, err = d.get()
+	require.NoError(t, err)
+	require.Same(t, withSet, back)
 }
