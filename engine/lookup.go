@@ -22,9 +22,11 @@ import (
 //     refused whole, and the engine answers nothing from entries or the
 //     memo;
 //   - entries: an object from a declared tool's name, exactly as
-//     declared, to the finished verdict of its calls, {allowed: true} or
-//     {allowed: false, reason, layer, message} (members other than id
-//     and name are copied into the call's decision as they are).
+//     declared, to the finished verdict of its calls, {allowed: true}
+//     (the policy puts no other there today: a refused tool's calls go
+//     to the policy, then to the memo), or {allowed: false, reason,
+//     layer, message}; members other than id and name are copied into
+//     the call's decision as they are.
 //
 // A context without either member, or with one of another kind, answers
 // nothing from entries or the memo: every batch goes to the policy. The
