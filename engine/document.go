@@ -28,6 +28,9 @@ type Decision struct {
 	// entries (see lookupBatch), for the tests that hold that path to the
 	// policy.
 	fromEntries int
+	// fromMemo counts the calls a session answered from its memo of the
+	// policy's verdicts (see lookupBatch).
+	fromMemo int
 }
 
 // CallDecision is the decision for one call.

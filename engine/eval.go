@@ -71,7 +71,7 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	e.meters.decided(ctx, start, d, err)
 	e.auditDecision(ctx, p, auditDecision, input, d, err)
 	if e.shadow != nil && err == nil {
-		e.shadow.offer(nil, input, d)
+		e.shadow.offer(staticDoc{}, input, d)
 	}
 	return d, err
 }

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -19,7 +21,7 @@ import (
 // Session is safe for concurrent use.
 type Session struct {
 	engine  *Engine
-	static  ast.Value // kept to recompile after a reload
+	static  staticDoc // kept to recompile after a reload
 	root    string
 	resolve bool
 	state   atomic.Pointer[sessionState]
@@ -33,6 +35,10 @@ type sessionState struct {
 	generation uint64
 	context    *ast.Term  // opaque: the policy's, passed back as it is
 	entries    ast.Object // the context's finished verdicts, or nil
+	// memo is the policy's verdicts of calls with no argument to check,
+	// by name, under this context (see lookupBatch); a recompiled
+	// context starts with an empty one.
+	memo *verdictMemo
 }
 
 type sessionOptions struct {
@@ -75,17 +81,57 @@ func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOpti
 	root, hasRoot := workspaceRoot(value)
 	s := &Session{
 		engine:  e,
-		static:  value,
+		static:  newStaticDoc(value),
 		root:    root,
 		resolve: o.resolvePaths && hasRoot,
 		guard:   o.guard,
 	}
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
-	if _, _, err := s.current(ctx); err != nil {
+	if _, _, err := s.compile(ctx, e.current.Load(), value); err != nil {
 		return nil, err
 	}
 	return s, nil
+}
+
+// staticDoc is a session's static document. It is kept as compact JSON
+// (at 10,000 declared tools about 0.5 MiB, where its AST takes some 7
+// MiB) and read again only when it is needed whole: to compile the
+// context after a reload, and for the catalog, an explanation, the audit
+// record and shadow evaluation. A document that does not read back from
+// JSON as itself (an ast.Value holding a set, say) is kept as it is.
+type staticDoc struct {
+	json  []byte    // the document as JSON, or nil
+	value ast.Value // the document, when json is nil
+}
+
+func newStaticDoc(v ast.Value) staticDoc {
+	x, err := ast.JSON(v)
+	if err != nil {
+		return staticDoc{value: v}
+	}
+	data, err := json.Marshal(x)
+	if err != nil {
+		return staticDoc{value: v}
+	}
+	back, err := ast.ValueFromReader(bytes.NewReader(data))
+	if err != nil || back.Compare(v) != 0 {
+		return staticDoc{value: v}
+	}
+	return staticDoc{json: data}
+}
+
+// get returns the static document as AST, a fresh copy each time it is
+// kept as JSON.
+func (d staticDoc) get() (ast.Value, error) {
+	if d.json == nil {
+		return d.value, nil
+	}
+	v, err := ast.ValueFromReader(bytes.NewReader(d.json))
+	if err != nil {
+		return nil, fmt.Errorf("read the session's static document: %w", err)
+	}
+	return v, nil
 }
 
 // current returns the engine's current policy and the session's context
@@ -97,11 +143,21 @@ func (s *Session) current(ctx context.Context) (*policy, *sessionState, error) {
 	if st := s.state.Load(); st != nil && st.generation == p.generation {
 		return p, st, nil
 	}
-	compiled, err := p.compileContext(ctx, s.static)
+	static, err := s.static.get()
 	if err != nil {
 		return p, nil, err
 	}
-	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), entries: readEntries(compiled)}
+	return s.compile(ctx, p, static)
+}
+
+// compile compiles the session's context, static, with p and makes it
+// the session's.
+func (s *Session) compile(ctx context.Context, p *policy, static ast.Value) (*policy, *sessionState, error) {
+	compiled, err := p.compileContext(ctx, static)
+	if err != nil {
+		return p, nil, err
+	}
+	st := &sessionState{generation: p.generation, context: ast.NewTerm(compiled), entries: readEntries(compiled), memo: newVerdictMemo()}
 	s.state.Store(st)
 	return p, st, nil
 }
@@ -236,8 +292,9 @@ func (s *Session) DecideRequest(ctx context.Context, request ast.Value) (*Decisi
 }
 
 // decide evaluates a request against the session's context compiled by p.
-// A batch whose calls the context holds finished verdicts for is
-// answered from them (see lookupBatch); the policy decides the rest.
+// A batch whose calls the context holds finished verdicts for, or the
+// session remembers the policy's verdicts of, is answered from them (see
+// lookupBatch); the policy decides the rest.
 func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, request ast.Value) (*Decision, error) {
 	evaluate := func(ctx context.Context, request ast.Value) (*Decision, error) {
 		input := ast.NewObject(
@@ -254,14 +311,15 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 	defer func() { s.engine.meters.decided(ctx, start, d, err) }()
 	if err = contextEnded(ctx); err != nil {
 		d = p.host.messages.failClosed(request)
-	} else if looked, ok := lookupBatch(ctx, st.entries, p.host.maxCalls, request, evaluate); ok {
+	} else if looked, ok := lookupBatch(ctx, st.entries, st.memo, p.host.maxCalls, request, evaluate); ok {
 		d = looked
 		d.Revision = p.revision
 	} else {
 		d, err = evaluate(ctx, request)
 	}
 	if s.engine.audit != nil {
-		s.engine.auditDecision(ctx, p, auditDecision, sessionInput(s.static, request), d, err)
+		static, _ := s.static.get() // nil should it not read back: the record then holds the request alone
+		s.engine.auditDecision(ctx, p, auditDecision, sessionInput(static, request), d, err)
 	}
 	if s.engine.shadow != nil && err == nil {
 		s.engine.shadow.offer(s.static, request, d)
@@ -281,9 +339,13 @@ func (s *Session) Explain(ctx context.Context, calls any) (*Decision, error) {
 	if err != nil {
 		return s.engine.messages().failClosedExplained(ast.Null{}), err
 	}
-	static, ok := s.static.(ast.Object)
+	doc, err := s.static.get()
+	if err != nil {
+		return s.engine.messages().failClosedExplained(value), err
+	}
+	static, ok := doc.(ast.Object)
 	if !ok {
-		return s.engine.ExplainValue(ctx, s.static)
+		return s.engine.ExplainValue(ctx, doc)
 	}
 	if s.resolve {
 		value = s.engine.current.Load().host.paths.resolveCalls(s.root, value)
@@ -302,11 +364,16 @@ func (s *Session) Tools(ctx context.Context) (*Catalog, error) {
 	defer cancel()
 	p, st, err := s.current(ctx)
 	if err != nil {
-		return p.host.messages.failedCatalog(s.static), err
+		static, _ := s.static.get()
+		return p.host.messages.failedCatalog(static), err
+	}
+	static, err := s.static.get()
+	if err != nil {
+		return p.host.messages.failedCatalog(ast.Null{}), err
 	}
 	input := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("context"), st.context},
-		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(s.static)},
+		[2]*ast.Term{ast.StringTerm("request"), ast.NewTerm(static)},
 	)
-	return p.evalCatalog(ctx, p.catalog, input, s.static)
+	return p.evalCatalog(ctx, p.catalog, input, static)
 }

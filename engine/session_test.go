@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,30 +34,45 @@ func batchOf(doc map[string]any) map[string]any {
 // one-shot decision of the full document, and a session opened on its
 // static part deciding its batch. The documents must be identical.
 //
-// Each document is decided twice: as generated (malformed calls, runs,
-// duplicate ids: mostly the policy's path), and with a well-formed batch
-// of its declared names as declared, with unique ids and no run, mixed
-// with its own calls (the batches a session answers from its context's
-// entries, in whole or in part).
+// Each document's session decides a sequence of batches: the document's
+// own (malformed calls, runs, duplicate ids: mostly the policy's path), a
+// well-formed batch of its declared names as declared, with unique ids
+// and no run, mixed with its own calls (the batches a session answers
+// from its context's entries, in whole or in part), then batches that
+// repeat a few names across batches, with and without args, declared,
+// undeclared and in other spellings, next to malformed calls, duplicate
+// ids and runs (memoBatches: what the session's memo answers, and the
+// batches it must not answer), and the well-formed batch again (those
+// only when the context has no errors: otherwise the session answers
+// nothing from entries or its memo). Every batch is held to the one-shot
+// decision of the static part with it.
 func TestSessionEqualsOneShot(t *testing.T) {
 	e := newEngine(t)
 	ctx := context.Background()
 	docs := corpus.New(11).Decisions(scaled(t, 500))
-	refused, fromEntries, calls := 0, 0, 0
+	refused, fromEntries, fromMemo, calls, batches := 0, 0, 0, 0, 0
 	for i, doc := range docs {
-		for variant, doc := range []map[string]any{doc, wellFormedBatch(doc)} {
-			oneShot, err := e.Decide(ctx, doc)
+		session, err := e.NewSession(ctx, doc, WithPathResolution(false))
+		require.NoError(t, err)
+		sequence := []map[string]any{doc, wellFormedBatch(doc)}
+		if session.state.Load().entries != nil { // a context with errors answers nothing from entries or the memo
+			sequence = append(sequence, memoBatches(doc, uint64(i))...)
+			sequence = append(sequence, wellFormedBatch(doc))
+		}
+		for variant, batch := range sequence {
+			full := withBatch(doc, batch)
+			oneShot, err := e.Decide(ctx, full)
 			require.NoError(t, err)
-			session, err := e.NewSession(ctx, doc, WithPathResolution(false))
-			require.NoError(t, err)
-			request, err := toValue(batchOf(doc))
+			request, err := toValue(batchOf(full))
 			require.NoError(t, err)
 			viaSession, err := session.DecideRequest(ctx, request)
 			require.NoError(t, err)
-			require.Equal(t, documentJSON(t, oneShot), documentJSON(t, viaSession), "document %d, variant %d", i, variant)
-			require.Equal(t, oneShot.Decisions, viaSession.Decisions, "document %d, variant %d", i, variant)
+			require.Equal(t, documentJSON(t, oneShot), documentJSON(t, viaSession), "document %d, batch %d", i, variant)
+			require.Equal(t, oneShot.Decisions, viaSession.Decisions, "document %d, batch %d", i, variant)
 			fromEntries += viaSession.fromEntries
+			fromMemo += viaSession.fromMemo
 			calls += len(oneShot.Decisions)
+			batches++
 			for _, c := range oneShot.Decisions {
 				if !c.Allowed {
 					refused++
@@ -63,10 +80,84 @@ func TestSessionEqualsOneShot(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d documents decided both ways, identical; %d calls, %d refused, %d answered from a session's entries",
-		2*len(docs), calls, refused, fromEntries)
+	t.Logf("%d batches of %d documents decided both ways, identical; %d calls, %d refused, %d answered from a session's entries, %d from its memo",
+		batches, len(docs), calls, refused, fromEntries, fromMemo)
 	require.Greater(t, refused, 100, "the corpus exercises too few refusals")
 	require.Greater(t, fromEntries, len(docs)/3, "too few calls take the session's look-up path")
+	require.Greater(t, fromMemo, len(docs)/4, "too few calls are answered from the session's memo")
+}
+
+// withBatch is doc's static part with batch's calls and run.
+func withBatch(doc, batch map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range doc {
+		if k != "calls" && k != "run" {
+			out[k] = v
+		}
+	}
+	for k, v := range batchOf(batch) {
+		out[k] = v
+	}
+	return out
+}
+
+// memoBatches are batches for a session of doc's static part that repeat
+// a few names across batches: names as declared, in other spellings
+// (upper case, a leading space, full-width), undeclared, too long for a
+// canonical form, empty; each call with or without args (a path, a shell
+// action) or with another member, and each batch now and then next to a
+// malformed call, a duplicate id, a call with a number for id, or a run
+// (exhausted or not). A memo that answered a call from another spelling,
+// ignored args, or kept or used a verdict given under a run, a duplicate
+// or a malformed neighbour would differ from the one-shot decision.
+func memoBatches(doc map[string]any, seed uint64) []map[string]any {
+	rng := rand.New(rand.NewPCG(seed, 25))
+	names := []string{"no_such_tool", "NO_SUCH_TOOL", "read_file", "Read_File", "bash", "\uff52ead_file", strings.Repeat("x", 300), ""}
+	declared, _ := doc["declared"].([]any)
+	for _, d := range declared {
+		if m, ok := d.(map[string]any); ok {
+			if name, ok := m["name"].(string); ok {
+				names = append(names, name, name, strings.ToUpper(name), " "+name)
+			}
+		}
+	}
+	pool := make([]string, 4)
+	for k := range pool {
+		pool[k] = names[rng.IntN(len(names))]
+	}
+	paths := []any{"/etc/passwd", "/ws/src/main.go", "relative/path", "/ws/.ssh/id_rsa"}
+	out := make([]map[string]any, 3)
+	for b := range out {
+		calls := []any{}
+		for k := range 1 + rng.IntN(8) {
+			call := map[string]any{"id": fmt.Sprintf("m%d_%d", b, k), "name": pool[rng.IntN(len(pool))]}
+			switch rng.IntN(8) {
+			case 0, 1:
+				call["args"] = map[string]any{"path": paths[rng.IntN(len(paths))]}
+			case 2:
+				call["args"] = map[string]any{"action": "write", "command": "rm -rf /"}
+			case 3:
+				call["note"] = "another member"
+			}
+			calls = append(calls, call)
+		}
+		batch := map[string]any{}
+		switch rng.IntN(12) {
+		case 0:
+			calls = append(calls, "not a call")
+		case 1:
+			calls = append(calls, map[string]any{"id": calls[0].(map[string]any)["id"], "name": pool[rng.IntN(len(pool))]})
+		case 2:
+			calls = append(calls, map[string]any{"id": 7, "name": pool[rng.IntN(len(pool))]})
+		case 3:
+			batch["run"] = map[string]any{"attempts": 3, "max_attempts": 3}
+		case 4:
+			batch["run"] = map[string]any{"attempts": 0, "max_attempts": 50}
+		}
+		batch["calls"] = calls
+		out[b] = batch
+	}
+	return out
 }
 
 // wellFormedBatch is doc with a batch a session may answer from its
@@ -333,6 +424,9 @@ func TestConcurrentUse(t *testing.T) {
 	e := newEngine(t, WithEvalTimeout(time.Minute)) // 16 goroutines, 2 cores, -race: seconds of waiting for a CPU
 	ctx := context.Background()
 	docs := corpus.New(5).Decisions(scaled(t, 10)) // make soak: 100
+	// and the benchmark workload, whose batch the session answers from
+	// its entries and, from its second batch, its memo
+	docs = append(docs, fullRequest(100), fullRequest(100))
 	want := make([]string, len(docs))
 	sessions := make([]*Session, len(docs))
 	for i, doc := range docs {

@@ -71,8 +71,9 @@ type Shadow struct {
 // shadowJob is one live decision to compare: the input is static with
 // request merged over it (a session's batch), or request alone.
 type shadowJob struct {
-	static, request ast.Value
-	live            *Decision
+	static  staticDoc
+	request ast.Value
+	live    *Decision
 }
 
 // NewShadow starts a shadow evaluation under candidate.
@@ -132,7 +133,7 @@ func (s *Shadow) Stats() ShadowStats {
 }
 
 // offer queues a live decision for the candidate, without waiting.
-func (s *Shadow) offer(static, request ast.Value, live *Decision) {
+func (s *Shadow) offer(static staticDoc, request ast.Value, live *Decision) {
 	select {
 	case <-s.ctx.Done():
 		s.dropped.Add(1)
@@ -166,7 +167,11 @@ func (s *Shadow) work() {
 func (s *Shadow) compare(job shadowJob) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.opts.Timeout)
 	defer cancel()
-	candidate, err := s.candidate.DecideValue(ctx, sessionInput(job.static, job.request))
+	static, err := job.static.get()
+	var candidate *Decision
+	if err == nil {
+		candidate, err = s.candidate.DecideValue(ctx, sessionInput(static, job.request))
+	}
 	if err == nil && len(candidate.Decisions) != len(job.live.Decisions) {
 		err = ErrShape
 	}

@@ -10,9 +10,10 @@
 #   checks: a one-shot decision then checks only the tools its calls name.
 #
 #   A session (an engine that keeps the context of one agent across its
-#   batches) compiles session instead: the same context plus, for every
-#   declared tool whose calls have no argument to check, its finished
-#   verdict, so that deciding such a call is one look-up.
+#   batches) compiles session instead: the same context plus the finished
+#   verdict of every declared tool whose calls have no argument to check
+#   and that no name-level check refuses, so that deciding such a call is
+#   one look-up, and every declared tool's name-level refusal.
 package tooleval.context
 
 import data.tooleval.arguments
@@ -73,14 +74,16 @@ compile(input_doc) := {
 # METADATA
 # description: |
 #   The compiled context of a session: compile, plus entries, the
-#   finished verdict ({allowed} or {allowed, reason, layer, message}) of
-#   every declared tool whose calls have no argument to check, keyed by
-#   its name as declared, and refusals, the name-level refusal ({reason,
-#   layer}) of each of the other tools that has one, by canonical name.
-#   A context with errors has neither.
+#   finished verdict {allowed: true} of every declared tool whose calls
+#   have no argument to check and that no name-level check refuses, keyed
+#   by its name as declared, and refusals, the name-level refusal
+#   ({reason, layer}) of every declared tool that has one, by canonical
+#   name (equal refusals are one value, so that a session of many
+#   refused tools holds one small object per distinct refusal, not per
+#   tool). A context with errors has neither.
 session(input_doc) := object.union(ctx, {
 	"entries": _entries(ctx, refusals),
-	"refusals": {name: refusal | some name, refusal in refusals; _checks_args(ctx, name)},
+	"refusals": refusals,
 }) if {
 	ctx := compile(input_doc)
 	refusals := _refusals(ctx)
@@ -90,20 +93,22 @@ session(input_doc) := object.union(ctx, {
 # under an error: every call is then refused anyway).
 _refusals(ctx) := {} if {
 	count(ctx.errors) > 0
-} else := verdict.tool_refusals(ctx.checks, ctx.tools)
+} else := _shared(verdict.tool_refusals(ctx.checks, ctx.tools))
+
+# refusals with every refusal equal to another one the same value.
+_shared(refusals) := {name: distinct[refusal] | some name, refusal in refusals} if {
+	distinct := {refusal: refusal | some refusal in refusals}
+}
 
 _entries(ctx, refusals) := {} if {
 	count(ctx.errors) > 0
-} else := _entries_of(ctx, refusals)
-
-_entries_of(ctx, refusals) := {record.name: _verdict(ctx, refusals, name, record) |
+} else := {record.name: _allowed |
 	some name, record in ctx.tools
+	not refusals[name]
 	not _checks_args(ctx, name)
 }
 
-_verdict(ctx, refusals, name, record) := verdict.name_refusal(record.name, refusals[name], ctx.notes) if {
-	refusals[name]
-} else := {"allowed": true}
+_allowed := {"allowed": true}
 
 # METADATA
 # description: |

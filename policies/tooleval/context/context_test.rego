@@ -63,3 +63,31 @@ test_huge_declared_name_is_an_error if {
 	d.errors[0].code == "uncanonicalizable_name"
 	d.decisions[0].reason == "invalid_config"
 }
+
+# A session's entries hold the tools that no name-level check refuses and
+# whose calls have no argument to check; refusals hold every refused tool,
+# equal refusals as one value.
+test_session_entries_and_refusals if {
+	ctx := tooleval.context.session({
+		"declared": declared,
+		"workspace": {"root": "/ws"},
+		"layers": [{"name": "tenant", "allow": ["read_file", "write_file", "gateway", "mcp__github__*"], "deny": ["write_file"]}],
+	})
+	ctx.entries == {
+		"gateway": {"allowed": true},
+		"mcp__github__read_issue": {"allowed": true},
+		"mcp__github__create_issue": {"allowed": true},
+	}
+	ctx.refusals.write_file == {"reason": "denied", "layer": "tenant"}
+	ctx.refusals.refund == {"reason": "not_allowed", "layer": "tenant"}
+	ctx.refusals.agent == ctx.refusals.refund
+	not ctx.refusals.read_file
+	count(ctx.refusals) == count(declared) - 4
+}
+
+test_session_context_with_errors_has_no_entries if {
+	ctx := tooleval.context.session({"declared": [{"name": 7}]})
+	count(ctx.errors) > 0
+	ctx.entries == {}
+	ctx.refusals == {}
+}
