@@ -137,7 +137,19 @@ layers(doc, _, conf) := array.concat(_tenant_stage(doc, conf), _caller_stage(doc
 
 # METADATA
 # description: What is wrong with the request's tenant and caller, and with the plan and scopes it reads.
-request_errors(doc, _, conf) := array.flatten([_tenant_errors(doc, conf), _caller_errors(doc), _tenant_request_errors(doc, conf)])
+request_errors(doc, _, conf) := [] if {
+	_reads_nothing(doc, conf)
+} else := array.flatten([_tenant_errors(doc, conf), _caller_errors(doc), _tenant_request_errors(doc, conf)])
+
+# A request that names no tenant and no caller, under a configuration
+# whose tenants and scopes are absent or empty, has nothing of this package's to check (the
+# common case), so its errors are none without building them.
+_reads_nothing(doc, conf) if {
+	shape.field(doc, "tenant", null) == null
+	shape.field(doc, "caller", null) == null
+	object.get(conf, "tenants", {}) == {}
+	object.get(conf, "scopes", {}) == {}
+}
 
 # METADATA
 # description: Every error in config.tenants and config.scopes.

@@ -1,5 +1,6 @@
 package tooleval.stages.tenants_test
 
+import data.tooleval.stages.tenants
 import data.tooleval.stages_test
 
 tenant_config := {
@@ -70,4 +71,24 @@ test_tenant_configuration_errors if {
 		["invalid_config_value", "config.tenants.x"],
 		["invalid_list", "config.scopes.s"],
 	]
+}
+
+# request_errors skips its checks only where they find nothing: a request
+# without tenant and caller under no tenants and scopes. Each other
+# request below has an error the full checks find.
+test_request_errors_skipped_only_where_nothing_is_read if {
+	every c in [[{}, {}], [{"tenant": null, "caller": null}, {"tenants": {}, "scopes": {}}]] {
+		tenants._reads_nothing(c[0], c[1])
+		tenants.request_errors(c[0], null, c[1]) == []
+	}
+	every c in [
+		[{"tenant": "nobody"}, {}],
+		[{"caller": "me"}, {}],
+		[{}, {"tenants": false}],
+		[{"caller": {"scopes": ["s"]}}, {"scopes": {"s": 1}}],
+		[{"tenant": "t"}, {"tenants": {"t": []}}],
+	] {
+		not tenants._reads_nothing(c[0], c[1])
+		count(tenants.request_errors(c[0], null, c[1])) > 0
+	}
 }
