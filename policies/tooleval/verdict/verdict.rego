@@ -150,17 +150,11 @@ name_refusal(name, refusal, notes) := refused(refusal.reason, refusal.layer, _na
 
 # The name-level refusal of the tool of a call with facts f, or
 # undefined. A one-shot decision checks the tool; a session's context
-# has every tool's name-level refusal already
-# (tooleval.context.session): in refusals for a tool with arguments to
-# check, in its entry for any other.
+# has every declared tool's name-level refusal already, by canonical name
+# (refusals, tooleval.context.session).
 _name_refusal(f) := tool_refusal(f.ctx.checks, f.canonical, f.tool) if {
 	not f.ctx.refusals
-} else := refusal if {
-	refusal := f.ctx.refusals[f.canonical]
-} else := {"reason": entry.reason, "layer": entry.layer} if {
-	entry := f.ctx.entries[f.tool.name]
-	entry.allowed == false
-}
+} else := f.ctx.refusals[f.canonical]
 
 # METADATA
 # description: |
