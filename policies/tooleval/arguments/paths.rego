@@ -36,12 +36,23 @@ import data.tooleval.canonical.nfc
 #   undefined. arguments maps each path argument of the tool to its set of
 #   accesses ("read", "write"); they are checked in argument-name order.
 refusal(workspace, arguments, args) := refusals[0] if {
-	arguments != {}
-	refusals := [r |
-		some name in sort(object.keys(arguments))
-		some r in _argument_refusals(workspace, name, arguments[name], args)
-	]
+	refusals := _refusals(workspace, arguments, args)
 }
+
+# Every path refusal of a call, in order. The common case, one path
+# argument given a string, of a tool that takes no patch and no glob, is
+# read without the dispatch of the general case.
+_refusals(workspace, arguments, args) := _path_refusals(workspace, name, accesses, value) if {
+	count(arguments) == 1
+	some name, accesses in arguments
+	value := args[name]
+	is_string(value)
+	not accesses.patch
+	not accesses.glob
+} else := [r |
+	some name in sort(object.keys(arguments))
+	some r in _argument_refusals(workspace, name, arguments[name], args)
+]
 
 # The refusals of an argument, in order, or undefined when the call does
 # not have it. Each function below returns a list (empty when nothing is
