@@ -24,15 +24,14 @@ import data.tooleval.verdict
 #   most max_calls calls, without a run, of a request without errors,
 #   has no error and no run member to write; any other batch is read
 #   member by member.
-decide(ctx, batch_doc) := {"decisions": decisions, "errors": ctx.errors} if {
-	count(ctx.errors) == 0
+decide(ctx, batch_doc) := {"decisions": decisions, "errors": []} if {
+	ctx.errors == []
 	calls := batch_doc.calls
 	is_array(calls)
 	count(calls) <= shape.max_calls
 	object.get(batch_doc, "run", null) == null
 	well_formed(calls)
-	n := count(calls)
-	decisions := [_well_formed_decision(ctx, null, n, i, call) | some i, call in calls]
+	decisions := [_unbudgeted_decision(ctx, call) | some call in calls]
 } else := object.union(
 	{
 		"decisions": decisions,
@@ -124,6 +123,13 @@ _well_formed_decision(ctx, run, limit, i, call) := _entry(call, entry) if {
 	entry := ctx.entries[call.name] # first: most calls it decides have no entry
 	i < limit
 } else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, run, i, call)))
+
+# _well_formed_decision of a call of a batch without a run (so every
+# call is within the budget).
+_unbudgeted_decision(ctx, call) := _entry(call, entry) if {
+	# regal ignore:defer-assignment
+	entry := ctx.entries[call.name] # first: most calls it decides have no entry
+} else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, null, null, call)))
 
 # The decision of a call of a well-formed batch with verdict v: refused
 # unless v says allowed.
