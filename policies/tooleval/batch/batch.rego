@@ -39,6 +39,26 @@ decide(ctx, batch_doc) := {"decisions": decisions, "errors": []} if {
 	},
 	_run_member(run, decisions),
 ) if {
+	# A batch over the call cap is refused whole at once: each call for
+	# the request's errors (too_many_entries among them), none read any
+	# further, so that the cap bounds what a decision costs.
+	calls := batch_doc.calls
+	is_array(calls)
+	count(calls) > shape.max_calls
+	doc := shape.document(batch_doc)
+	run := budget.run(doc)
+	errors := _errors(ctx, doc, calls)
+	refusal := verdict.over_cap_refusal(count(calls))
+	decisions := [object.union(refusal, {"id": shape.field(call, "id", null), "name": shape.field(call, "name", null)}) |
+		some call in calls
+	]
+} else := object.union(
+	{
+		"decisions": decisions,
+		"errors": errors,
+	},
+	_run_member(run, decisions),
+) if {
 	doc := shape.document(batch_doc)
 	calls := shape.list_field(doc, "calls")
 	run := budget.run(doc)

@@ -103,3 +103,24 @@ test_the_common_case_decides_as_the_general_one if {
 	common == object.remove(general, {"run"})
 	general.run == {"attempts": 4, "refusals": 3, "exhausted": false}
 }
+
+# A batch over the call cap is refused whole without reading its calls:
+# every call, well formed or not, gets the config check's refusal with
+# one message, the request the too_many_entries error; a run still gets
+# its totals.
+test_a_batch_over_the_call_cap_is_refused_whole if {
+	calls := [{"id": "a", "name": "read_file"}, {"id": 7}, "x"]
+	d := tooleval.decision with input as {"declared": declared, "calls": calls}
+		with data.tooleval.shape.max_calls as 2
+	[[c.id, c.name, c.allowed, c.reason, c.layer] | some c in d.decisions] == [
+		["a", "read_file", false, "invalid_config", "config"],
+		[7, null, false, "invalid_config", "config"],
+		[null, null, false, "invalid_config", "config"],
+	]
+	d.decisions[0].message == "tool call refused: the batch has 3 calls, more than the 2 a batch may have (too_many_entries, listed under errors)"
+	[e.code | some e in d.errors] == ["too_many_entries"]
+	r := tooleval.decision with input as {"declared": declared, "calls": calls, "run": {"attempts": 0}}
+		with data.tooleval.shape.max_calls as 2
+	r.run.refusals == 3
+	count(r.decisions) == 3
+}

@@ -6,6 +6,7 @@ package tooleval.pattern
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_canonical
+import data.tooleval.shape
 
 # METADATA
 # description: |
@@ -56,8 +57,11 @@ _group_form(f) if {
 #   stored as the tool they name, and a deny prefix bites if it matches
 #   any of the tool's names. Invalid entries are left out (they are
 #   reported as errors, which refuse every call). Every member is an
-#   object or an array, so that a matcher can be kept as bundle data.
-compile(list, kind, vocabulary) := _compile(array.concat(list, extra), kind, vocabulary) if {
+#   object or an array, so that a matcher can be kept as bundle data. A
+#   list over the entry cap (too_many_entries, an error) is not read.
+compile(list, kind, vocabulary) := _over_cap[kind] if {
+	count(list) > shape.max_entries
+} else := _compile(array.concat(list, extra), kind, vocabulary) if {
 	kind == "deny"
 	extra := family_entries(list, vocabulary)
 	count(extra) > 0
@@ -149,6 +153,16 @@ _empty_index := {"lengths": [], "prefixes": {}}
 #   The matcher of an empty list, of either kind: it matches no tool. A
 #   caller may skip matching a list that compiled to it.
 nothing := _compile_simple(simple_forms("", "deny"), "deny", {})
+
+# The matcher of a list over the entry cap, by kind, compiled without
+# reading it: its request already has an error that refuses every call,
+# and on its own it fails closed too: as an allow list it matches no
+# tool, as a deny list every tool (every name has the prefix "", and
+# every MCP tool is one).
+_over_cap := {
+	"allow": _compile_simple(simple_forms("", "allow"), "allow", {}),
+	"deny": object.union(nothing, {"all_mcp": true, "prefixes": {"lengths": [0], "prefixes": {"": true}}}),
+}
 
 # The matcher of any list (see compile), entry by entry.
 _compile_entries(list, kind, vocabulary) := {

@@ -1,6 +1,7 @@
 package tooleval.pattern_test
 
 import data.tooleval.pattern
+import data.tooleval.shape
 
 # The vocabularies of the tests: groups (grammar_test.rego) without
 # aliases, and with OpenClaw-like ones.
@@ -111,4 +112,21 @@ test_nothing_is_the_matcher_of_an_empty_list if {
 	pattern.nothing == pattern.compile([], "allow", aliased)
 	pattern.nothing == pattern.compile([], "deny", aliased)
 	pattern.nothing == pattern._compile_entries([], "deny", vocabulary)
+}
+
+# A list over the entry cap is not read: as an allow list it matches no
+# tool, as a deny list every tool, built-in, peer agent or MCP.
+test_a_list_over_the_cap_is_not_read if {
+	long := [sprintf("t%d", [i]) | some i in numbers.range(0, shape.max_entries)]
+	allow := pattern.compile(long, "allow", vocabulary)
+	deny := pattern.compile(long, "deny", vocabulary)
+	every tool in [
+		["t1", {"name": "t1", "kind": "builtin", "server": null, "tool": null}],
+		["x", {"name": "x", "kind": "agent", "server": null, "tool": null}],
+		["mcp__s__t", {"name": "mcp__s__t", "kind": "mcp", "server": "s", "tool": "t"}],
+	] {
+		not pattern.matches(allow, tool[0], tool[1])
+		pattern.matches(deny, tool[0], tool[1])
+	}
+	count(pattern.compile(array.slice(long, 0, shape.max_entries), "allow", vocabulary).exact) == shape.max_entries
 }

@@ -134,6 +134,17 @@ _name_refusal_entry(f, refusal) := r if {
 } else := undecided
 
 # METADATA
+# description: |
+#   The refusal of every call of a batch of n calls, more than the call
+#   cap (tooleval.shape.max_calls): the config check's, for the request's
+#   too_many_entries error, with one message for all of them, so that the
+#   batch is refused without reading its calls.
+over_cap_refusal(n) := refused(rows.config.reason, rows.config.layer, sprintf(
+	"tool call refused: the batch has %d calls, more than the %d a batch may have (too_many_entries, listed under errors)",
+	[n, shape.max_calls],
+))
+
+# METADATA
 # description: A refusal as a decision entry without id and name.
 refused(reason, layer, message) := {"allowed": false, "reason": reason, "layer": layer, "message": message}
 
