@@ -59,16 +59,16 @@ _group_form(f) if {
 #   reported as errors, which refuse every call). Every member is an
 #   object or an array, so that a matcher can be kept as bundle data. A
 #   list over the entry cap (too_many_entries, an error) is not read.
-compile(list, kind, vocabulary) := _over_cap[kind] if {
-	count(list) > shape.max_entries
-} else := _compile(array.concat(list, extra), kind, vocabulary) if {
+compile(list, kind, vocabulary) := _compile(array.concat(list, extra), kind, vocabulary) if {
 	kind == "deny"
 	extra := family_entries(list, vocabulary)
 	count(extra) > 0
 } else := _compile(list, kind, vocabulary)
 
 _compile(list, kind, vocabulary) := _compile_simple(simple_forms(text, kind), kind, vocabulary.aliases) if {
-	text := simple_list(list, kind)
+	text := simple_list(list, kind) # within the cap
+} else := _over_cap[kind] if {
+	count(list) > shape.max_entries
 } else := _compile_entries(list, kind, vocabulary)
 
 # METADATA
@@ -80,6 +80,7 @@ _compile(list, kind, vocabulary) := _compile_simple(simple_forms(text, kind), ki
 family_entries(list, vocabulary) := [m |
 	families := object.get(vocabulary, "families", {})
 	count(families) > 0
+	count(list) <= shape.max_entries # a list over the cap is not read
 	keys := {object.get(vocabulary.aliases, f.c, f.c) |
 		some f in expand(list, kind_groups(vocabulary, "deny"))
 		is_string(f.c)
