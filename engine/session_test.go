@@ -49,7 +49,7 @@ func batchOf(doc map[string]any) map[string]any {
 func TestSessionEqualsOneShot(t *testing.T) {
 	e := newEngine(t)
 	ctx := context.Background()
-	docs := corpus.New(11).Decisions(scaled(t, 500))
+	docs := corpus.New(11).Decisions(scaled(t, 300)) // make soak: 3,000
 	refused, fromEntries, fromMemo, calls, batches := 0, 0, 0, 0, 0
 	for i, doc := range docs {
 		session, err := e.NewSession(ctx, doc, WithPathResolution(false))
