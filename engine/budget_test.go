@@ -49,9 +49,12 @@ var expressionBudgets = map[string]int64{
 	// sections prepared once, and a session that remembers the policy's
 	// verdict of a call that is exactly {id, name}: of the benchmark
 	// batch's 10 calls, only the 2 with path arguments are evaluated.
-	"one-shot declared=100":  2462,
-	"one-shot declared=1000": 2462,
-	"session batch":          218,
+	// (2,462, 2,462 and 218 then; one expression a decided call more
+	// since a well-formed batch's facts are built by the one facts
+	// function, not a copy of it.)
+	"one-shot declared=100":  2472,
+	"one-shot declared=1000": 2472,
+	"session batch":          220,
 }
 
 func TestExpressionBudgets(t *testing.T) {

@@ -75,13 +75,6 @@ value_at(obj, key) := obj[key] if is_object(obj)
 else := null
 
 # METADATA
-# description: obj is an object with key, whatever its value (null included).
-_has_key(obj, key) if {
-	is_object(obj)
-	_ = obj[key]
-}
-
-# METADATA
 # description: |
 #   An unknown_config_key error for each member of obj (an object at
 #   location) that is not one of known: a misspelt key configures nothing.

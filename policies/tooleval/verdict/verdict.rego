@@ -30,20 +30,7 @@ facts(ctx, batch, i, call) := _facts(
 #   The facts of the i-th call of a well-formed batch (batch_verdict):
 #   facts with no problem and no error, which a well-formed batch has by
 #   definition, read without asking.
-well_formed_facts(ctx, run, i, call) := {
-	"ctx": ctx,
-	"call": call,
-	"i": i,
-	"problem": null,
-	"errors": 0,
-	"name": name,
-	"canonical": c,
-	"tool": _declared_tool(ctx, c),
-	"run": run,
-} if {
-	name := call.name
-	c := canonical_or_null(name)
-}
+well_formed_facts(ctx, run, i, call) := _facts(ctx, call, i, null, 0, call.name, run)
 
 _facts(ctx, call, i, problem, errors, name, run) := {
 	"ctx": ctx,
