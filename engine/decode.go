@@ -55,11 +55,10 @@ func decodeCall(v ast.Value) (CallDecision, error) {
 		return CallDecision{}, fmt.Errorf("%w: a decision has no allowed", ErrShape)
 	}
 	c := CallDecision{Allowed: bool(allowed), ID: jsonMember(obj, "id"), Name: jsonMember(obj, "name")}
-	for key, field := range map[string]*string{"reason": &c.Reason, "layer": &c.Layer, "message": &c.Message, "rule": &c.Rule} {
-		if s, ok := typedMember[ast.String](obj, key); ok {
-			*field = string(s)
-		}
-	}
+	c.Reason, _ = stringMember(obj, "reason")
+	c.Layer, _ = stringMember(obj, "layer")
+	c.Message, _ = stringMember(obj, "message")
+	c.Rule, _ = stringMember(obj, "rule")
 	if trace, ok := typedMember[*ast.Array](obj, "trace"); ok {
 		if err := decodeInto(trace, &c.Trace); err != nil {
 			return CallDecision{}, fmt.Errorf("%w: trace: %w", ErrShape, err)
@@ -90,7 +89,7 @@ func decodeProblems(obj ast.Object) ([]Problem, error) {
 // typedMember returns obj[key] when it has the type T.
 func typedMember[T ast.Value](obj ast.Object, key string) (T, bool) {
 	var zero T
-	t := obj.Get(ast.StringTerm(key))
+	t := obj.Get(memberKey(key))
 	if t == nil {
 		return zero, false
 	}
@@ -100,7 +99,7 @@ func typedMember[T ast.Value](obj ast.Object, key string) (T, bool) {
 
 // jsonMember returns obj[key] as a JSON value: a string stays a string.
 func jsonMember(obj ast.Object, key string) any {
-	t := obj.Get(ast.StringTerm(key))
+	t := obj.Get(memberKey(key))
 	if t == nil {
 		return nil
 	}
@@ -112,6 +111,26 @@ func jsonMember(obj ast.Object, key string) any {
 		return nil
 	}
 	return x
+}
+
+// memberKeys are the names of the members the engine reads from the
+// policy's documents, as terms made once: a look-up by one of them
+// allocates nothing (a session's batch reads some 60). They are never
+// changed, and only looked up with, never put into a document.
+var memberKeys = func() map[string]*ast.Term {
+	keys := map[string]*ast.Term{}
+	for _, key := range []string{"allowed", "calls", "decisions", "entries", "errors", "id", "layer", "message", "name", "reason", "root", "rule", "run", "trace"} {
+		keys[key] = ast.StringTerm(key)
+	}
+	return keys
+}()
+
+// memberKey is key as a term, one of memberKeys where it is one.
+func memberKey(key string) *ast.Term {
+	if t, ok := memberKeys[key]; ok {
+		return t
+	}
+	return ast.StringTerm(key)
 }
 
 // decodeInto converts an AST value to out through JSON.

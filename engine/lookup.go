@@ -259,7 +259,7 @@ func readCall(v ast.Value, ids map[ast.String]struct{}) (lookupCall, bool) {
 	if !ok {
 		return lookupCall{}, false
 	}
-	id, name := call.Get(ast.StringTerm("id")), call.Get(ast.StringTerm("name"))
+	id, name := call.Get(memberKey("id")), call.Get(memberKey("name"))
 	if id == nil || name == nil {
 		return lookupCall{}, false
 	}
@@ -296,7 +296,7 @@ func remember(memo *verdictMemo, c lookupCall, decision *ast.Term) {
 	if !ok {
 		return
 	}
-	id, name := obj.Get(ast.StringTerm("id")), obj.Get(ast.StringTerm("name"))
+	id, name := obj.Get(memberKey("id")), obj.Get(memberKey("name"))
 	if id == nil || name == nil || !id.Equal(c.id) || !name.Equal(c.name) {
 		return
 	}

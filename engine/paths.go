@@ -165,11 +165,7 @@ func resolvePath(root, p string) string {
 
 // stringMember returns obj[key] when it is a string.
 func stringMember(obj ast.Object, key string) (string, bool) {
-	t := obj.Get(ast.StringTerm(key))
-	if t == nil {
-		return "", false
-	}
-	s, ok := t.Value.(ast.String)
+	s, ok := typedMember[ast.String](obj, key)
 	return string(s), ok
 }
 

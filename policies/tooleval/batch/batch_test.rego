@@ -33,10 +33,13 @@ test_allowed_decision_has_only_id_name_allowed if {
 	d == {"id": "x", "name": "read_file", "allowed": true}
 }
 
+# A batch of many calls is decided call by call, all of them. 1,000 calls
+# here (10,000 made it the slowest Rego test under coverage); the Go test
+# TestAdversarialManyCalls decides 20,000 (make soak: the cap, 100,000).
 test_large_batches if {
-	calls := [{"id": sprintf("c%d", [i]), "name": "read_file"} | some i in numbers.range(1, 10000)]
+	calls := [{"id": sprintf("c%d", [i]), "name": "read_file"} | some i in numbers.range(1, 1000)]
 	d := tooleval.decision with input as {"declared": declared, "calls": calls}
-	count(d.decisions) == 10000
+	count(d.decisions) == 1000
 	every x in d.decisions {
 		x.allowed
 	}
