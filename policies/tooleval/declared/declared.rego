@@ -278,26 +278,32 @@ _builtin_named_mcp(lowered) if contains(lowered, `{"name": "mcp__`)
 
 _builtin_named_mcp(lowered) if contains(lowered, `e, "name": "mcp__`)
 
-# The index of a lower-case plain list (its text, see _plain_list_regex) as the
-# text of a JSON object: each declaration becomes "canonical name":
-# {kind, name, server, tool}, with its name in lower case
-# (_original_names restores the others).
-_index_text(lowered) := concat("", ["{", trim_suffix(trim_prefix(mcp, "[["), "]]"), "}"]) if {
-	agents := regex.replace(
-		lowered,
-		`\{"agent": true, "name": ("[^"]+")\}`,
-		`${1}:{"kind":"agent","name":${1},"server":null,"tool":null}`,
-	)
-	builtins := regex.replace(
-		agents,
-		`\{("agent": false, )?"name": ("[^"]+")\}`,
-		`${2}:{"kind":"builtin","name":${2},"server":null,"tool":null}`,
-	)
-	mcp := regex.replace(
-		builtins,
-		`\{("agent": false, )?"mcp": \{"server": ("[^"]+"), "tool": ("[^"]+")\}, "name": ("[^"]+")\}`,
-		`${4}:{"kind":"mcp","name":${4},"server":${2},"tool":${3}}`,
-	)
+# The index of a lower-case plain list (its text, see _plain_list_regex)
+# as the text of a JSON object: each declaration becomes "canonical
+# name": {kind, server, tool, name}, with its name in lower case
+# (_original_names restores the others). First the start of each
+# declaration, which tells its form, becomes the start of its record
+# (_record_starts, one pass over the text with no regular expression);
+# then one replacement puts each record's name before it as its key.
+_index_text(lowered) := concat("", ["{", trim_suffix(trim_prefix(keyed, "[["), "]]"), "}"]) if {
+	records := strings.replace_n(_record_starts, lowered)
+	keyed := regex.replace(records, `\{("kind":[^{}]*"name": ("[^"]+"))\}`, `${2}:{${1}}`)
+}
+
+# The start of each form of a plain declaration (see _plain_list_regex)
+# and the start of its record. An MCP tool's server and tool members stay
+# where they are and its name follows them:
+#   {"mcp": {"server": S, "tool": T}, "name": N}
+#   -> {"kind":"mcp","server": S, "tool": T,"name": N}
+# No start is the beginning of another at the same place, so which one
+# matches never depends on their order.
+_record_starts := {
+	`{"agent": true, "name": `: `{"kind":"agent","server":null,"tool":null,"name": `,
+	`{"agent": false, "name": `: `{"kind":"builtin","server":null,"tool":null,"name": `,
+	`{"name": `: `{"kind":"builtin","server":null,"tool":null,"name": `,
+	`{"agent": false, "mcp": {`: `{"kind":"mcp",`,
+	`{"mcp": {`: `{"kind":"mcp",`,
+	`}, "name": `: `,"name": `,
 }
 
 # {canonical name: {name}} for each name of a plain list (its text) with
