@@ -219,18 +219,18 @@ _plain_pair(d) := [c, {"name": d.name, "kind": kind, "server": null, "tool": nul
 # description: |
 #   The index (see read) of a declaration list written the plain way,
 #   read a whole list at a time: a constant number of built-in calls over
-#   its JSON text (json.marshal writes members in key order), whatever the
-#   number of declarations, and one comprehension step per name with an
-#   upper-case letter. Each declaration is {name}, {agent, name} with
-#   agent a boolean, or {mcp: {server, tool}, name}, possibly with agent
-#   false, every name a plain name (tooleval.canonical.plain_name, whose
-#   canonical form is its lower case, so the lower case of the whole text
-#   holds every canonical form); no built-in or peer agent has a
-#   canonical name starting with mcp__, and no two declarations share a
-#   canonical name. Undefined for any other list, which read then takes
-#   declaration by declaration.
+#   its text, whatever the number of declarations, and one comprehension
+#   step per name with an upper-case letter. Each declaration is {name},
+#   {agent, name} with agent a boolean, or {mcp: {server, tool}, name},
+#   possibly with agent false, every name a plain name
+#   (tooleval.canonical.plain_name, whose canonical form is its lower
+#   case, so the lower case of the whole text holds every canonical form);
+#   no built-in or peer agent has a canonical name starting with mcp__,
+#   and no two declarations share a canonical name. Undefined for any
+#   other list, which read then takes declaration by declaration.
 _plain_list_tools(declared, names) := object.union(tools, _aliased(tools, names)) if {
-	text := json.marshal(declared)
+	# The list inside another one (see _plain_list_regex).
+	text := sprintf("%v", [[declared]])
 	regex.match(_plain_list_regex, text)
 	regex.match(_short_strings_regex, text)
 	lowered := lower(text)
@@ -243,20 +243,26 @@ _plain_list_tools(declared, names) := object.union(tools, _aliased(tools, names)
 	tools := object.union(by_name, _original_names(text))
 }
 
-# The JSON text of a list of plain declarations (see _plain_list_tools),
-# strings of any length: every alternative is known from its next
-# character, so that Go's regexp matches it in one pass. The forms, in
-# json.marshal's member order:
-#   {"agent":true,"name":S}  {"agent":false,"name":S}  {"name":S}
-#   {"agent":false,"mcp":{"server":S,"tool":S},"name":S}
-#   {"mcp":{"server":S,"tool":S},"name":S}
-_plain_list_regex := concat("", [`^\[(`, declaration, `(,`, declaration, `)*)?\]$`]) if {
+# The text of a list of plain declarations (see _plain_list_tools),
+# strings of any length, as Rego writes a value (sprintf's %v): members
+# in key order, ": " after a member name and ", " between elements,
+# strings quoted as Go quotes them (a plain name as it is, anything else
+# with a backslash or a character no plain name has). %v writes it
+# straight from the value, where json.marshal would first copy the whole
+# list into Go maps. The list goes inside another one, [[declared]]: %v
+# writes a string unquoted, and a string must never read as a list.
+# Every alternative is known from its next character, so that Go's
+# regexp matches it in one pass. The forms, in member order:
+#   {"agent": true, "name": S}  {"agent": false, "name": S}  {"name": S}
+#   {"agent": false, "mcp": {"server": S, "tool": S}, "name": S}
+#   {"mcp": {"server": S, "tool": S}, "name": S}
+_plain_list_regex := concat("", [`^\[\[(`, declaration, `(, `, declaration, `)*)?\]\]$`]) if {
 	s := `"[A-Za-z0-9_.-]+"`
 
 	# after the opening quote of its member name
-	mcp := concat("", [`mcp":\{"server":`, s, `,"tool":`, s, `\},"name":`, s])
+	mcp := concat("", [`mcp": \{"server": `, s, `, "tool": `, s, `\}, "name": `, s])
 	declaration := concat("", [
-		`\{"(agent":(true,"name":`, s, `|false,"(name":`, s, `|`, mcp, `))|name":`, s, `|`, mcp, `)\}`,
+		`\{"(agent": (true, "name": `, s, `|false, "(name": `, s, `|`, mcp, `))|name": `, s, `|`, mcp, `)\}`,
 	])
 }
 
@@ -266,37 +272,44 @@ _plain_list_regex := concat("", [`^\[(`, declaration, `(,`, declaration, `)*)?\]
 _short_strings_regex := `^([^"]|"[^"]{0,256}")*$`
 
 # A built-in or peer agent whose (lower-case) name starts with mcp__: its
-# name follows the opening brace or "agent":true, / "agent":false, (an MCP
-# tool's follows its mcp member's closing brace).
-_builtin_named_mcp(lowered) if contains(lowered, `{"name":"mcp__`)
+# name follows the opening brace or "agent": true, / "agent": false, (an
+# MCP tool's follows its mcp member's closing brace).
+_builtin_named_mcp(lowered) if contains(lowered, `{"name": "mcp__`)
 
-_builtin_named_mcp(lowered) if contains(lowered, `e,"name":"mcp__`)
+_builtin_named_mcp(lowered) if contains(lowered, `e, "name": "mcp__`)
 
-# The index of a lower-case plain list as the text of a JSON object:
-# each declaration becomes "canonical name": {kind, name, server, tool},
-# with its name in lower case (_original_names restores the others).
-_index_text(lowered) := concat("", ["{", trim_suffix(trim_prefix(mcp, "["), "]"), "}"]) if {
-	agents := regex.replace(
-		lowered,
-		`\{"agent":true,"name":("[^"]+")\}`,
-		`${1}:{"kind":"agent","name":${1},"server":null,"tool":null}`,
-	)
-	builtins := regex.replace(
-		agents,
-		`\{("agent":false,)?"name":("[^"]+")\}`,
-		`${2}:{"kind":"builtin","name":${2},"server":null,"tool":null}`,
-	)
-	mcp := regex.replace(
-		builtins,
-		`\{("agent":false,)?"mcp":\{"server":("[^"]+"),"tool":("[^"]+")\},"name":("[^"]+")\}`,
-		`${4}:{"kind":"mcp","name":${4},"server":${2},"tool":${3}}`,
-	)
+# The index of a lower-case plain list (its text, see _plain_list_regex)
+# as the text of a JSON object: each declaration becomes "canonical
+# name": {kind, server, tool, name}, with its name in lower case
+# (_original_names restores the others). First the start of each
+# declaration, which tells its form, becomes the start of its record
+# (_record_starts, one pass over the text with no regular expression);
+# then one replacement puts each record's name before it as its key.
+_index_text(lowered) := concat("", ["{", trim_suffix(trim_prefix(keyed, "[["), "]]"), "}"]) if {
+	records := strings.replace_n(_record_starts, lowered)
+	keyed := regex.replace(records, `\{("kind":[^{}]*"name": ("[^"]+"))\}`, `${2}:{${1}}`)
 }
 
-# {canonical name: {name}} for each name of a plain list (its JSON text)
-# with an upper-case letter: the name as declared.
+# The start of each form of a plain declaration (see _plain_list_regex)
+# and the start of its record. An MCP tool's server and tool members stay
+# where they are and its name follows them:
+#   {"mcp": {"server": S, "tool": T}, "name": N}
+#   -> {"kind":"mcp","server": S, "tool": T,"name": N}
+# No start is the beginning of another at the same place, so which one
+# matches never depends on their order.
+_record_starts := {
+	`{"agent": true, "name": `: `{"kind":"agent","server":null,"tool":null,"name": `,
+	`{"agent": false, "name": `: `{"kind":"builtin","server":null,"tool":null,"name": `,
+	`{"name": `: `{"kind":"builtin","server":null,"tool":null,"name": `,
+	`{"agent": false, "mcp": {`: `{"kind":"mcp",`,
+	`{"mcp": {`: `{"kind":"mcp",`,
+	`}, "name": `: `,"name": `,
+}
+
+# {canonical name: {name}} for each name of a plain list (its text) with
+# an upper-case letter: the name as declared.
 _original_names(text) := {lower(name): {"name": name} |
-	some [_, name] in regex.find_all_string_submatch_n(`"name":"([A-Za-z0-9_.-]*[A-Z][A-Za-z0-9_.-]*)"`, text, -1)
+	some [_, name] in regex.find_all_string_submatch_n(`"name": "([A-Za-z0-9_.-]*[A-Z][A-Za-z0-9_.-]*)"`, text, -1)
 }
 
 # The built-ins of tools whose name has aliases (names), with them (see

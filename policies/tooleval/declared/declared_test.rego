@@ -92,6 +92,8 @@ not_plain_declaration_lists := [
 	[{"name": "a b"}],
 	[{"name": ""}],
 	[{"name": "x\"},{\"name\":\"y"}],
+	[{"name": "x\"}, {\"name\": \"y"}],
+	[{"name": "x"}, {"name": "mcp\", \"name\": \"y"}],
 	[5],
 	[{"name": 5}],
 	[{"name": long_name(257)}],
@@ -111,6 +113,9 @@ not_plain_declaration_lists := [
 	[{"name": "\u00c5"}],
 	[{"name": "a\u212a"}],
 	[{"name": "tab\tname"}],
+	# not a list: a string that %v would write as one, unquoted
+	`[{"name": "x"}]`,
+	`[[{"name": "x"}]]`,
 ]
 
 # A string of n x.

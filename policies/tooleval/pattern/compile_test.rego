@@ -66,6 +66,7 @@ edge_entries := [
 	"mcp__a__*", "mcp__a__b*", "mcp__A_B__Read_*", "mcp__a__b__*", "mcp___a__*",
 	"mcp__", "mcp____x", "mcp_____x", "mcp____a__b", "mcp____*", "mcp_____a*", "mcp__a*", "mcp___*", "*", "read*file",
 	"group:edit", "group:debug", "réad", " read", 3, "\u017f", "\u212a", "mcp__\u017f__*", "\u212a*",
+	"a\", \"b", "mcp__a\", \"mcp__b", "read\u200bfile", "read\nfile",
 ]
 
 # The lists a test compiles both ways: the tables' lists and every edge
@@ -129,4 +130,12 @@ test_a_list_over_the_cap_is_not_read if {
 		pattern.matches(deny, tool[0], tool[1])
 	}
 	count(pattern.compile(array.slice(long, 0, shape.max_entries), "allow", vocabulary).exact) == shape.max_entries
+}
+
+# A simple list's text is the list as %v writes it: an entry holding the
+# separator is quoted with backslashes and never reads as two entries.
+test_an_entry_with_the_separator_is_not_simple if {
+	pattern.simple_list(["a", "b"], "deny") == "a\nb"
+	not pattern.simple_list(["a\", \"b"], "deny")
+	not pattern.simple_list(["mcp__a\", \"mcp__b"], "allow")
 }

@@ -223,7 +223,7 @@ parse(c) := {"kind": "all_mcp"} if {
 #   Undefined for any other list (groups, other characters, entries with a
 #   problem, anything that is not an array of strings): those are read
 #   entry by entry. Most lists are simple; one regular expression over a
-#   simple list's JSON text in lower case checks it (once the text is
+#   simple list's text in lower case checks it (once the text is
 #   known to be ASCII: a case-insensitive match would let in non-ASCII
 #   letters such as the long s, which fold to ASCII ones), one lower over
 #   the joined list canonicalizes it (the canonical form of plain
@@ -233,7 +233,12 @@ parse(c) := {"kind": "all_mcp"} if {
 simple_list(list, kind) := lower(concat("\n", list)) if {
 	is_array(list)
 	count(list) <= shape.max_entries
-	text := json.marshal(list)
+
+	# The list as Rego writes it (sprintf's %v, written straight from the
+	# value; json.marshal would copy it into Go values first): strings
+	# quoted, ", " between them, an entry with a quote, a backslash or a
+	# character Go does not print as it is written with a backslash.
+	text := sprintf("%v", [list])
 	not regex.match(`[^",]{257}|[^\x00-\x7f]`, text)
 	regex.match(_simple_list_regex[kind], lower(text))
 }
@@ -299,8 +304,8 @@ _kind_forms := {
 # Each form as a pattern that finds the lines of a joined list in that form.
 _form_lines[form] := sprintf(`(?m)^%s$`, [re]) if some form, re in _forms
 
-# The JSON text of a simple list of each kind, in lower case.
-_simple_list_regex[kind] := sprintf(`^\[(?:"%s"(?:,"%s")*)?\]$`, [entry, entry]) if {
+# The text of a simple list of each kind (see simple_list), in lower case.
+_simple_list_regex[kind] := sprintf(`^\[(?:"%s"(?:, "%s")*)?\]$`, [entry, entry]) if {
 	some kind, forms in _kind_forms
 	entry := sprintf("(?:%s)", [concat("|", [_forms[f] | some f in forms])])
 }
