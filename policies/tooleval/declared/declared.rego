@@ -229,6 +229,10 @@ _plain_pair(d) := [c, {"name": d.name, "kind": kind, "server": null, "tool": nul
 #   and no two declarations share a canonical name. Undefined for any
 #   other list, which read then takes declaration by declaration.
 _plain_list_tools(declared, names) := object.union(tools, _aliased(tools, names)) if {
+	# A list: an object's text can look like one declaration inside the
+	# brackets added next.
+	is_array(declared)
+
 	# The list inside another one (see _plain_list_regex).
 	text := sprintf("%v", [[declared]])
 	regex.match(_plain_list_regex, text)

@@ -116,6 +116,9 @@ not_plain_declaration_lists := [
 	# not a list: a string that %v would write as one, unquoted
 	`[{"name": "x"}]`,
 	`[[{"name": "x"}]]`,
+	# not a list: an object that would read as one declaration inside the
+	# brackets the whole-list reading adds
+	{"name": "x"},
 ]
 
 # A string of n x.
