@@ -29,35 +29,43 @@ package tooleval.arguments
 
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.nfc
+import data.tooleval.shape
 
 # METADATA
 # description: |
-#   The first path refusal of a call, as {rule, argument, path}, or
-#   undefined. arguments maps each path argument of the tool to its set of
-#   accesses ("read", "write"); they are checked in argument-name order.
+#   The first path refusal of a call whose arguments are args, as {rule,
+#   argument, path}, or undefined. arguments maps each path argument of
+#   the tool to its set of accesses ("read", "write"); they are checked in
+#   argument-name order.
 refusal(workspace, arguments, args) := found[0] if {
-	found := refusals(workspace, arguments, args)
+	found := call_refusals(workspace, arguments, {"args": args})
 }
 
 # METADATA
 # description: |
-#   Every path refusal of a call, in order (refusal is the first). The
-#   common case, one path argument given a string, of a tool that takes
-#   no patch and no glob, is read without the dispatch of the general
-#   case: it is what _path_refusals gives for a string.
-refusals(workspace, arguments, args) := [{"rule": rule, "argument": name, "path": value} |
+#   Every path refusal of call, in order (refusal's are the first), its
+#   arguments being call.args (none when that is absent or null). The
+#   common case, one path argument given a string, of a tool that only
+#   reads or writes it (no patch, no glob), is read without the dispatch
+#   of the general case: it is what _path_refusals gives for a string.
+call_refusals(workspace, arguments, call) := [{"rule": rule, "argument": name, "path": value} |
 	rule := _path_rule(workspace, accesses, value)
 ] if {
 	count(arguments) == 1
 	some name, accesses in arguments
-	value := args[name]
+	value := call.args[name]
 	is_string(value)
-	not accesses.patch
-	not accesses.glob
+	_plain_accesses[accesses]
 } else := [r |
+	args := shape.field(call, "args", {})
 	some name in sort(object.keys(arguments))
 	some r in _argument_refusals(workspace, name, arguments[name], args)
 ]
+
+# The accesses of a path argument that is read, written, or both (as
+# tooleval.configuration.path_arguments writes them): neither patch nor
+# glob.
+_plain_accesses := {{"read": true}, {"write": true}, {"read": true, "write": true}}
 
 # The refusals of an argument, in order, or undefined when the call does
 # not have it. Each function below returns a list (empty when nothing is

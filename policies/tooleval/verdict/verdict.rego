@@ -117,16 +117,21 @@ _allowed := {"allowed": true}
 # it does not expect) refuses the call.
 _through := {{"outcome": "pass"}, {"outcome": "exempt"}, {"outcome": "not_applicable"}}
 
-# The refusal by check of a call with facts f, from the check's outcome o;
-# undecided when it cannot be made (o says no reason, or the message
-# cannot be written), so that a refusing check is never skipped.
-_refusal(check, f, o) := r if {
-	r := object.union(refused(o.reason, o.layer, message(check, f, o)), _rule(o))
-} else := undecided
-
-_rule(o) := {"rule": o.rule} if {
+# The refusal by check of a call with facts f, from the check's outcome o,
+# with o's rule when it has one (paths); undecided when it cannot be made
+# (o says no reason, or the message cannot be written), so that a
+# refusing check is never skipped.
+_refusal(check, f, o) := {
+	"allowed": false,
+	"reason": o.reason,
+	"layer": o.layer,
+	"message": message(check, f, o),
+	"rule": o.rule,
+} if {
 	o.rule
-} else := {}
+} else := r if {
+	r := refused(o.reason, o.layer, message(check, f, o))
+} else := undecided
 
 # The refusal of a call that a name-level check refused, or undecided.
 _name_refusal_entry(f, refusal) := r if {
