@@ -50,8 +50,9 @@ decide(ctx, req) := d if {
 } else := batch.fail_closed(req)
 
 # How many calls req has (tooleval.shape.list_field: none unless calls is a list).
-_call_count(req) := count(req.calls) if {
-	is_array(req.calls)
+_call_count(req) := count(calls) if {
+	calls := req.calls
+	is_array(calls)
 } else := 0
 
 # METADATA

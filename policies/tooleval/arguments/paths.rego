@@ -29,30 +29,43 @@ package tooleval.arguments
 
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.nfc
+import data.tooleval.shape
 
 # METADATA
 # description: |
-#   The first path refusal of a call, as {rule, argument, path}, or
-#   undefined. arguments maps each path argument of the tool to its set of
-#   accesses ("read", "write"); they are checked in argument-name order.
-refusal(workspace, arguments, args) := refusals[0] if {
-	refusals := _refusals(workspace, arguments, args)
+#   The first path refusal of a call whose arguments are args, as {rule,
+#   argument, path}, or undefined. arguments maps each path argument of
+#   the tool to its set of accesses ("read", "write"); they are checked in
+#   argument-name order.
+refusal(workspace, arguments, args) := found[0] if {
+	found := call_refusals(workspace, arguments, {"args": args})
 }
 
-# Every path refusal of a call, in order. The common case, one path
-# argument given a string, of a tool that takes no patch and no glob, is
-# read without the dispatch of the general case.
-_refusals(workspace, arguments, args) := _path_refusals(workspace, name, accesses, value) if {
+# METADATA
+# description: |
+#   Every path refusal of call, in order (refusal's are the first), its
+#   arguments being call.args (none when that is absent or null). The
+#   common case, one path argument given a string, of a tool that only
+#   reads or writes it (no patch, no glob), is read without the dispatch
+#   of the general case: it is what _path_refusals gives for a string.
+call_refusals(workspace, arguments, call) := [{"rule": rule, "argument": name, "path": value} |
+	rule := _path_rule(workspace, accesses, value)
+] if {
 	count(arguments) == 1
 	some name, accesses in arguments
-	value := args[name]
+	value := call.args[name]
 	is_string(value)
-	not accesses.patch
-	not accesses.glob
+	_plain_accesses[accesses]
 } else := [r |
+	args := shape.field(call, "args", {})
 	some name in sort(object.keys(arguments))
 	some r in _argument_refusals(workspace, name, arguments[name], args)
 ]
+
+# The accesses of a path argument that is read, written, or both (as
+# tooleval.configuration.path_arguments writes them): neither patch nor
+# glob.
+_plain_accesses := {{"read": true}, {"write": true}, {"read": true, "write": true}}
 
 # The refusals of an argument, in order, or undefined when the call does
 # not have it. Each function below returns a list (empty when nothing is
@@ -182,14 +195,14 @@ _element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument
 # is neither plain nor resolved breaks unresolved; a written path is
 # checked first (write_rule), then a read one.
 _path_rule(workspace, accesses, path) := "unresolved" if {
-	not _plain_path(path)
+	not regex.match(_plain_path_regex, path) # not _plain_path(path), read without a call
 	not _resolved(path)
 } else := rule if {
 	accesses.write
 	rule := _write_rule(workspace, path)
 } else := "not_readable" if {
 	accesses.read
-	not _under(path, workspace.read_prefixes)
+	not strings.any_prefix_match(concat("", [path, "/"]), workspace.read_prefixes) # not _under(path, read_prefixes)
 }
 
 # The rule a resolved written path breaks, or undefined. It is compared by
@@ -197,7 +210,7 @@ _path_rule(workspace, accesses, path) := "unresolved" if {
 # in it, an excluded path at its start.
 _write_rule(workspace, path) := "outside_workspace" if {
 	workspace.allow_outside != true
-	not _under(path, [workspace.root_prefix])
+	not strings.any_prefix_match(concat("", [path, "/"]), workspace.root_prefix) # not _under(path, [root_prefix])
 } else := "unresolved" if {
 	not _keyed_path(path)
 } else := "sensitive" if {

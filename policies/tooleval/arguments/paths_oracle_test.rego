@@ -179,7 +179,8 @@ oracle_agrees(workspace_name, access, set_name) if {
 }
 
 _new_rule(ws, access, path) := r.rule if {
-	r := arguments.refusal(ws, {"path": access}, {"path": path})
+	# accesses as tooleval.configuration.path_arguments writes them
+	r := arguments.refusal(ws, {"path": {a: true | some a in access}}, {"path": path})
 } else := "ok"
 
 test_oracle_writes_under_ws_0 if oracle_agrees("ws", {"write"}, "under_ws_0")

@@ -110,7 +110,7 @@ boundary_cases := [
 ]
 
 rule_of(access, path) := r.rule if {
-	r := arguments.refusal(workspace, {"path": {access}}, {"path": path})
+	r := arguments.refusal(workspace, {"path": {access: true}}, {"path": path})
 } else := "ok"
 
 test_path_rules if {
@@ -122,6 +122,32 @@ test_path_rules if {
 	}
 	mismatches == set()
 	count([c | some c in cases; rule_of(c[0], c[1])]) == count(cases)
+}
+
+# The common case of call_refusals (one string path, accesses as the
+# configuration writes them) gives what the general case gives (accesses
+# as a set, which the common case does not read).
+test_the_common_case_is_the_general_case if {
+	cases := array.concat(rule_cases, boundary_cases)
+	mismatches := {[access, path] |
+		some [access, path, _] in cases
+		common := arguments.call_refusals(workspace, {"path": {access: true}}, {"args": {"path": path}})
+		general := arguments.call_refusals(workspace, {"path": {access}}, {"args": {"path": path}})
+		common != general
+	}
+	mismatches == set()
+	call := {"args": {"path": "/etc/x"}}
+	both := arguments.call_refusals(workspace, {"path": {"read": true, "write": true}}, call)
+	both == arguments.call_refusals(workspace, {"path": {"read", "write"}}, call)
+	both[0].rule == "outside_workspace"
+}
+
+# A call's arguments are its args; absent or null, it has none.
+test_a_call_without_args_has_no_path_to_refuse if {
+	arguments.call_refusals(workspace, {"path": {"write": true}}, {"id": "c"}) == []
+	arguments.call_refusals(workspace, {"path": {"write": true}}, {"args": null}) == []
+	arguments.call_refusals(workspace, {"path": {"write": true}}, "call") == []
+	arguments.call_refusals(workspace, {"path": {"write": true}}, {"args": "/etc/x"})[0].rule == "unresolved"
 }
 
 # [path, plain]: a plain path's keys are the lower case of its segments.

@@ -22,7 +22,7 @@ message("declaration", f, _) := _not_declared_message(f.name, f.canonical, _ambi
 
 message("action", f, o) := _action_message(f.name, o.refusal)
 
-message("paths", f, o) := _path_message(f.name, o.refusal)
+message("paths", f, o) := sprintf("tool %q is not permitted: %s", [f.name, _path_reason(o.refusal.rule, o.refusal)])
 
 message("run", f, _) := _run_exhausted_message(f.name, f.run)
 
@@ -54,27 +54,24 @@ _note(notes, layer) := sprintf(": %s", [notes[layer]]) if {
 	is_string(notes[layer])
 } else := ""
 
-_path_message(name, refusal) := sprintf("tool %q is not permitted: %s", [name, _path_reason(refusal)])
-
-_path_reason(refusal) := sprintf("argument %q is refused: %s", [refusal.argument, why]) if {
-	refusal.rule == "unresolved"
+# Why a path refusal ({rule, argument, path, pattern?}) refuses, by its
+# rule (the first argument, so that only that rule's clauses are read).
+_path_reason("unresolved", refusal) := sprintf("argument %q is refused: %s", [refusal.argument, why]) if {
 	refusal.pattern
 	why := arguments.unresolved_pattern_why(refusal.path)
-} else := sprintf("pattern %q reaches outside the workspace and its read roots", [refusal.path]) if {
-	refusal.rule == "not_readable"
-	refusal.pattern
 } else := sprintf("argument %q is not an absolute, clean, resolved path: %s", [refusal.argument, why]) if {
-	refusal.rule == "unresolved"
 	why := arguments.unresolved_why(refusal.path)
-} else := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument]) if {
-	refusal.rule == "unresolved"
-} else := sprintf("path %q is outside the workspace", [refusal.path]) if {
-	refusal.rule == "outside_workspace"
-} else := sprintf("path %q is in a protected location (.ssh, .aws or .git/hooks)", [refusal.path]) if {
-	refusal.rule == "sensitive"
-} else := sprintf("path %q is under an excluded workspace path", [refusal.path]) if {
-	refusal.rule == "excluded"
+} else := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument])
+
+_path_reason("not_readable", refusal) := sprintf("pattern %q reaches outside the workspace and its read roots", [refusal.path]) if {
+	refusal.pattern
 } else := sprintf("path %q is outside the workspace and its read roots", [refusal.path])
+
+_path_reason("outside_workspace", refusal) := sprintf("path %q is outside the workspace", [refusal.path])
+
+_path_reason("sensitive", refusal) := sprintf("path %q is in a protected location (.ssh, .aws or .git/hooks)", [refusal.path])
+
+_path_reason("excluded", refusal) := sprintf("path %q is under an excluded workspace path", [refusal.path])
 
 _action_message(name, refusal) := sprintf(
 	"tool %q is not permitted: argument %q has no use in action %s, and layer %q allows only calls that observe",

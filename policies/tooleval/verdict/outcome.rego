@@ -5,7 +5,6 @@ package tooleval.verdict
 import data.tooleval.arguments
 import data.tooleval.budget
 import data.tooleval.checks
-import data.tooleval.shape
 
 # METADATA
 # scope: document
@@ -61,7 +60,7 @@ outcome("paths", _, f) := _not_applicable if {
 	f.ctx.workspace == null
 } else := {"outcome": "refused", "reason": rows.paths.reason, "layer": rows.paths.layer, "rule": refusal.rule, "refusal": refusal} if {
 	# a tool without path arguments has no path to refuse: it passes
-	refusal := arguments.refusal(f.ctx.workspace, f.ctx.path_arguments[f.canonical], shape.field(f.call, "args", {}))
+	refusal := arguments.call_refusals(f.ctx.workspace, f.ctx.path_arguments[f.canonical], f.call)[0]
 } else := _pass
 
 outcome("run", _, f) := _not_applicable if {

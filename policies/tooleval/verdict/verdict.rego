@@ -17,32 +17,39 @@ import data.tooleval.shape
 #   reaches, or null. Whatever else a check needs it computes from these
 #   when it is asked (outcome), so that a refused call costs only the
 #   checks up to its refusal.
-facts(ctx, batch, i, call) := _facts(
-	ctx, call, i,
-	_malformed_or_null(batch.duplicates, i, call),
-	batch.errors,
-	shape.field(call, "name", null),
-	batch.run,
-)
+facts(ctx, batch, i, call) := {
+	"ctx": ctx,
+	"call": call,
+	"i": i,
+	"problem": _malformed_or_null(batch.duplicates, i, call),
+	"errors": batch.errors,
+	"name": name,
+	"canonical": c,
+	"tool": _declared_tool(ctx, c),
+	"run": batch.run,
+} if {
+	name := shape.field(call, "name", null)
+	c := canonical_or_null(name)
+}
 
 # METADATA
 # description: |
 #   The facts of the i-th call of a well-formed batch (batch_verdict):
 #   facts with no problem and no error, which a well-formed batch has by
-#   definition, read without asking.
-well_formed_facts(ctx, run, i, call) := _facts(ctx, call, i, null, 0, call.name, run)
-
-_facts(ctx, call, i, problem, errors, name, run) := {
+#   definition, read without asking. (Each is its own literal: a helper
+#   of seven arguments costs more than the object it builds.)
+well_formed_facts(ctx, run, i, call) := {
 	"ctx": ctx,
 	"call": call,
 	"i": i,
-	"problem": problem,
-	"errors": errors,
+	"problem": null,
+	"errors": 0,
 	"name": name,
 	"canonical": c,
 	"tool": _declared_tool(ctx, c),
 	"run": run,
 } if {
+	name := call.name
 	c := canonical_or_null(name)
 }
 
@@ -80,7 +87,13 @@ well_formed_verdict(f) := _refusal("declaration", f, o) if {
 	o := outcome("declaration", null, f)
 	not _through[o]
 } else := _name_refusal_entry(f, refusal) if {
-	refusal := _name_refusal(f)
+	# a session's context has every declared tool's name-level refusal
+	# already, by canonical name (refusals, tooleval.context.session)
+	refusal := f.ctx.refusals[f.canonical]
+} else := _name_refusal_entry(f, refusal) if {
+	# a one-shot decision's (compile) has none: the tool is checked
+	not f.ctx.refusals
+	refusal := tool_refusal(f.ctx.checks, f.canonical, f.tool)
 } else := _refusal("action", f, o) if {
 	f.ctx.actions.tools[f.canonical]
 	o := outcome("action", null, f)
@@ -104,16 +117,21 @@ _allowed := {"allowed": true}
 # it does not expect) refuses the call.
 _through := {{"outcome": "pass"}, {"outcome": "exempt"}, {"outcome": "not_applicable"}}
 
-# The refusal by check of a call with facts f, from the check's outcome o;
-# undecided when it cannot be made (o says no reason, or the message
-# cannot be written), so that a refusing check is never skipped.
-_refusal(check, f, o) := r if {
-	r := object.union(refused(o.reason, o.layer, message(check, f, o)), _rule(o))
-} else := undecided
-
-_rule(o) := {"rule": o.rule} if {
+# The refusal by check of a call with facts f, from the check's outcome o,
+# with o's rule when it has one (paths); undecided when it cannot be made
+# (o says no reason, or the message cannot be written), so that a
+# refusing check is never skipped.
+_refusal(check, f, o) := {
+	"allowed": false,
+	"reason": o.reason,
+	"layer": o.layer,
+	"message": message(check, f, o),
+	"rule": o.rule,
+} if {
 	o.rule
-} else := {}
+} else := r if {
+	r := refused(o.reason, o.layer, message(check, f, o))
+} else := undecided
 
 # The refusal of a call that a name-level check refused, or undecided.
 _name_refusal_entry(f, refusal) := r if {
@@ -145,14 +163,6 @@ undecided := refused("invalid_config", "config", host.fail_closed_messages.call)
 #   ({reason, layer}); notes are the messages of the checks that carry
 #   one, by check name (tooleval.checks.notes).
 name_refusal(name, refusal, notes) := refused(refusal.reason, refusal.layer, _name_refusal_message(name, refusal, notes))
-
-# The name-level refusal of the tool of a call with facts f, or
-# undefined. A one-shot decision checks the tool; a session's context
-# has every declared tool's name-level refusal already, by canonical name
-# (refusals, tooleval.context.session).
-_name_refusal(f) := tool_refusal(f.ctx.checks, f.canonical, f.tool) if {
-	not f.ctx.refusals
-} else := f.ctx.refusals[f.canonical]
 
 # METADATA
 # description: |
