@@ -91,7 +91,7 @@ func compare(t *testing.T, e *engine.Engine, cfg oracle.Config, doc any) (oracle
 	require.NoError(t, err)
 	want := oracle.Decide(cfg, generic)
 	// The catalog (data.tooleval.tools) is compared on one document in
-	// ten, picked by its bytes: 10,000 catalogs in make test. Its
+	// ten, picked by its bytes: about 1,000 catalogs in make test. Its
 	// name-level verdicts are the decisions' (tooleval.verdict.tool_refusals
 	// equals verdict.tool_refusal, a Rego test), which every document checks.
 	c := &engine.Catalog{Effective: want.Effective}
