@@ -328,7 +328,7 @@ func hasPrefix(keys, run []string) bool {
 	return true
 }
 
-// pathMessage is _path_message and _path_reason (verdict/messages.rego)
+// pathMessage is message("paths", ...) and _path_reason (verdict/messages.rego)
 // for the accesses this copy models (no glob pattern).
 func pathMessage(name string, r *pathRefusal) string {
 	return fmt.Sprintf("tool %q is not permitted: %s", name, pathReason(r))
