@@ -86,10 +86,9 @@ coverage: | $(BUILD)
 	exit $$rc
 
 ## test-go: every Go package's tests in one go test run (its packages run
-## side by side): the unit tests beside the code and tests/, listed first
-## so that go test starts it first (it takes the longest)
+## side by side): the unit tests beside the code and tests/
 test-go: bundle browser
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./tests/... ./...
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) $(GO) test -count=1 -timeout 30m ./...
 
 ## test-unit: the Go packages' own tests (everything but tests/)
 test-unit: bundle

@@ -103,6 +103,13 @@ func TestHotReloadUnderConcurrency(t *testing.T) {
 				}
 				seen.Store(d.Revision, true)
 				decided.Add(1)
+				if k >= 10 {
+					// Past its ten, a goroutine goes on deciding until the
+					// second reload, paced: a reload under -race takes
+					// seconds, and unpaced the goroutines took the CPU it
+					// needs (2,805 decisions, 71 CPU-s, for 2 reloads).
+					time.Sleep(25 * time.Millisecond)
+				}
 			}
 		}()
 	}
