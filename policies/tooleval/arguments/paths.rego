@@ -33,18 +33,11 @@ import data.tooleval.shape
 
 # METADATA
 # description: |
-#   The first path refusal of a call whose arguments are args, as {rule,
-#   argument, path}, or undefined. arguments maps each path argument of
-#   the tool to its set of accesses ("read", "write"); they are checked in
-#   argument-name order.
-refusal(workspace, arguments, args) := found[0] if {
-	found := call_refusals(workspace, arguments, {"args": args})
-}
-
-# METADATA
-# description: |
-#   Every path refusal of call, in order (refusal's are the first), its
-#   arguments being call.args (none when that is absent or null). The
+#   Every path refusal of call, as {rule, argument, path}, in order (the
+#   first is the call's), its arguments being call.args (none when that
+#   is absent or null). arguments maps each path argument of the tool to
+#   its accesses ("read", "write", "patch", "glob"); they are checked in
+#   argument-name order. The
 #   common case, one path argument given a string, of a tool that only
 #   reads or writes it (no patch, no glob), is read without the dispatch
 #   of the general case: it is what _path_refusals gives for a string.

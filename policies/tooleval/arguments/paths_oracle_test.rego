@@ -180,7 +180,7 @@ oracle_agrees(workspace_name, access, set_name) if {
 
 _new_rule(ws, access, path) := r.rule if {
 	# accesses as tooleval.configuration.path_arguments writes them
-	r := arguments.refusal(ws, {"path": {a: true | some a in access}}, {"path": path})
+	r := first_refusal(ws, {"path": {a: true | some a in access}}, {"path": path})
 } else := "ok"
 
 test_oracle_writes_under_ws_0 if oracle_agrees("ws", {"write"}, "under_ws_0")

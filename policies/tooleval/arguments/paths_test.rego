@@ -3,6 +3,9 @@ package tooleval.arguments_test
 import data.tooleval.arguments
 import data.tooleval.configuration
 
+# The first path refusal of a call whose arguments are args, or undefined.
+first_refusal(workspace, path_arguments, args) := arguments.call_refusals(workspace, path_arguments, {"args": args})[0]
+
 raw_workspace := {"root": "/ws", "read_roots": ["/skills"], "excluded": [".git", "target"], "allow_outside": false}
 
 # compiled is a workspace as the compiled context holds it, with the
@@ -110,7 +113,7 @@ boundary_cases := [
 ]
 
 rule_of(access, path) := r.rule if {
-	r := arguments.refusal(workspace, {"path": {access: true}}, {"path": path})
+	r := first_refusal(workspace, {"path": {access: true}}, {"path": path})
 } else := "ok"
 
 test_path_rules if {
@@ -253,44 +256,44 @@ test_regular_expressions_are_their_parts if {
 
 test_allow_outside_lets_writes_out_but_keeps_blocklists if {
 	outside := compiled(object.union(raw_workspace, {"allow_outside": true}))
-	not arguments.refusal(outside, {"path": write}, {"path": "/tmp/out.txt"})
-	arguments.refusal(outside, {"path": write}, {"path": "/home/u/.ssh/config"}).rule == "sensitive"
-	arguments.refusal(outside, {"path": read}, {"path": "/tmp/out.txt"}).rule == "not_readable"
+	not first_refusal(outside, {"path": write}, {"path": "/tmp/out.txt"})
+	first_refusal(outside, {"path": write}, {"path": "/home/u/.ssh/config"}).rule == "sensitive"
+	first_refusal(outside, {"path": read}, {"path": "/tmp/out.txt"}).rule == "not_readable"
 }
 
 test_read_and_write_both_apply if {
 	outside := compiled(object.union(raw_workspace, {"allow_outside": true}))
-	arguments.refusal(outside, {"path": {"read", "write"}}, {"path": "/tmp/out.txt"}).rule == "not_readable"
-	arguments.refusal(workspace, {"path": {"read", "write"}}, {"path": "/skills/x"}).rule == "outside_workspace"
-	not arguments.refusal(workspace, {"path": {"read", "write"}}, {"path": "/ws/x"})
+	first_refusal(outside, {"path": {"read", "write"}}, {"path": "/tmp/out.txt"}).rule == "not_readable"
+	first_refusal(workspace, {"path": {"read", "write"}}, {"path": "/skills/x"}).rule == "outside_workspace"
+	not first_refusal(workspace, {"path": {"read", "write"}}, {"path": "/ws/x"})
 }
 
 test_root_workspace if {
 	root := compiled({"root": "/", "read_roots": [], "excluded": ["tmp"], "allow_outside": false})
-	not arguments.refusal(root, {"path": write}, {"path": "/etc/x"})
-	arguments.refusal(root, {"path": write}, {"path": "/tmp/x"}).rule == "excluded"
-	arguments.refusal(root, {"path": write}, {"path": "/TMP/x"}).rule == "excluded"
+	not first_refusal(root, {"path": write}, {"path": "/etc/x"})
+	first_refusal(root, {"path": write}, {"path": "/tmp/x"}).rule == "excluded"
+	first_refusal(root, {"path": write}, {"path": "/TMP/x"}).rule == "excluded"
 }
 
 test_missing_argument_is_not_checked if {
-	not arguments.refusal(workspace, {"cwd": write}, {"command": "ls"})
+	not first_refusal(workspace, {"cwd": write}, {"command": "ls"})
 }
 
 # A present path argument that is not a string cannot be a path.
 test_non_string_arguments_are_unresolved if {
 	every value in [null, 42, true, {"p": "/ws/a"}] {
-		arguments.refusal(workspace, {"cwd": write}, {"cwd": value}) == {"rule": "unresolved", "argument": "cwd", "path": null}
+		first_refusal(workspace, {"cwd": write}, {"cwd": value}) == {"rule": "unresolved", "argument": "cwd", "path": null}
 	}
 }
 
 test_lists_are_checked_element_by_element if {
 	args := {"paths": ["/ws/a", "/etc/shadow", "/ws/b"]}
-	arguments.refusal(workspace, {"paths": read}, args) == {"rule": "not_readable", "argument": "paths", "path": "/etc/shadow"}
-	not arguments.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", "/skills/b"]})
-	not arguments.refusal(workspace, {"paths": read}, {"paths": []})
-	arguments.refusal(workspace, {"paths": read}, {"paths": ["/ws/a", null]}) == {"rule": "unresolved", "argument": "paths", "path": null}
-	arguments.refusal(workspace, {"paths": write}, {"paths": [["/ws/.ssh/x"]]}).rule == "unresolved"
-	arguments.refusal(workspace, {"paths": write}, {"paths": ["/ws/a", "/ws/.ssh/k"]}).rule == "sensitive"
+	first_refusal(workspace, {"paths": read}, args) == {"rule": "not_readable", "argument": "paths", "path": "/etc/shadow"}
+	not first_refusal(workspace, {"paths": read}, {"paths": ["/ws/a", "/skills/b"]})
+	not first_refusal(workspace, {"paths": read}, {"paths": []})
+	first_refusal(workspace, {"paths": read}, {"paths": ["/ws/a", null]}) == {"rule": "unresolved", "argument": "paths", "path": null}
+	first_refusal(workspace, {"paths": write}, {"paths": [["/ws/.ssh/x"]]}).rule == "unresolved"
+	first_refusal(workspace, {"paths": write}, {"paths": ["/ws/a", "/ws/.ssh/k"]}).rule == "sensitive"
 }
 
 # Patch text: every file a header names is a written path, wherever the
@@ -313,42 +316,42 @@ test_patch_paths if {
 		"*** End Patch",
 	])
 	arguments.patch_paths(text) == ["/ws/new.go", "/ws/old.go", "/ws/renamed.go", "/ws/dead.go"]
-	not arguments.refusal(workspace, {"input": patch}, {"input": text})
+	not first_refusal(workspace, {"input": patch}, {"input": text})
 	arguments.patch_paths("*** Random Marker: x\n*** add file: /ws/a") == ["/ws/a"]
 }
 
 test_patch_refusals if {
 	move := "*** Update File: /ws/a.go\n*** Move to: /ws/.git/hooks/pre-commit"
-	arguments.refusal(workspace, {"input": patch}, {"input": move}) == {"rule": "sensitive", "argument": "input", "path": "/ws/.git/hooks/pre-commit"}
-	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: src/x.go"}).rule == "unresolved"
-	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: ~/.bashrc"}).rule == "unresolved"
-	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: @/etc/passwd"}).rule == "unresolved"
-	arguments.refusal(workspace, {"input": patch}, {"input": "*** Delete File:"}).rule == "unresolved"
-	arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: /etc/cron.d/x"}).rule == "outside_workspace"
-	arguments.refusal(workspace, {"input": patch}, {"input": ["*** Add File: /ws/a"]}) == {"rule": "unresolved", "argument": "input", "path": null}
-	arguments.refusal(workspace, {"input": patch}, {"input": null}).rule == "unresolved"
-	not arguments.refusal(workspace, {"input": patch}, {"input": "no headers at all"})
+	first_refusal(workspace, {"input": patch}, {"input": move}) == {"rule": "sensitive", "argument": "input", "path": "/ws/.git/hooks/pre-commit"}
+	first_refusal(workspace, {"input": patch}, {"input": "*** Add File: src/x.go"}).rule == "unresolved"
+	first_refusal(workspace, {"input": patch}, {"input": "*** Add File: ~/.bashrc"}).rule == "unresolved"
+	first_refusal(workspace, {"input": patch}, {"input": "*** Add File: @/etc/passwd"}).rule == "unresolved"
+	first_refusal(workspace, {"input": patch}, {"input": "*** Delete File:"}).rule == "unresolved"
+	first_refusal(workspace, {"input": patch}, {"input": "*** Add File: /etc/cron.d/x"}).rule == "outside_workspace"
+	first_refusal(workspace, {"input": patch}, {"input": ["*** Add File: /ws/a"]}) == {"rule": "unresolved", "argument": "input", "path": null}
+	first_refusal(workspace, {"input": patch}, {"input": null}).rule == "unresolved"
+	not first_refusal(workspace, {"input": patch}, {"input": "no headers at all"})
 
 	# a marker-like context line inside a hunk counts too (refusing more is
 	# safe); a content line (+...) is content
-	arguments.refusal(workspace, {"input": patch}, {"input": "*** Update File: /ws/a\n *** Add File: /etc/x"}).rule == "outside_workspace"
-	not arguments.refusal(workspace, {"input": patch}, {"input": "*** Add File: /ws/a\n+*** Add File: /etc/x"})
+	first_refusal(workspace, {"input": patch}, {"input": "*** Update File: /ws/a\n *** Add File: /etc/x"}).rule == "outside_workspace"
+	not first_refusal(workspace, {"input": patch}, {"input": "*** Add File: /ws/a\n+*** Add File: /etc/x"})
 }
 
 test_non_object_args_are_unresolved if {
-	arguments.refusal(workspace, {"path": read}, "README.md") == {"rule": "unresolved", "argument": "path", "path": null}
+	first_refusal(workspace, {"path": read}, "README.md") == {"rule": "unresolved", "argument": "path", "path": null}
 }
 
 test_first_argument_in_name_order if {
-	r := arguments.refusal(workspace, {"target": write, "source": read}, {"source": "/etc/a", "target": "/etc/b"})
+	r := first_refusal(workspace, {"target": write, "source": read}, {"source": "/etc/a", "target": "/etc/b"})
 	r == {"rule": "not_readable", "argument": "source", "path": "/etc/a"}
 }
 
 test_sensitive_paths_are_the_floor_and_the_configuration_additions if {
 	ws := arguments.workspace({"workspace": raw_workspace}, [".ssh", ".aws", ".git/hooks", ".gnupg", "secrets/prod"])
-	arguments.refusal(ws, {"path": write}, {"path": "/ws/.GnuPG/x"}).rule == "sensitive"
-	arguments.refusal(ws, {"path": write}, {"path": "/ws/a/Secrets/PROD/key"}).rule == "sensitive"
-	not arguments.refusal(ws, {"path": write}, {"path": "/ws/secrets/dev/key"})
+	first_refusal(ws, {"path": write}, {"path": "/ws/.GnuPG/x"}).rule == "sensitive"
+	first_refusal(ws, {"path": write}, {"path": "/ws/a/Secrets/PROD/key"}).rule == "sensitive"
+	not first_refusal(ws, {"path": write}, {"path": "/ws/secrets/dev/key"})
 }
 
 test_workspace_normalization if {
@@ -435,7 +438,7 @@ glob_cases := [
 ]
 
 glob_rule_of(pattern) := r.rule if {
-	r := arguments.refusal(workspace, {"pattern": {"glob"}}, {"pattern": pattern})
+	r := first_refusal(workspace, {"pattern": {"glob"}}, {"pattern": pattern})
 } else := "ok"
 
 test_glob_rules if {
@@ -448,10 +451,10 @@ test_glob_rules if {
 }
 
 test_glob_lists_and_other_values if {
-	refused := arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "../x"]})
+	refused := first_refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "../x"]})
 	refused == {"rule": "unresolved", "argument": "paths", "path": "../x", "pattern": true}
-	not arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "/ws/README.md"]})
-	arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": [7]}).rule == "unresolved"
-	arguments.refusal(workspace, {"paths": {"glob"}}, {"paths": null}).rule == "unresolved"
-	not arguments.refusal(workspace, {"paths": {"glob"}}, {})
+	not first_refusal(workspace, {"paths": {"glob"}}, {"paths": ["src/*.go", "/ws/README.md"]})
+	first_refusal(workspace, {"paths": {"glob"}}, {"paths": [7]}).rule == "unresolved"
+	first_refusal(workspace, {"paths": {"glob"}}, {"paths": null}).rule == "unresolved"
+	not first_refusal(workspace, {"paths": {"glob"}}, {})
 }

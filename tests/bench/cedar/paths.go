@@ -35,7 +35,7 @@ type workspace struct {
 	sensitive    [][]string
 }
 
-// pathRefusal is a path refusal as tooleval.arguments.refusal gives it:
+// pathRefusal is a path refusal as tooleval.arguments.call_refusals gives it:
 // {rule, argument, path}; path is nil when the value was not a string.
 type pathRefusal struct {
 	rule     string
@@ -109,7 +109,7 @@ func stringList(w map[string]any, member string, valid func(string) bool) ([]str
 	return out, nil
 }
 
-// refusal is the first path refusal of a call (tooleval.arguments.refusal):
+// refusal is the first path refusal of a call (tooleval.arguments.call_refusals, its first):
 // the tool's path arguments in argument-name order, each present value
 // checked; args that is not an object refuses every path argument.
 func (ws *workspace) refusal(arguments map[string]access, names []string, args any) *pathRefusal {
