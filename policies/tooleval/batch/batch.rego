@@ -10,7 +10,8 @@
 #   (tooleval.checks), its arguments, the budget, each asked only when
 #   the checks before it let the call through; with a session's context,
 #   a call of a declared name whose arguments need no check is one
-#   look-up.
+#   look-up, and one whose only check left is its paths is that check
+#   alone.
 package tooleval.batch
 
 import data.tooleval.budget
@@ -135,13 +136,17 @@ _duplicate_ids(calls) := {id |
 # A call of a well-formed batch under no error. Most calls of a
 # session's batch take the first clause: a call within the budget (the
 # first limit calls) of a name the session's context has a finished
-# verdict for (entries, keyed by the names as declared). Every other call
-# gets its verdict. Both give the same document for the calls the first
-# one accepts.
+# verdict for (entries, keyed by the names as declared), then a call whose
+# only check left is its paths (path_entries, keyed the same way). Every
+# other call gets its verdict. All give the same document for the calls
+# the first ones accept.
 _well_formed_decision(ctx, run, limit, i, call) := _entry(call, entry) if {
 	# regal ignore:defer-assignment
 	entry := ctx.entries[call.name] # first: most calls it decides have no entry
 	i < limit
+} else := _entry(call, entry) if {
+	i < limit
+	entry := verdict.path_verdict(ctx.workspace, ctx.path_entries[call.name], call)
 } else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, run, i, call)))
 
 # _well_formed_decision of a call of a batch without a run (so every
@@ -149,6 +154,8 @@ _well_formed_decision(ctx, run, limit, i, call) := _entry(call, entry) if {
 _unbudgeted_decision(ctx, call) := _entry(call, entry) if {
 	# regal ignore:defer-assignment
 	entry := ctx.entries[call.name] # first: most calls it decides have no entry
+} else := _entry(call, entry) if {
+	entry := verdict.path_verdict(ctx.workspace, ctx.path_entries[call.name], call)
 } else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, null, null, call)))
 
 # The decision of a call of a well-formed batch with verdict v: refused

@@ -80,9 +80,13 @@ compile(input_doc) := {
 #   ({reason, layer}) of every declared tool that has one, by canonical
 #   name (equal refusals are one value, so that a session of many
 #   refused tools holds one small object per distinct refusal, not per
-#   tool). A context with errors has neither.
+#   tool), and path_entries, the path arguments of every declared tool
+#   whose only check left is its calls' paths (no name-level check
+#   refuses it, no action check applies), keyed by its name as declared.
+#   A context with errors has none of them.
 session(input_doc) := object.union(ctx, {
 	"entries": _entries(ctx, refusals),
+	"path_entries": _path_entries(ctx, refusals),
 	"refusals": refusals,
 }) if {
 	ctx := compile(input_doc)
@@ -110,6 +114,21 @@ _entries(ctx, refusals) := {} if {
 
 _allowed := {"allowed": true}
 
+# The path arguments of every declared tool whose only check left is its
+# calls' paths, by its name as declared (none under an error, none
+# without a workspace: then no path is checked).
+_path_entries(ctx, refusals) := {} if {
+	count(ctx.errors) > 0
+} else := {} if {
+	ctx.workspace == null
+} else := {record.name: path_arguments |
+	some name, record in ctx.tools
+	not refusals[name]
+	path_arguments := ctx.path_arguments[name]
+	count(path_arguments) > 0
+	not _checks_action(ctx, name)
+}
+
 # METADATA
 # description: |
 #   A call of the declared tool with canonical name name has arguments to
@@ -120,7 +139,11 @@ _checks_args(ctx, name) if {
 	count(object.get(ctx.path_arguments, name, {})) > 0
 }
 
-_checks_args(ctx, name) if {
+_checks_args(ctx, name) if _checks_action(ctx, name)
+
+# A call of the declared tool with canonical name name has its action
+# checked: the agent is in read-only mode and the tool is a shell tool.
+_checks_action(ctx, name) if {
 	ctx.actions != null
 	ctx.actions.tools[name]
 }

@@ -55,7 +55,34 @@ session_inputs := [
 		"calls": [{"id": "1", "name": "read_file"}],
 		"run": {"refusals": 3, "max_refusals": 3},
 	},
+	path_batch,
+	object.union(path_batch, {"run": {"attempts": 2, "max_attempts": 4}}),
+	object.union(path_batch, {"agent": {"read_only": true}, "declared": array.concat(declared, [{"name": "run_shell_command"}])}),
 ]
+
+# Every way a path call of a session's path_entries can go, and the
+# spellings and shapes that must take the general way.
+path_batch := {
+	"declared": declared,
+	"workspace": {"root": "/ws", "read_roots": ["/skills"], "excluded": ["target"]},
+	"layers": [{"name": "tenant", "deny": ["gateway"]}],
+	"calls": [
+		{"id": "1", "name": "read_file", "args": {"path": "/ws/a.go"}},
+		{"id": "2", "name": "read_file", "args": {"path": "/skills/s.md"}},
+		{"id": "3", "name": "read_file", "args": {"path": "/etc/passwd"}},
+		{"id": "4", "name": "write_file", "args": {"path": "/skills/s.md"}},
+		{"id": "5", "name": "write_file", "args": {"path": "/ws/.ssh/id"}},
+		{"id": "6", "name": "write_file", "args": {"path": "/ws/target/x"}},
+		{"id": "7", "name": "write_file", "args": {"path": "a/../b"}},
+		{"id": "8", "name": "write_file", "args": {"path": 7}},
+		{"id": "9", "name": "write_file", "args": {}},
+		{"id": "10", "name": "write_file", "args": "/ws/x"},
+		{"id": "11", "name": "write_file"},
+		{"id": "12", "name": "Write_File", "args": {"path": "/etc/x"}},
+		{"id": "13", "name": "write_file", "args": {"path": "/ws/x", "content": "y"}, "extra": true},
+		{"id": "14", "name": "run_shell_command", "args": {"command": "rm -rf /"}},
+	],
+}
 
 test_huge_declared_name_is_an_error if {
 	name := concat("", ["x" | some _ in numbers.range(1, 300)])
@@ -86,8 +113,32 @@ test_session_entries_and_refusals if {
 }
 
 test_session_context_with_errors_has_no_entries if {
-	ctx := tooleval.context.session({"declared": [{"name": 7}]})
+	ctx := tooleval.context.session({"declared": [{"name": 7}], "workspace": {"root": "/ws"}})
 	count(ctx.errors) > 0
 	ctx.entries == {}
+	ctx.path_entries == {}
 	ctx.refusals == {}
+}
+
+# A session's path_entries hold, by the name as declared, the path
+# arguments of the tools whose only check left is their paths: not a
+# refused tool, not a tool without path arguments, not a shell tool of a
+# read-only agent, and none without a workspace.
+test_session_path_entries if {
+	doc := {
+		"declared": array.concat(declared, [{"name": "Edit"}, {"name": "run_shell_command"}]),
+		"workspace": {"root": "/ws"},
+		"layers": [{"name": "tenant", "deny": ["write_file"]}],
+	}
+	tooleval.context.session(doc).path_entries == {
+		"read_file": {"path": {"read": true}},
+		"Edit": {"path": {"write": true}},
+		"run_shell_command": {"cwd": {"write": true}},
+	}
+
+	# read-only: Edit is refused, the shell tool's action is checked
+	read_only := object.union(doc, {"agent": {"read_only": true}})
+	tooleval.context.session(read_only).path_entries == {"read_file": {"path": {"read": true}}}
+
+	tooleval.context.session(object.remove(doc, ["workspace"])).path_entries == {}
 }

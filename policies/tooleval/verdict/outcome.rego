@@ -58,7 +58,7 @@ outcome("paths", _, f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	f.ctx.workspace == null
-} else := {"outcome": "refused", "reason": rows.paths.reason, "layer": rows.paths.layer, "rule": refusal.rule, "refusal": refusal} if {
+} else := _paths_refused(refusal) if {
 	# a tool without path arguments has no path to refuse: it passes
 	refusal := arguments.call_refusals(f.ctx.workspace, f.ctx.path_arguments[f.canonical], f.call)[0]
 } else := _pass
@@ -86,3 +86,12 @@ _pass := {"outcome": "pass"}
 _not_applicable := {"outcome": "not_applicable"}
 
 _refused_outcome(check) := {"outcome": "refused", "reason": rows[check].reason, "layer": rows[check].layer}
+
+# The outcome of the paths check for the first path refusal of a call.
+_paths_refused(refusal) := {
+	"outcome": "refused",
+	"reason": rows.paths.reason,
+	"layer": rows.paths.layer,
+	"rule": refusal.rule,
+	"refusal": refusal,
+}

@@ -1,6 +1,7 @@
 # The verdict of one call, and the name-level refusals of declared tools.
 package tooleval.verdict
 
+import data.tooleval.arguments
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.checks
 import data.tooleval.host
@@ -109,6 +110,19 @@ well_formed_verdict(f) := _refusal("declaration", f, o) if {
 } else := _allowed if {
 	f.tool != null
 } else := undecided
+
+# METADATA
+# description: |
+#   The verdict of a well-formed call within its budget whose only check
+#   left is its paths (a session's path_entries): allowed, or refused by
+#   its first path refusal. It is what well_formed_verdict gives such a
+#   call; undefined when the paths cannot be read, for the caller to
+#   take the general way.
+path_verdict(workspace, path_arguments, call) := _allowed if {
+	arguments.call_refusals(workspace, path_arguments, call) == []
+} else := _refusal("paths", {"name": call.name}, _paths_refused(refusal)) if {
+	refusal := arguments.call_refusals(workspace, path_arguments, call)[0]
+}
 
 _allowed := {"allowed": true}
 
