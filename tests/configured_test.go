@@ -162,7 +162,9 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 		require.NoError(t, err)
 		e, err := engine.New(ctx, engine.WithConfig(config))
 		require.NoError(t, err)
-		server := startOPA(t, "--log-level", "error", "--bundle", configuredBundle(t, d))
+		// With the store flag docs/deploy.md recommends (TestRESTEqualsEmbedded
+		// runs without it): a decision is the same either way.
+		server := startOPA(t, "--log-level", "error", "--optimize-store-for-read-speed", "--bundle", configuredBundle(t, d))
 
 		var inputs [][]byte
 		for _, ex := range d.examples {
