@@ -55,6 +55,10 @@ func decodeCall(v ast.Value) (CallDecision, error) {
 		return CallDecision{}, fmt.Errorf("%w: a decision has no allowed", ErrShape)
 	}
 	c := CallDecision{Allowed: bool(allowed), ID: jsonMember(obj, "id"), Name: jsonMember(obj, "name")}
+	var err error
+	if c.Outcome, err = decodeOutcome(obj, c.Allowed); err != nil {
+		return CallDecision{}, err
+	}
 	c.Reason, _ = stringMember(obj, "reason")
 	c.Layer, _ = stringMember(obj, "layer")
 	c.Message, _ = stringMember(obj, "message")
@@ -65,6 +69,29 @@ func decodeCall(v ast.Value) (CallDecision, error) {
 		}
 	}
 	return c, nil
+}
+
+// decodeOutcome reads a decision's outcome: one of allow, ask and deny,
+// allow exactly when allowed is true. A decision without one (a policy
+// from before outcomes) has the outcome its allowed says: allow or deny.
+// Any other value, or one that disagrees with allowed, is ErrShape.
+func decodeOutcome(obj ast.Object, allowed bool) (Outcome, error) {
+	t := obj.Get(memberKey("outcome"))
+	if t == nil {
+		if allowed {
+			return OutcomeAllow, nil
+		}
+		return OutcomeDeny, nil
+	}
+	s, ok := t.Value.(ast.String)
+	outcome := Outcome(s)
+	switch {
+	case !ok || (outcome != OutcomeAllow && outcome != OutcomeAsk && outcome != OutcomeDeny):
+		return "", fmt.Errorf("%w: a decision's outcome is %v, not allow, ask or deny", ErrShape, t)
+	case allowed != (outcome == OutcomeAllow):
+		return "", fmt.Errorf("%w: a decision's outcome %s disagrees with its allowed %t", ErrShape, outcome, allowed)
+	}
+	return outcome, nil
 }
 
 func decodeProblems(obj ast.Object) ([]Problem, error) {
@@ -119,7 +146,7 @@ func jsonMember(obj ast.Object, key string) any {
 // changed, and only looked up with, never put into a document.
 var memberKeys = func() map[string]*ast.Term {
 	keys := map[string]*ast.Term{}
-	for _, key := range []string{"allowed", "calls", "decisions", "entries", "errors", "id", "layer", "message", "name", "reason", "root", "rule", "run", "trace"} {
+	for _, key := range []string{"allowed", "calls", "decisions", "entries", "errors", "id", "layer", "message", "name", "outcome", "reason", "root", "rule", "run", "trace"} {
 		keys[key] = ast.StringTerm(key)
 	}
 	return keys

@@ -40,8 +40,12 @@ type CallDecision struct {
 	ID   any `json:"id"`
 	Name any `json:"name"`
 	// Allowed is true when the call may go on to the runtime's own
-	// permission and approval pipeline.
+	// permission and approval pipeline: exactly when Outcome is
+	// [OutcomeAllow].
 	Allowed bool `json:"allowed"`
+	// Outcome is allow, ask or deny. A runtime that reads only Allowed
+	// treats ask as a refusal.
+	Outcome Outcome `json:"outcome"`
 	// Reason, Layer and Message explain a refusal; Rule names the path
 	// rule of a path refusal.
 	Reason  string `json:"reason,omitempty"`
@@ -115,10 +119,10 @@ type RunTotals struct {
 }
 
 // SameVerdict reports whether c and o decide alike: allowed, or refused
-// for the same reason by the same layer and rule (ids, names and
-// messages aside).
+// with the same outcome for the same reason by the same layer and rule
+// (ids, names and messages aside).
 func (c CallDecision) SameVerdict(o CallDecision) bool {
-	return c.Allowed == o.Allowed && c.Reason == o.Reason && c.Layer == o.Layer && c.Rule == o.Rule
+	return c.Allowed == o.Allowed && c.Outcome == o.Outcome && c.Reason == o.Reason && c.Layer == o.Layer && c.Rule == o.Rule
 }
 
 // AllAllowed reports whether every call of the batch was allowed.

@@ -43,8 +43,8 @@ func TestDecideSpecExample(t *testing.T) {
 	}`))
 	require.NoError(t, err)
 	require.Equal(t, []CallDecision{
-		{ID: "call_1", Name: "read_file", Allowed: true},
-		{ID: "call_2", Name: "Refund", Reason: "not_allowed", Layer: "tenant",
+		{ID: "call_1", Name: "read_file", Allowed: true, Outcome: OutcomeAllow},
+		{ID: "call_2", Name: "Refund", Outcome: OutcomeDeny, Reason: "not_allowed", Layer: "tenant",
 			Message: `tool "Refund" is not permitted: refused by layer "tenant"`},
 	}, d.Decisions)
 	require.Empty(t, d.Errors)
@@ -104,7 +104,7 @@ func brokenBundle(t *testing.T, policy string) string {
 
 func TestEvaluationErrorsFailClosed(t *testing.T) {
 	in := ast.MustParseTerm(`{"x": true, "declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`).Value
-	want := []CallDecision{{ID: "a", Name: "read_file", Reason: "invalid_config", Layer: "config",
+	want := []CallDecision{{ID: "a", Name: "read_file", Outcome: OutcomeDeny, Reason: "invalid_config", Layer: "config",
 		Message: "the call is refused: the policy could not decide it"}}
 	for name, policy := range map[string]string{
 		"conflict":  "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.x\n\ndecision := 2 if input.x\n\ntools := 1 if input.x\n\ntools := 2 if input.x\n\nlaunch := 1 if input.x\n\nlaunch := 2 if input.x\n",
@@ -200,7 +200,7 @@ func TestAuditLogsOneRecordPerDecision(t *testing.T) {
 	require.Equal(t, map[string]any{"name": "a", "role": "main", "depth": float64(0)}, input["agent"])
 	require.Equal(t, []any{map[string]any{"id": "c1", "name": "read_file"}, map[string]any{"id": "c2", "name": "nope"}}, input["calls"])
 	result := rec["result"].(map[string]any)
-	require.Equal(t, map[string]any{"id": "c1", "name": "read_file", "allowed": false, "reason": "path", "layer": "workspace", "rule": "not_readable"},
+	require.Equal(t, map[string]any{"id": "c1", "name": "read_file", "allowed": false, "outcome": "deny", "reason": "path", "layer": "workspace", "rule": "not_readable"},
 		result["decisions"].([]any)[0], "the path refusal's message quotes the path: erased")
 	for _, secret := range []string{"/secret", "alice", "/home"} {
 		require.NotContains(t, buf.String(), secret, "the mask erases arguments, users and the workspace")

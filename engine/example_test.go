@@ -32,9 +32,12 @@ func ExampleNew() {
 		panic(err)
 	}
 	for _, c := range d.Decisions {
-		if c.Allowed {
+		switch c.Outcome {
+		case engine.OutcomeAllow:
 			fmt.Println(c.ID, "allowed")
-		} else {
+		case engine.OutcomeAsk: // only a person's answer lets it run
+			fmt.Println(c.ID, "needs approval:", c.Message)
+		default:
 			fmt.Println(c.ID, "refused:", c.Message)
 		}
 	}

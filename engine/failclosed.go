@@ -28,12 +28,12 @@ func (m failClosedMessages) failClosed(request ast.Value) *Decision {
 	decisions := make([]any, 0, len(calls))
 	for _, call := range calls {
 		c := CallDecision{
-			ID: fieldOrNull(call, "id"), Name: fieldOrNull(call, "name"),
+			ID: fieldOrNull(call, "id"), Name: fieldOrNull(call, "name"), Outcome: OutcomeDeny,
 			Reason: ReasonInvalidConfig, Layer: "config", Message: m.call,
 		}
 		d.Decisions = append(d.Decisions, c)
 		decisions = append(decisions, map[string]any{
-			"id": c.ID, "name": c.Name, "allowed": false,
+			"id": c.ID, "name": c.Name, "allowed": false, "outcome": string(OutcomeDeny),
 			"reason": c.Reason, "layer": c.Layer, "message": c.Message,
 		})
 	}

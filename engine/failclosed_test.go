@@ -84,8 +84,8 @@ func TestFailClosedDecisionDecodes(t *testing.T) {
 	d := m.failClosed(request)
 	require.Equal(t, &RunTotals{Attempts: "5", Refusals: "3", Exhausted: true}, d.Run)
 	require.Equal(t, []CallDecision{
-		{ID: "a", Name: "x", Reason: ReasonInvalidConfig, Layer: "config", Message: "the call is refused: the policy could not decide it"},
-		{ID: "b", Name: nil, Reason: ReasonInvalidConfig, Layer: "config", Message: "the call is refused: the policy could not decide it"},
+		{ID: "a", Name: "x", Outcome: OutcomeDeny, Reason: ReasonInvalidConfig, Layer: "config", Message: "the call is refused: the policy could not decide it"},
+		{ID: "b", Name: nil, Outcome: OutcomeDeny, Reason: ReasonInvalidConfig, Layer: "config", Message: "the call is refused: the policy could not decide it"},
 	}, d.Decisions)
 	require.Equal(t, "internal_error", d.Errors[0].Code())
 }

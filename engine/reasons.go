@@ -29,6 +29,25 @@ const (
 	ReasonRunExhausted = "run_exhausted"
 )
 
+// Outcome is what a decision says of a call (docs/contract.md, "Decision
+// output"): [OutcomeAllow], [OutcomeAsk] or [OutcomeDeny]. Precedence
+// is deny, then ask, then allow.
+type Outcome string
+
+const (
+	// OutcomeAllow: the call may go on to the runtime's own permission
+	// and approval pipeline; the only outcome with Allowed true.
+	OutcomeAllow Outcome = "allow"
+	// OutcomeAsk: the call may run only once a person approves it; where
+	// no person can be asked it is a refusal.
+	OutcomeAsk Outcome = "ask"
+	// OutcomeDeny: the call is refused.
+	OutcomeDeny Outcome = "deny"
+)
+
+// Outcomes returns every outcome, allow first.
+func Outcomes() []Outcome { return []Outcome{OutcomeAllow, OutcomeAsk, OutcomeDeny} }
+
 // Reasons returns every reason code, in the contract's order.
 func Reasons() []string {
 	return []string{

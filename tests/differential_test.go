@@ -64,7 +64,7 @@ func oracleConfig(t *testing.T) oracle.Config {
 func engineView(d *engine.Decision, c *engine.Catalog) oracle.Result {
 	r := oracle.Result{Effective: c.Effective, HasErrors: len(d.Errors) > 0}
 	for _, c := range d.Decisions {
-		r.Verdicts = append(r.Verdicts, oracle.Verdict{ID: c.ID, Name: c.Name, Allowed: c.Allowed, Reason: c.Reason, Layer: c.Layer, Rule: c.Rule})
+		r.Verdicts = append(r.Verdicts, oracle.Verdict{ID: c.ID, Name: c.Name, Allowed: c.Allowed, Outcome: string(c.Outcome), Reason: c.Reason, Layer: c.Layer, Rule: c.Rule})
 	}
 	if d.Run != nil {
 		attempts, errA := d.Run.Attempts.Float64()

@@ -278,7 +278,7 @@ func (p *Proxy) auditUnevaluated(ctx context.Context, name, reason, layer string
 	if p.opts.Audit == nil {
 		return
 	}
-	verdict := map[string]any{"name": name, "allowed": false, "reason": reason}
+	verdict := map[string]any{"name": name, "allowed": false, "outcome": string(engine.OutcomeDeny), "reason": reason}
 	if layer != "" {
 		verdict["layer"] = layer
 	}

@@ -67,6 +67,23 @@ test_malformed_inputs_allow_nothing_but_the_well_formed if {
 	allowed == [[17, "x"]]
 }
 
+# Every decision has an outcome, allow exactly when it is allowed, for
+# inputs of every shape, the explained ones and a session's alike.
+test_every_decision_has_the_outcome_of_its_allowed if {
+	mismatched := [[i, x] |
+		some i, doc in odd_inputs
+		some x in array.flatten([
+			tooleval.decision.decisions,
+			tooleval.explain.decisions,
+			tooleval.decide(tooleval.context.session(doc), doc).decisions,
+		]) with input as doc
+		not _outcome_of_allowed[[x.allowed, x.outcome]]
+	]
+	mismatched == []
+}
+
+_outcome_of_allowed := {[true, "allow"], [false, "deny"]}
+
 test_decision_without_input if {
 	d := tooleval.decision
 	d.decisions == []

@@ -76,6 +76,7 @@ const (
 type Verdict struct {
 	ID, Name            any
 	Allowed             bool
+	Outcome             string // allow or deny (the oracle models no ask rule)
 	Reason, Layer, Rule string
 }
 
@@ -792,7 +793,7 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 	id, idOK := v.ID.(string)
 	name, nameOK := v.Name.(string)
 	refuse := func(reason, layer, rule string) Verdict {
-		v.Reason, v.Layer, v.Rule = reason, layer, rule
+		v.Outcome, v.Reason, v.Layer, v.Rule = "deny", reason, layer, rule
 		return v
 	}
 	switch {
@@ -838,6 +839,6 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 		return refuse("run_exhausted", "run", "")
 	}
 	_ = t
-	v.Allowed = true
+	v.Allowed, v.Outcome = true, "allow"
 	return v
 }

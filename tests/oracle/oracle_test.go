@@ -35,8 +35,8 @@ func TestSpecDecisionExample(t *testing.T) {
 	}`)
 	require.False(t, r.HasErrors)
 	require.Equal(t, []Verdict{
-		{ID: "call_1", Name: "read_file", Allowed: true},
-		{ID: "call_2", Name: "Refund", Reason: "not_allowed", Layer: "tenant"},
+		{ID: "call_1", Name: "read_file", Allowed: true, Outcome: "allow"},
+		{ID: "call_2", Name: "Refund", Outcome: "deny", Reason: "not_allowed", Layer: "tenant"},
 	}, r.Verdicts)
 	require.Equal(t, []string{"mcp__github__read_issue", "read_file"}, r.Effective)
 	require.Equal(t, &Run{Attempts: 2, Refusals: 1}, r.Run)

@@ -159,8 +159,8 @@ _unbudgeted_decision(ctx, call) := _entry(call, entry) if {
 } else := _entry(call, verdict.well_formed_verdict(verdict.well_formed_facts(ctx, null, null, call)))
 
 # The decision of a call of a well-formed batch with verdict v: refused
-# unless v says allowed.
-_entry(call, v) := object.union({"id": call.id, "name": call.name, "allowed": false}, v)
+# (outcome deny) unless v says otherwise.
+_entry(call, v) := object.union({"id": call.id, "name": call.name, "allowed": false, "outcome": "deny"}, v)
 
 # The decision of any call with verdict v: its id and name, or null where
 # it has none.
@@ -169,6 +169,7 @@ _any_entry(call, v) := object.union(
 		"id": shape.field(call, "id", null),
 		"name": shape.field(call, "name", null),
 		"allowed": false,
+		"outcome": "deny",
 	},
 	v,
 )

@@ -28,9 +28,9 @@ test_decisions_echo_calls_in_order if {
 	not d.run
 }
 
-test_allowed_decision_has_only_id_name_allowed if {
+test_allowed_decision_has_only_id_name_allowed_and_outcome if {
 	d := tooleval.decision.decisions[0] with input as {"declared": declared, "calls": [{"id": "x", "name": "read_file"}]}
-	d == {"id": "x", "name": "read_file", "allowed": true}
+	d == {"id": "x", "name": "read_file", "allowed": true, "outcome": "allow"}
 }
 
 # A batch of many calls is decided call by call, all of them. 1,000 calls

@@ -16,6 +16,7 @@ fail_closed(request) := object.union(
 				"id": shape.field(call, "id", null),
 				"name": shape.field(call, "name", null),
 				"allowed": false,
+				"outcome": "deny",
 			},
 			verdict.undecided,
 		) |

@@ -9,7 +9,7 @@ test_fail_closed_safety_net if {
 	doc := {"declared": declared, "calls": [{"id": "x", "name": "read_file"}], "run": {"attempts": 1}}
 	d := tooleval.decision with input as doc with data.tooleval.batch.decide as short_decide
 	d.decisions == [{
-		"id": "x", "name": "read_file", "allowed": false,
+		"id": "x", "name": "read_file", "allowed": false, "outcome": "deny",
 		"reason": "invalid_config", "layer": "config",
 		"message": "the call is refused: the policy could not decide it",
 	}]

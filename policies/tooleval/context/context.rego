@@ -112,7 +112,7 @@ _entries(ctx, refusals) := {} if {
 	not _checks_args(ctx, name)
 }
 
-_allowed := {"allowed": true}
+_allowed := {"allowed": true, "outcome": "allow"}
 
 # The path arguments of every declared tool whose only check left is its
 # calls' paths, by its name as declared (none under an error, none

@@ -101,9 +101,9 @@ test_session_entries_and_refusals if {
 		"layers": [{"name": "tenant", "allow": ["read_file", "write_file", "gateway", "mcp__github__*"], "deny": ["write_file"]}],
 	})
 	ctx.entries == {
-		"gateway": {"allowed": true},
-		"mcp__github__read_issue": {"allowed": true},
-		"mcp__github__create_issue": {"allowed": true},
+		"gateway": {"allowed": true, "outcome": "allow"},
+		"mcp__github__read_issue": {"allowed": true, "outcome": "allow"},
+		"mcp__github__create_issue": {"allowed": true, "outcome": "allow"},
 	}
 	ctx.refusals.write_file == {"reason": "denied", "layer": "tenant"}
 	ctx.refusals.refund == {"reason": "not_allowed", "layer": "tenant"}

@@ -55,7 +55,7 @@ test_call_verdict_follows_the_order_table if {
 test_a_call_that_no_check_refuses_is_allowed if {
 	v := verdict.call_verdict(refusing_facts(set())) with verdict.outcome as fake_outcome
 		with verdict.tool_refusal as fake_tool_refusal
-	v == {"allowed": true}
+	v == {"allowed": true, "outcome": "allow"}
 }
 
 # A check without an outcome (a defect: no clause for it, or a clause

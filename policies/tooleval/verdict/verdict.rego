@@ -124,7 +124,7 @@ path_verdict(workspace, path_arguments, call) := _allowed if {
 	refusal := arguments.call_refusals(workspace, path_arguments, call)[0]
 }
 
-_allowed := {"allowed": true}
+_allowed := {"allowed": true, "outcome": "allow"}
 
 # The outcomes that let a call through, exactly as outcome writes them;
 # any other (refused, one this chain does not know, or one with members
@@ -137,6 +137,7 @@ _through := {{"outcome": "pass"}, {"outcome": "exempt"}, {"outcome": "not_applic
 # refusing check is never skipped.
 _refusal(check, f, o) := {
 	"allowed": false,
+	"outcome": "deny",
 	"reason": o.reason,
 	"layer": o.layer,
 	"message": message(check, f, o),
@@ -165,7 +166,7 @@ over_cap_refusal(n) := refused(rows.config.reason, rows.config.layer, sprintf(
 
 # METADATA
 # description: A refusal as a decision entry without id and name.
-refused(reason, layer, message) := {"allowed": false, "reason": reason, "layer": layer, "message": message}
+refused(reason, layer, message) := {"allowed": false, "outcome": "deny", "reason": reason, "layer": layer, "message": message}
 
 # METADATA
 # description: The refusal of a call the policy could not decide.

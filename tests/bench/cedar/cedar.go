@@ -29,6 +29,7 @@ type decision struct {
 	ID      string `json:"id"`
 	Name    string `json:"name"`
 	Allowed bool   `json:"allowed"`
+	Outcome string `json:"outcome"` // allow or deny: the comparison has no ask rule
 	Reason  string `json:"reason,omitempty"`
 	Layer   string `json:"layer,omitempty"`
 	Message string `json:"message,omitempty"`
@@ -382,7 +383,7 @@ func (e *encoded) decideCall(call map[string]any) decision {
 			}
 		}
 	}
-	d.Allowed = true
+	d.Allowed, d.Outcome = true, "allow"
 	return d
 }
 
@@ -408,6 +409,6 @@ func (e *encoded) nameRefused(d decision, diag cedar.Diagnostic) decision {
 }
 
 func refuse(d decision, reason, layer, message string) decision {
-	d.Reason, d.Layer, d.Message = reason, layer, message
+	d.Outcome, d.Reason, d.Layer, d.Message = "deny", reason, layer, message
 	return d
 }
