@@ -1,0 +1,146 @@
+# Reading a shell command exactly: the parts a shell would run and the
+# words of each, or why the command cannot be read exactly. What a shell
+# would expand, substitute, redirect or interpret at run time is not
+# guessed: a command that uses any of it is unreadable, so that no rule
+# over its words can allow it (issue 23: a prefix rule never allows what
+# it cannot read).
+package tooleval.arguments
+
+# METADATA
+# description: |
+#   How a shell would read command: {"parts": [{"words", "wrapper"}, ...],
+#   "separators": [...]}, the simple commands it runs in order, split at
+#   the control operators (&&, ||, ;, |, |&, & and newline; a trailing ;
+#   or newline ends the last one), each with its words as the program
+#   receives them (quotes removed: 'a'"b"c is abc), and whether its
+#   program is a wrapper (shell_wrappers: a program that runs another
+#   command from its arguments, so that its words are not the command
+#   that runs). Or {"unreadable": why} for anything else: not a string,
+#   empty, over max_command_length characters or max_command_parts
+#   parts, an empty part (a leading or doubled operator, a trailing &),
+#   an assignment in front of a command, and any character outside
+#   quotes that a shell would read as more than itself ($ and backticks,
+#   redirections, \ escapes and line continuations, globs, (, ), { and },
+#   ~, #, !, NUL, control and non-ASCII characters), and $, backticks, \
+#   and ! inside double quotes. Defined for every value.
+read_shell(command) := {"unreadable": "the command is not a string"} if {
+	not is_string(command)
+} else := {"unreadable": sprintf("the command is longer than %d characters", [max_command_length])} if {
+	count(command) > max_command_length
+} else := {"unreadable": why} if {
+	why := _unread(command)[0] # the first character not read
+} else := _parts_or_why(_items(_without_end(command)))
+
+# METADATA
+# description: The longest command read_shell reads, in characters.
+max_command_length := 10000
+
+# METADATA
+# description: The most simple commands a command read_shell reads may have.
+max_command_parts := 64
+
+# METADATA
+# description: |
+#   Programs that run a command taken from their own arguments (or read
+#   it from their input): a part whose program is one of these, by the
+#   last segment of its path, does not run the words after it as they
+#   stand, so no rule over those words may allow it.
+shell_wrappers := {
+	".", "bash", "builtin", "busybox", "chroot", "command", "csh", "dash", "doas", "env", "eval",
+	"exec", "fish", "ionice", "ksh", "mksh", "nice", "nohup", "nsenter", "parallel", "setsid",
+	"sh", "source", "stdbuf", "su", "sudo", "taskset", "tcsh", "time", "timeout", "unshare",
+	"watch", "xargs", "zsh",
+}
+
+# A control operator, a word (unquoted characters a shell reads as
+# themselves, single-quoted text, double-quoted text without $, backticks,
+# \ or !), or blanks. Every other character is left between matches.
+_token := `(&&|\|\||\|&|;|\||&|\n)|((?:[A-Za-z0-9_./:@%+,=-]|'[^'\x00]*'|"[^"$\x60\\!\x00]*")+)|[ \t]+`
+
+# A piece of a word: unquoted characters, or quoted text (its contents
+# as the first or second submatch).
+_piece := `[A-Za-z0-9_./:@%+,=-]+|'([^']*)'|"([^"]*)"`
+
+# Why command cannot be read, once for each character no token reads:
+# what a shell would do with the first of them.
+_unread(command) := [_why(gap) |
+	some gap in regex.split(_token, command)
+	gap != ""
+]
+
+_why(gap) := why if {
+	some pattern, why in _unread_classes
+	regex.match(pattern, gap)
+} else := sprintf("character %q outside quotes is not read exactly", [substring(gap, 0, 1)])
+
+_unread_classes := {
+	`^[$\x60]`: "an expansion or substitution ($ or a backtick) is not read",
+	`^[<>]`: "a redirection or here-document is not read",
+	`^\\`: "an escape or a line continuation (\\) is not read",
+	`^[*?\[\]]`: "a glob is not read",
+	`^[(){}]`: "a subshell, group or brace expansion is not read",
+	`^['"]`: "a quote is not closed, or double quotes hold $, a backtick, \\ or !",
+	`^~`: "a tilde expansion is not read",
+	`^#`: "a comment is not read",
+	`^!`: "a history expansion or negation (!) is not read",
+}
+
+# command without the ;, newlines and blanks that end it.
+_without_end(command) := regex.replace(command, `[ \t\n;]+$`, "")
+
+# The operators and words of command, in order (blanks dropped).
+_items(command) := [item |
+	some m in regex.find_all_string_submatch_n(_token, command, -1)
+	item := _item(m)
+]
+
+_item(match) := {"separator": match[1]} if match[1] != ""
+
+_item(match) := {"word": match[2]} if match[2] != ""
+
+_parts_or_why(items) := {"unreadable": "the command is empty"} if {
+	count(items) == 0
+} else := {"unreadable": sprintf("the command has more than %d parts", [max_command_parts])} if {
+	count([1 | some item in items; item.separator]) >= max_command_parts
+} else := {"unreadable": why} if {
+	why := _part_problems(_split(items))[0]
+} else := {
+	"parts": [_part(words) | some words in _split(items)],
+	"separators": [item.separator | some item in items; item.separator],
+}
+
+# items split at the operators: the raw words of each part.
+_split(items) := [[item.word | some item in array.slice(items, bounds[k] + 1, bounds[k + 1])] |
+	some k in numbers.range(0, count(bounds) - 2)
+] if {
+	operators := [i | some i, item in items; item.separator]
+	bounds := array.flatten([-1, operators, count(items)])
+}
+
+_part_problems(parts) := [why |
+	some words in parts
+	why := _part_problem(words)
+]
+
+_part_problem([]) := "a control operator has no command on one side (or a trailing & runs one in the background)"
+
+_part_problem(words) := "an assignment in front of a command is not read" if {
+	regex.match(`^[A-Za-z_][A-Za-z0-9_]*=`, words[0])
+}
+
+_part(raw) := {"words": words, "wrapper": _wrappers_program(words[0])} if {
+	words := [_word_value(w) | some w in raw]
+}
+
+_wrappers_program(program) if regex.replace(program, `^.*/`, "") in shell_wrappers
+
+else := false
+
+# A word as the program receives it: its pieces, quotes removed.
+_word_value(raw) := concat("", [_piece_value(p) | some p in regex.find_all_string_submatch_n(_piece, raw, -1)])
+
+_piece_value(match) := match[1] if startswith(match[0], "'")
+
+else := substring(match[0], 1, count(match[0]) - 2) if startswith(match[0], "\"")
+
+else := match[0]

@@ -1,0 +1,154 @@
+package tooleval.arguments_test
+
+import data.tooleval.arguments
+
+# Commands a shell reads exactly, and the parts and words read_shell
+# gives. Sources: [cc] Claude Code's permissions page
+# (https://code.claude.com/docs/en/permissions: exact and prefix Bash
+# rules, compound commands split at their operators, each part checked);
+# [sh] POSIX Shell Command Language, 2.2 Quoting and 2.9 Shell Commands
+# (https://pubs.opengroup.org/onlinepubs/9799919799/utilities/V3_chap02.html).
+readable_commands := [
+	# [cc] Bash(npm run build) matches exactly this command
+	["npm run build", [["npm", "run", "build"]], []],
+	# [cc] Bash(npm run test:*) matches the commands that start with npm run test
+	["npm run test:unit --watch", [["npm", "run", "test:unit", "--watch"]], []],
+	# [cc] a prefix rule Bash(safe-cmd:*) does not allow safe-cmd && other-cmd: two parts
+	["safe-cmd && other-cmd", [["safe-cmd"], ["other-cmd"]], ["&&"]],
+	# [cc] the operators that split a compound command: ;, &&, ||, |, |&, & and newlines
+	["a; b || c | d |& e & f\ng", [["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]], [";", "||", "|", "|&", "&", "\n"]],
+	["a;b&&c", [["a"], ["b"], ["c"]], [";", "&&"]],
+	# [cc] curl -X GET http://github.com/... is read, its words as given
+	["curl -X GET http://github.com/x", [["curl", "-X", "GET", "http://github.com/x"]], []],
+	# [sh] 2.2.2 single quotes keep every character literally, operators included
+	["echo 'a; b && $(c) `d` > e'", [["echo", "a; b && $(c) `d` > e"]], []],
+	# [sh] 2.2.3 double quotes without $, backquote or backslash keep their text
+	["grep \"a && b | c\" f.txt", [["grep", "a && b | c", "f.txt"]], []],
+	# [sh] 2.2 quoted pieces next to each other are one word: the program is rm
+	["r''m -rf /", [["rm", "-rf", "/"]], []],
+	["\"rm\" -rf /tmp/x", [["rm", "-rf", "/tmp/x"]], []],
+	["git commit -m 'fix: a \"quoted\" word'", [["git", "commit", "-m", "fix: a \"quoted\" word"]], []],
+	# a trailing ; or newline ends the last command
+	["ls -la;", [["ls", "-la"]], []],
+	["make test\n\n", [["make", "test"]], []],
+	["  go test ./...  ", [["go", "test", "./..."]], []],
+	# = inside an argument is a word character
+	["go build -ldflags=-s -o=bin/x", [["go", "build", "-ldflags=-s", "-o=bin/x"]], []],
+	# quoted text may hold any character, non-ASCII included
+	["echo 'ｒｍ；'", [["echo", "ｒｍ；"]], []],
+]
+
+test_readable_commands if {
+	every row in readable_commands {
+		reading := arguments.read_shell(row[0])
+		[p.words | some p in reading.parts] == row[1]
+		reading.separators == row[2]
+	}
+}
+
+# A part whose program runs a command from its arguments is a wrapper,
+# by the last segment of its path. [cc] notes that Claude Code strips
+# timeout, nice and nohup before matching; tooleval does not guess what
+# they run.
+test_wrappers if {
+	every command in [
+		"sh -c 'rm -rf /'", "bash -c ls", "/bin/bash -c ls", "/usr/bin/env ls", "env ls", "eval 'rm x'",
+		"xargs rm", "sudo rm x", "timeout 5 rm x", "nice rm x", "nohup rm x", "exec rm x", ". ./x.sh",
+		"source x.sh", "command rm x", "busybox rm x", "zsh -c x",
+	] {
+		reading := arguments.read_shell(command)
+		count(reading.parts) == 1
+		reading.parts[0].wrapper == true
+	}
+	arguments.read_shell("ls && sudo rm x").parts == [
+		{"words": ["ls"], "wrapper": false},
+		{"words": ["sudo", "rm", "x"], "wrapper": true},
+	]
+	arguments.read_shell("shx -c ls").parts[0].wrapper == false
+}
+
+# Commands a shell would not run as they read: each is unreadable, so
+# that no rule over its words can allow it. Sources: [cc] the bypasses the
+# permissions page lists for Bash(curl http://github.com/:*); the classes
+# of issue 23 (command and process substitution, redirections, assignments
+# in front of a command, escapes and line continuations, here-documents,
+# globs, unbalanced quotes, look-alike separators, NUL, very long commands).
+unreadable_commands := [
+	# [cc] URL=http://github.com && curl $URL
+	["URL=http://github.com && curl $URL", "expansion"],
+	["FOO=bar make", "assignment"],
+	["ls && FOO=bar make", "assignment"],
+	["echo $(whoami)", "expansion"],
+	["echo `whoami`", "expansion"],
+	["echo \"$(whoami)\"", "quote"],
+	["echo \"`id`\"", "quote"],
+	["echo \"$HOME\"", "quote"],
+	["echo ${HOME}", "expansion"],
+	["diff <(ls a) <(ls b)", "redirection"],
+	["echo x > /etc/passwd", "redirection"],
+	["cat < /etc/shadow", "redirection"],
+	["cat <<EOF\nrm -rf /\nEOF", "redirection"],
+	["ls 2>&1", "redirection"],
+	["echo a \\; rm -rf /", "escape"],
+	["rm -rf \\\n/", "escape"],
+	["echo \"a\\\"b\"", "quote"],
+	["ls *.go", "glob"],
+	["/bin/r? -rf /", "glob"],
+	["[ -f x ]", "glob"],
+	["(cd /; rm -rf x)", "subshell"],
+	["{ rm x; }", "subshell"],
+	["echo {a,b}", "subshell"],
+	["cat ~/.ssh/id_rsa", "tilde"],
+	["ls # rm -rf /", "comment"],
+	["! ls", "history"],
+	["echo \"!!\"", "quote"],
+	["echo 'unterminated", "quote"],
+	["echo \"unterminated", "quote"],
+	["ls ； rm -rf /", "character"],
+	["ls\u0000rm", "character"],
+	["ls\rrm", "character"],
+	["ls\u000brm", "character"],
+	["ls &", "operator"],
+	["&& ls", "operator"],
+	["ls && && rm", "operator"],
+	["ls || ; rm", "operator"],
+	[";", "empty"],
+	["", "empty"],
+	["   \n ", "empty"],
+]
+
+test_unreadable_commands if {
+	every row in unreadable_commands {
+		contains(arguments.read_shell(row[0]).unreadable, _unread_words[row[1]])
+	}
+}
+
+_unread_words := {
+	"expansion": "expansion or substitution",
+	"assignment": "assignment",
+	"quote": "quote is not closed",
+	"redirection": "redirection",
+	"escape": "escape",
+	"glob": "glob",
+	"subshell": "subshell",
+	"tilde": "tilde",
+	"comment": "comment",
+	"history": "history",
+	"character": "outside quotes is not read exactly",
+	"operator": "control operator has no command",
+	"empty": "empty",
+}
+
+# Every value has a reading: a command that is not a string, too long or
+# of too many parts is unreadable.
+test_unreadable_values_and_sizes if {
+	every value in [null, 1, true, ["ls"], {"command": "ls"}] {
+		arguments.read_shell(value).unreadable == "the command is not a string"
+	}
+	long := concat("", ["a" | some _ in numbers.range(1, arguments.max_command_length + 1)])
+	contains(arguments.read_shell(long).unreadable, "longer than")
+	many := concat(";", ["a" | some _ in numbers.range(1, arguments.max_command_parts + 1)])
+	contains(arguments.read_shell(many).unreadable, "more than")
+	most := concat(";", ["a" | some _ in numbers.range(1, arguments.max_command_parts)])
+	count(arguments.read_shell(most).parts) == arguments.max_command_parts
+}
