@@ -163,6 +163,7 @@ soak: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -run 'TestProperty|TestRESTEqualsEmbedded|TestSessionEqualsOneShot' -v -timeout 0 ./tests/ ./engine/
 	TOOLEVAL_EVERY_CODE_POINT=1 $(GO) test -count=1 -run 'TestAgreementEveryCodePoint|TestNFCAgreement' -v -timeout 0 ./engine/canonical/
 	$(GO) test -run '^$$' -fuzz FuzzShellReading -fuzztime 10m ./tests/
+	$(GO) test -run '^$$' -fuzz FuzzURLReading -fuzztime 10m ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle
