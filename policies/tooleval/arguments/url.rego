@@ -105,7 +105,7 @@ _browser_text(url) := regex.replace(regex.replace(url, `[\t\n\r]`, ""), `^[\x00-
 # first /, ? or # (the generous end: a backslash does not end it here).
 _authority_text(url) := regex.replace(regex.replace(url, `^(?:[^:/?#]*:)?[/\\]*`, ""), `(?s)[/?#].*$`, "")
 
-_possible_hosts(url) := sort(({host |
+_possible_hosts(url) := sort((({host |
 	some text in {url, _browser_text(url)}
 	some piece in regex.split(`[@\\:\[\] ]+`, _authority_text(text))
 	some form in _host_forms(_percent_decoded(piece))
@@ -120,7 +120,7 @@ _possible_hosts(url) := sort(({host |
 	# an IPv6 address whole, as written between its brackets
 	some text in {url, _browser_text(url)}
 	some m in regex.find_all_string_submatch_n(`\[([^\]]+)\]`, _authority_text(text), -1)
-})
+}))
 
 _percent_decoded(piece) := decoded if {
 	decoded := urlquery.decode(piece)
