@@ -65,9 +65,11 @@ type TraceStep struct {
 	Check string `json:"check"`
 	// Name names the exclusion, stage or layer.
 	Name string `json:"name,omitempty"`
-	// List is the stage's or layer's list the step checks: deny or allow.
+	// List is the stage's or layer's list the step checks: deny, allow or
+	// ask.
 	List string `json:"list,omitempty"`
-	// Outcome is pass, refused, exempt or not_applicable.
+	// Outcome is pass, refused, exempt, not_applicable, or ask (an ask
+	// list that matches).
 	Outcome string `json:"outcome"`
 	// Reason and Layer are those of the call's decision when this check
 	// is the first that refused it.

@@ -83,6 +83,8 @@ func ExampleEngine_Explain() {
 	// tenant deny: refused by debug_* (layers[1].deny[0])
 	// agent allow: pass by debug_dump (layers[0].allow[1])
 	// tenant allow: refused (layers[1].allow)
+	// agent ask: not_applicable
+	// tenant ask: not_applicable
 }
 
 // A shadow decides every decision again under a candidate policy, in

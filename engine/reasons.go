@@ -27,6 +27,10 @@ const (
 	ReasonPath = "path"
 	// ReasonRunExhausted: the run's budget is spent; layer run.
 	ReasonRunExhausted = "run_exhausted"
+	// ReasonAsk: no check refuses the call and an inline layer's ask list
+	// matches it: the outcome is [OutcomeAsk], the layer is the first
+	// that asks. It is not a refusal, but a call with it is not allowed.
+	ReasonAsk = "ask"
 )
 
 // Outcome is what a decision says of a call (docs/contract.md, "Decision
@@ -52,6 +56,6 @@ func Outcomes() []Outcome { return []Outcome{OutcomeAllow, OutcomeAsk, OutcomeDe
 func Reasons() []string {
 	return []string{
 		ReasonInvalidInput, ReasonInvalidConfig, ReasonNotDeclared, ReasonExcluded,
-		ReasonDenied, ReasonNotAllowed, ReasonPath, ReasonRunExhausted,
+		ReasonDenied, ReasonNotAllowed, ReasonPath, ReasonRunExhausted, ReasonAsk,
 	}
 }

@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -292,14 +293,20 @@ func TestPropertyIdentifyingFieldsOnlyNarrow(t *testing.T) {
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(31, uint64(len(d.name))))
 		for _, doc := range corpus.New(uint64(len(d.name))).Decisions(scaled(t, propertyCases/10)) {
-			plain, plainTools := decideDoc(t, e, doc), toolsDoc(t, e, doc)
+			bare := maps.Clone(doc)
 			if agent, ok := doc["agent"].(map[string]any); ok {
 				// The name and modes are identifying fields; role and depth are not.
-				doc["agent"] = map[string]any{"role": agent["role"], "depth": agent["depth"]}
-				plain, plainTools = decideDoc(t, e, doc), toolsDoc(t, e, doc)
-				doc["agent"] = agent
+				bare["agent"] = map[string]any{"role": agent["role"], "depth": agent["depth"]}
 			}
 			identify(t, rng, doc, config)
+			// The caller's user is what grants a user's MCP servers under
+			// mcp_user_services (a request with no user, or an unknown one,
+			// gets no MCP tool: docs/configuration.md), so the request it
+			// is compared with names the same user.
+			if caller, ok := doc["caller"].(map[string]any); ok && caller["user"] != nil {
+				bare["caller"] = map[string]any{"user": caller["user"]}
+			}
+			plain, plainTools := decideDoc(t, e, bare), toolsDoc(t, e, bare)
 			who := decideDoc(t, e, doc)
 			subset(t, toolsDoc(t, e, doc).Effective, plainTools.Effective, "%s: effective widened", d.name)
 			require.Len(t, who.Decisions, len(plain.Decisions))

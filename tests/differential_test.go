@@ -134,16 +134,22 @@ func explainDisagrees(d, x *engine.Decision) string {
 		if len(c.Trace) == 0 {
 			return fmt.Sprintf("call %d has no trace", i)
 		}
-		var first *engine.TraceStep
+		// the first step that refuses, or, when none does, the first that asks
+		var first, firstAsk *engine.TraceStep
 		for j := range c.Trace {
-			if c.Trace[j].Outcome == "refused" {
+			if c.Trace[j].Outcome == "refused" && first == nil {
 				first = &c.Trace[j]
-				break
 			}
+			if c.Trace[j].Outcome == "ask" && firstAsk == nil {
+				firstAsk = &c.Trace[j]
+			}
+		}
+		if first == nil {
+			first = firstAsk
 		}
 		switch {
 		case c.Allowed && first != nil:
-			return fmt.Sprintf("call %d is allowed but its trace refuses it at %s %s", i, first.Check, first.Name)
+			return fmt.Sprintf("call %d is allowed but its trace refuses it or asks at %s %s", i, first.Check, first.Name)
 		case !c.Allowed && (first == nil || first.Reason != c.Reason || first.Layer != c.Layer):
 			return fmt.Sprintf("call %d is refused %s by %s but its trace says otherwise", i, c.Reason, c.Layer)
 		}

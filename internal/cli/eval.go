@@ -47,7 +47,8 @@ OPA decision logs, - for standard input: one document or JSON Lines) may follow 
 flags instead of -i: each is decided, as a table under its source or as
 JSON Lines of {source, result}.
 
-Exit status: 0 every call allowed, 1 a call refused, 3 the request or
+Exit status: 0 every call allowed, 1 a call refused or asked (an ask
+needs a person's approval, which the command cannot give), 3 the request or
 configuration has errors (every call is then refused), 2 bad usage,
 unreadable input, an input that is not replayable or an evaluation
 failure; with several inputs, the worst of them.
@@ -175,7 +176,7 @@ func reportNotReplayable(s Streams, source string, masked []string, d *engine.De
 }
 
 // decisionStatus is the exit code of one decision: errors (every call
-// refused for them), a refused call, or success.
+// refused for them), a call refused or asked (not allowed), or success.
 func decisionStatus(d *engine.Decision) int {
 	switch {
 	case len(d.Errors) > 0:

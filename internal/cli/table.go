@@ -19,7 +19,10 @@ func writeDecisionTable(w io.Writer, d *engine.Decision) error {
 	fmt.Fprintln(tw, "ID\tNAME\tVERDICT\tREASON\tLAYER\tMESSAGE")
 	for _, c := range d.Decisions {
 		verdict, reason := "allowed", "-"
-		if !c.Allowed {
+		switch {
+		case c.Outcome == engine.OutcomeAsk:
+			verdict, reason = "ask (refused here)", c.Reason
+		case !c.Allowed:
 			verdict, reason = "refused", c.Reason
 			if c.Rule != "" {
 				reason += " (" + c.Rule + ")"
@@ -48,7 +51,10 @@ func writeDecisionTable(w io.Writer, d *engine.Decision) error {
 // evaluation order.
 func writeTrace(w io.Writer, c engine.CallDecision) error {
 	verdict := "allowed"
-	if !c.Allowed {
+	switch {
+	case c.Outcome == engine.OutcomeAsk:
+		verdict = "ask: a person must approve it (asked by " + c.Layer + "); refused where no one can be asked"
+	case !c.Allowed:
 		verdict = "refused: " + c.Reason + " by " + c.Layer
 	}
 	fmt.Fprintf(w, "\ncall %s %s: %s\n", display.Value(c.ID), display.Value(c.Name), verdict)

@@ -71,7 +71,7 @@ func (g *Generator) Decision() map[string]any {
 	declared := g.declared()
 	doc["declared"] = declared
 	if g.chance(0.85) {
-		doc["layers"] = g.layers()
+		doc["layers"] = g.layers(declared)
 	}
 	doc["calls"] = g.calls(declared)
 	if g.chance(0.4) {
@@ -179,6 +179,35 @@ func (g *Generator) list() any {
 	return out
 }
 
+// askList is an ask list: mostly a few entries naming the request's
+// declared tools (as declared, or a valid entry), so that calls the other
+// lists let through meet it; sometimes what list gives.
+func (g *Generator) askList(declared []any) any {
+	if g.chance(0.2) {
+		return g.list()
+	}
+	out := make([]any, 0, 3)
+	for range 1 + g.rng.IntN(3) {
+		if d, ok := g.declaredName(declared); ok && g.chance(0.7) {
+			out = append(out, d)
+		} else {
+			out = append(out, g.pick(validEntries))
+		}
+	}
+	return out
+}
+
+// declaredName is the name of one of declared's tools, when it has one
+// that is a string.
+func (g *Generator) declaredName(declared []any) (string, bool) {
+	if len(declared) == 0 {
+		return "", false
+	}
+	d, _ := declared[g.rng.IntN(len(declared))].(map[string]any)
+	name, ok := d["name"].(string)
+	return name, ok
+}
+
 // pathValue is a path argument: usually one path, sometimes a list of
 // them or a value that is not a path at all.
 func (g *Generator) pathValue() any {
@@ -193,7 +222,7 @@ func (g *Generator) pathValue() any {
 	return g.pick(paths)
 }
 
-func (g *Generator) layers() []any {
+func (g *Generator) layers(declared []any) []any {
 	names := []string{"agent", "tenant", "caller", "fork", "peer:researcher", "peer:summarizer"}
 	n := g.rng.IntN(5)
 	out := make([]any, 0, n)
@@ -204,6 +233,9 @@ func (g *Generator) layers() []any {
 		}
 		if g.chance(0.4) {
 			layer["deny"] = g.list()
+		}
+		if g.chance(0.35) {
+			layer["ask"] = g.askList(declared)
 		}
 		if g.chance(0.2) {
 			layer["message"] = g.pick([]string{"ask a human", "Refunds need a ticket: https://help.example.com", "ＳＴＯＰ %s \n", ""})

@@ -76,7 +76,7 @@ const (
 type Verdict struct {
 	ID, Name            any
 	Allowed             bool
-	Outcome             string // allow or deny (the oracle models no ask rule)
+	Outcome             string // allow, ask or deny
 	Reason, Layer, Rule string
 }
 
@@ -133,9 +133,9 @@ type tool struct {
 }
 
 type layer struct {
-	name        string
-	allow, deny []entry
-	allowAll    bool
+	name             string
+	allow, deny, ask []entry
+	allowAll         bool
 }
 
 // entry is a parsed pattern entry of an allow or a deny list.
@@ -301,16 +301,24 @@ func Decide(cfg Config, doc any) Result {
 
 	exclusions := activeExclusions(cfg, role, depth, leaf)
 	refusals := map[string][2]string{}
+	asks := map[string]string{} // the first layer that asks, by canonical name
 	for c, t := range tools {
 		if r, refused := nameRefusal(t, exclusions, layers); refused {
 			refusals[c] = r
+		}
+		for _, l := range layers {
+			if anyMatch(l.ask, t) {
+				asks[c] = l.name
+				break
+			}
 		}
 	}
 
 	res := Result{HasErrors: errs, Effective: []string{}}
 	if !catalogErrs {
 		for c, t := range tools {
-			if _, refused := refusals[c]; !refused {
+			_, refused := refusals[c]
+			if _, asked := asks[c]; !refused && !asked {
 				res.Effective = append(res.Effective, t.name)
 			}
 		}
@@ -328,6 +336,10 @@ func Decide(cfg Config, doc any) Result {
 	refused := 0
 	for i, c := range calls {
 		v := decideCall(cfg, i, c, ids, errs, tools, refusals, ws, run)
+		if layer, asked := asks[canonicalOf(c)]; asked && v.Allowed {
+			// nothing refused the call: the first layer that asks does
+			v.Allowed, v.Outcome, v.Reason, v.Layer = false, "ask", "ask", layer
+		}
 		if !v.Allowed {
 			refused++
 		}
@@ -497,8 +509,9 @@ func parseLayers(x any, groups map[string][]string) ([]layer, bool) {
 		}
 		allow, present, okA := parseList(l["allow"], true, groups)
 		deny, _, okD := parseList(l["deny"], false, groups)
-		ok = ok && okA && okD
-		out = append(out, layer{name: name, allow: allow, deny: deny, allowAll: !present})
+		ask, _, okK := parseList(l["ask"], false, groups) // an ask list reads as a deny list
+		ok = ok && okA && okD && okK
+		out = append(out, layer{name: name, allow: allow, deny: deny, ask: ask, allowAll: !present})
 	}
 	return out, ok
 }
@@ -841,4 +854,16 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 	_ = t
 	v.Allowed, v.Outcome = true, "allow"
 	return v
+}
+
+// canonicalOf is the canonical name of a call's name, or "" when the call
+// has none (no layer asks for "": no declared tool has that name).
+func canonicalOf(call any) string {
+	m, _ := call.(map[string]any)
+	name, _ := m["name"].(string)
+	c, ok := Canonical(name)
+	if !ok {
+		return ""
+	}
+	return c
 }

@@ -26,7 +26,9 @@ catalog(ctx, request) := {
 	"effective": sort([t.name | some t in tools; t.allowed == true]),
 	"tools": tools,
 } if {
-	refusals := verdict.tool_refusals(ctx.checks, ctx.tools)
+	# a tool a layer asks for is not allowed by name either (reason ask);
+	# a refusal wins over an ask
+	refusals := object.union(verdict.tool_asks(ctx.checks, ctx.tools), verdict.tool_refusals(ctx.checks, ctx.tools))
 	tools := [_tool(ctx, refusals, d) | some d in shape.list_field(shape.document(request), "declared")]
 }
 
@@ -42,8 +44,15 @@ _tool(ctx, refusals, d) := _verdict(d.name, refusals[c]) if {
 } else := {"name": shape.field(d, "name", null), "allowed": false, "reason": "invalid_config", "layer": "config"}
 
 # METADATA
-# description: The catalog entry of the declared tool named name (as declared), refused by refusal.
-_verdict(name, refusal) := {"name": name, "allowed": false, "reason": refusal.reason, "layer": refusal.layer}
+# description: |
+#   The catalog entry of the declared tool named name (as declared),
+#   refused by refusal ({reason, layer}) or asked for ({layer}: reason ask).
+_verdict(name, refusal) := {
+	"name": name,
+	"allowed": false,
+	"reason": object.get(refusal, "reason", verdict.rows.ask.reason),
+	"layer": refusal.layer,
+}
 
 # METADATA
 # description: |

@@ -52,3 +52,18 @@ test_tools_under_errors_refuses_every_tool if {
 	]
 	count(t.errors) == 2
 }
+
+# A tool a layer asks for is not allowed by name, with reason ask, and is
+# not effective; a refusal wins over an ask.
+test_an_asked_tool_is_not_effective if {
+	t := tooleval.tools with input as {
+		"declared": [{"name": "read_file"}, {"name": "write_file"}, {"name": "Refund"}],
+		"layers": [{"name": "tenant", "ask": ["write_file", "refund"], "deny": ["Refund"]}],
+	}
+	t.effective == ["read_file"]
+	t.tools == [
+		{"name": "read_file", "allowed": true},
+		{"name": "write_file", "allowed": false, "reason": "ask", "layer": "tenant"},
+		{"name": "Refund", "allowed": false, "reason": "denied", "layer": "tenant"},
+	]
+}

@@ -24,11 +24,31 @@ import data.tooleval.pattern
 #   "non_mcp": tools of that kind pass the check untouched, only
 #   configured stages have it); denying is the layers whose deny list
 #   can match a tool, in order: the only ones a deny check can refuse
-#   with, so that a tool's deny checks skip the others.
+#   with, so that a tool's deny checks skip the others; asking is the
+#   layers with an ask list that can match a tool (an inline layer's
+#   ask), in order.
 checks(exclusions, layers) := {
 	"exclusions": exclusions,
 	"layers": layers,
 	"denying": [c | some c in layers; c.deny != pattern.nothing],
+	"asking": [c | some c in layers; c.ask != pattern.nothing], # see can_ask
+}
+
+# METADATA
+# description: Whether check c has an ask list that can match a tool.
+can_ask(c) if {
+	c.ask != pattern.nothing
+}
+
+# METADATA
+# description: |
+#   Whether check c asks a person before a call of the tool record
+#   (canonical name name): its ask list matches the tool, read as a deny
+#   list is (an entry bites on any of the tool's names), and the tool is
+#   not exempt from c.
+asks(c, name, record) if {
+	pattern.matches(c.ask, name, record)
+	not exempt(c, record)
 }
 
 # METADATA

@@ -82,16 +82,28 @@ compile(input_doc) := {
 #   refused tools holds one small object per distinct refusal, not per
 #   tool), and path_entries, the path arguments of every declared tool
 #   whose only check left is its calls' paths (no name-level check
-#   refuses it, no action check applies), keyed by its name as declared.
-#   A context with errors has none of them.
+#   refuses it, no action check applies), keyed by its name as declared,
+#   and asks, the first layer that asks a person before a call of each
+#   declared tool that one asks for ({layer}, by canonical name); a tool
+#   that a layer asks for is in neither entries nor path_entries. A
+#   context with errors has none of them.
 session(input_doc) := object.union(ctx, {
-	"entries": _entries(ctx, refusals),
-	"path_entries": _path_entries(ctx, refusals),
+	"entries": _entries(ctx, not_final),
+	"path_entries": _path_entries(ctx, not_final),
 	"refusals": refusals,
+	"asks": asks,
 }) if {
 	ctx := compile(input_doc)
 	refusals := _refusals(ctx)
+	asks := _asks(ctx)
+	not_final := object.union(asks, refusals) # the tools whose verdict is not allow by name
 }
+
+# The layer that asks for each declared tool one asks for, by canonical
+# name (none under an error).
+_asks(ctx) := {} if {
+	count(ctx.errors) > 0
+} else := verdict.tool_asks(ctx.checks, ctx.tools)
 
 # The name-level refusal of every declared tool, by canonical name (none
 # under an error: every call is then refused anyway).

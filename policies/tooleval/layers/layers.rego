@@ -26,6 +26,7 @@ _layer_errors(i, layer, groups) := [] if {
 	_message_errors(i, layer),
 	_list_errors(i, layer, "allow", groups),
 	_list_errors(i, layer, "deny", groups),
+	_list_errors(i, layer, "ask", groups),
 ])
 
 # A layer with nothing to report, checked without building its errors: a
@@ -37,6 +38,7 @@ _simple_layer(layer) if {
 	is_string(layer.name)
 	shape.valid_message(object.get(layer, "message", null))
 	pattern.simple_list(object.get(layer, "deny", []), "deny")
+	pattern.simple_list(object.get(layer, "ask", []), "deny")
 	_simple_allow(object.get(layer, "allow", null))
 }
 
@@ -60,8 +62,12 @@ _list_errors(i, layer, list, groups) := [shape.problem(
 	pattern.problem_messages[p.code],
 	object.union(p, {"field": "layers", "layer_index": i, "layer": _layer_name(layer), "list": list}),
 ) |
-	some p in pattern.list_problems(shape.field(layer, list, []), list, groups)
+	some p in pattern.list_problems(shape.field(layer, list, []), _grammar[list], groups)
 ]
+
+# The grammar each list is read with: an ask list is read as a deny list
+# (it narrows, so an entry bites on any of a tool's names).
+_grammar := {"allow": "allow", "deny": "deny", "ask": "deny"}
 
 _layer_name(layer) := shape.field(layer, "name", null)
 
@@ -84,6 +90,7 @@ _compile_layer(layer, vocabulary) := {
 	"name": layer.name,
 	"allow": _allow_matcher(object.get(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(object.get(layer, "deny", []), "deny", vocabulary),
+	"ask": _ask_matcher(object.get(layer, "ask", []), vocabulary),
 	"message": object.get(layer, "message", null),
 } if {
 	_simple_layer(layer)
@@ -91,17 +98,26 @@ _compile_layer(layer, vocabulary) := {
 	"name": layer.name,
 	"allow": _allow_matcher(shape.field(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", vocabulary),
+	"ask": _ask_matcher(shape.field(layer, "ask", []), vocabulary),
 	"message": shape.field(layer, "message", null),
 } if {
 	is_object(layer)
 	is_array(shape.field(layer, "deny", []))
 	is_array(shape.field(layer, "allow", []))
+	is_array(shape.field(layer, "ask", []))
 } else := {
 	"name": _layer_name(layer),
 	"allow": pattern.compile([], "allow", vocabulary),
 	"deny": pattern.compile([], "deny", vocabulary),
+	"ask": pattern.compile([], "deny", vocabulary),
 	"message": null,
 }
+
+# An ask list is compiled as a deny list; an empty one (most layers)
+# matches nothing without compiling.
+_ask_matcher([], _) := pattern.nothing
+
+_ask_matcher(ask, vocabulary) := pattern.compile(ask, "deny", vocabulary) if ask != []
 
 _allow_matcher(allow, vocabulary) := pattern.compile(allow, "allow", vocabulary) if is_array(allow)
 

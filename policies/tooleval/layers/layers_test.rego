@@ -91,14 +91,17 @@ _compiled(layer, vocabulary) := {
 	"name": layer.name,
 	"allow": _allow(object.get(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(_or(object.get(layer, "deny", null), []), "deny", vocabulary),
+	"ask": pattern.compile(_or(object.get(layer, "ask", null), []), "deny", vocabulary),
 	"message": _or(object.get(layer, "message", null), null),
 } if {
 	is_array(_or(object.get(layer, "allow", null), []))
 	is_array(_or(object.get(layer, "deny", null), []))
+	is_array(_or(object.get(layer, "ask", null), []))
 } else := {
 	"name": shape.field(layer, "name", null),
 	"allow": pattern.nothing,
 	"deny": pattern.nothing,
+	"ask": pattern.nothing,
 	"message": null,
 }
 

@@ -50,7 +50,7 @@ traced(ctx, req, decisions) := [object.union(d, {"trace": traces[i]}) | some i, 
 	traces := [t |
 		some f in facts
 		t := call_trace(ctx, lists, f)
-		count(t) == (count(configuration.exclusion_names) + (2 * count(ctx.checks.layers))) + 6
+		count(t) == (count(configuration.exclusion_names) + (3 * count(ctx.checks.layers))) + 6
 	]
 	count(traces) == count(decisions)
 }
@@ -93,10 +93,12 @@ _stage_lists(s, known) := {
 	"kind": "stage",
 	"allow": allow,
 	"deny": deny,
+	"ask": [],
 	"servers": object.get(s, "servers", null),
 	"base": base,
 	"allow_sources": _entry_sources(object.get(known, "allow", []), base, "allow", allow),
 	"deny_sources": _entry_sources(object.get(known, "deny", []), base, "deny", deny),
+	"ask_sources": [],
 } if {
 	base := sprintf("stages.%s", [s.name])
 	allow := object.get(s, "allow", null)
@@ -112,14 +114,17 @@ _layer_lists(i, l) := {
 	"kind": "layer",
 	"allow": allow,
 	"deny": deny,
+	"ask": ask,
 	"servers": null,
 	"base": base,
 	"allow_sources": _indexed(base, "allow", allow),
 	"deny_sources": _indexed(base, "deny", deny),
+	"ask_sources": _indexed(base, "ask", ask),
 } if {
 	base := sprintf("layers[%d]", [i])
 	allow := shape.field(l, "allow", null)
 	deny := shape.field(l, "deny", [])
+	ask := shape.field(l, "ask", [])
 }
 
 # METADATA
@@ -155,6 +160,8 @@ _steps("paths", _, _, f) := [_step({"check": "paths"}, verdict.outcome("paths", 
 
 _steps("run", _, _, f) := [_step({"check": "run"}, verdict.outcome("run", null, f))]
 
+_steps("ask", ctx, lists, f) := [_ask_step(k, c, lists.layers[k], f) | some k, c in ctx.checks.layers]
+
 # A step: what it is (check, name, list) and the outcome, with the
 # reason, layer and rule of a refusal.
 _step(what, o) := object.union(what, object.filter(o, {"outcome", "reason", "layer", "rule"}))
@@ -188,6 +195,16 @@ _allow_step(k, c, l, f) := object.union(_step(what, o), _allow_attribution(o, l,
 	what := {"check": l.kind, "name": c.name, "list": "allow"}
 	o := verdict.outcome("allow", k, f)
 }
+
+_ask_step(k, c, l, f) := object.union(_step(what, o), _asked_by(o, l, f)) if {
+	what := {"check": l.kind, "name": c.name, "list": "ask"}
+	o := verdict.outcome("ask", k, f)
+}
+
+# The entry of an ask list that matched, with its source.
+_asked_by(o, l, f) := _first_hit(l.ask, l.ask_sources, "deny", f) if {
+	o.outcome == "ask"
+} else := {}
 
 # The entry that matched a refused deny list, with its source.
 _hits(o, entries, entry_sources, kind, f) := _first_hit(entries, entry_sources, kind, f) if {

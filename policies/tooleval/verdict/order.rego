@@ -27,7 +27,12 @@ package tooleval.verdict
 #   | 7     | action      | not_allowed    | read_only                      |
 #   | 8     | paths       | path           | workspace (with rule)          |
 #   | 9     | run         | run_exhausted  | run                            |
+#   | 10    | ask         | ask            | the inline layer's name        |
 #
+#   The last row is not a refusal: a call that no check refuses and that
+#   an inline layer's ask list matches has outcome ask (deny, then ask,
+#   then allow), with that layer; every ask list is asked after every
+#   refusing check.
 #   The name-level checks (exclusion, deny, allow; checks names the list
 #   of tooleval.checks they run over) are asked once per compiled check,
 #   in the order of its list: every exclusion, then every stage's and
@@ -45,6 +50,7 @@ order := [
 	rows.action,
 	rows.paths,
 	rows.run,
+	rows.ask,
 ]
 
 # METADATA
@@ -64,8 +70,11 @@ rows := {
 	"action": {"check": "action", "reason": "not_allowed", "layer": "read_only"},
 	"paths": {"check": "paths", "reason": "path", "layer": "workspace"},
 	"run": {"check": "run", "reason": "run_exhausted", "layer": "run"},
+	"ask": {"check": "ask", "reason": "ask", "layer": null, "checks": "asking", "asks": true},
 }
 
 # METADATA
-# description: The name-level rows of order (those asked once per compiled check), in order.
-name_rows := [row | some row in order; row.checks]
+# description: |
+#   The name-level rows of order that refuse (asked once per compiled
+#   check), in order: the ask row, asked per check too, refuses nothing.
+name_rows := [row | some row in order; row.checks; not row.asks]

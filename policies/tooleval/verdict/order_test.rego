@@ -10,7 +10,7 @@ import data.tooleval.verdict
 # reaches no declared tool when the declaration check is to refuse it.
 refusing_facts(refusing) := {
 	"ctx": {
-		"checks": {"refusing": refusing}, "tools": {}, "names": {}, "notes": {},
+		"checks": {"refusing": refusing, "asking": [{"name": "asking_layer"}]}, "tools": {}, "names": {}, "notes": {},
 		"actions": {"tools": {"t": true}}, "path_arguments": {"t": {"path": {}}},
 	},
 	"call": {"id": "c", "name": "t"},
@@ -35,6 +35,8 @@ fake_outcome(check, _, f) := object.union(
 	f.refusing[check]
 } else := {"outcome": "pass"}
 
+fake_tool_ask(compiled, _, _) := "asking_layer" if compiled.refusing.ask
+
 fake_tool_refusal(compiled, _, _) := refusals[0] if {
 	refusals := [{"reason": row.reason, "layer": row.check} | some row in verdict.name_rows; compiled.refusing[row.check]]
 	count(refusals) > 0
@@ -48,6 +50,7 @@ test_call_verdict_follows_the_order_table if {
 		refusing := {row.check | some j, row in verdict.order; j >= i}
 		v := verdict.call_verdict(refusing_facts(refusing)) with verdict.outcome as fake_outcome
 			with verdict.tool_refusal as fake_tool_refusal
+			with verdict.tool_ask as fake_tool_ask
 	]
 	reasons == [row.reason | some row in verdict.order]
 }

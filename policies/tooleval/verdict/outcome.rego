@@ -63,6 +63,18 @@ outcome("paths", _, f) := _not_applicable if {
 	refusal := arguments.call_refusals(f.ctx.workspace, f.ctx.path_arguments[f.canonical], f.call)[0]
 } else := _pass
 
+# The ask list of the k-th stage or layer: ask when it matches the
+# call's tool (the verdict asks only when no check refuses the call).
+outcome("ask", k, f) := _not_applicable if {
+	f.tool == null
+} else := _not_applicable if {
+	not checks.can_ask(f.ctx.checks.layers[k])
+} else := {"outcome": "exempt"} if {
+	checks.exempt(f.ctx.checks.layers[k], f.tool)
+} else := {"outcome": "ask", "reason": rows.ask.reason, "layer": f.ctx.checks.layers[k].name} if {
+	checks.asks(f.ctx.checks.layers[k], f.canonical, f.tool)
+} else := _pass
+
 outcome("run", _, f) := _not_applicable if {
 	f.run == null
 } else := _refused_outcome("run") if {

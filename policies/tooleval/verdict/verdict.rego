@@ -5,6 +5,7 @@ import data.tooleval.arguments
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.checks
 import data.tooleval.host
+import data.tooleval.pattern
 import data.tooleval.shape
 
 # METADATA
@@ -107,9 +108,38 @@ well_formed_verdict(f) := _refusal("declaration", f, o) if {
 	f.run != null
 	o := outcome("run", null, f)
 	not _through[o]
+} else := ask_verdict(f.name, asking, _notes(f)) if {
+	# nothing refuses the call: a layer may still ask a person first
+	f.ctx.checks.asking != [] # most requests have no ask list
+	asking := _asking(f)
 } else := _allowed if {
 	f.tool != null
 } else := undecided
+
+_notes(f) := object.get(f.ctx, "notes", {})
+
+# The layer that asks for the call with facts f, as {layer}: a session's
+# context has every declared tool's already (asks), a one-shot decision's
+# (without asks) asks its checks.
+_asking(f) := f.ctx.asks[f.canonical]
+
+_asking(f) := {"layer": layer} if {
+	not f.ctx.asks
+	layer := tool_ask(f.ctx.checks, f.canonical, f.tool)
+}
+
+# METADATA
+# description: |
+#   The verdict of a call that nothing refuses and that a layer's ask
+#   list matches (asking: {layer}): not allowed, outcome ask, reason ask,
+#   with a message for the person who will answer.
+ask_verdict(name, asking, notes) := {
+	"allowed": false,
+	"outcome": "ask",
+	"reason": rows.ask.reason,
+	"layer": asking.layer,
+	"message": sprintf("tool %q needs a person's approval: asked by layer %q%s", [name, asking.layer, _note(notes, asking.layer)]),
+}
 
 # METADATA
 # description: |
@@ -204,6 +234,33 @@ tool_refusal(compiled, name, record) := _name_row_refusal(rows.exclusion, layer)
 _denying(compiled) := object.get(compiled, "denying", compiled.layers)
 
 _name_row_refusal(row, layer) := {"reason": row.reason, "layer": layer}
+
+# METADATA
+# description: |
+#   The name of the first check of compiled that asks a person before a
+#   call of the tool record (canonical name name), or undefined: the
+#   ask row of the order table, for one tool.
+tool_ask(compiled, name, record) := asking[0] if {
+	asking := [c.name | some c in object.get(compiled, "asking", []); checks.asks(c, name, record)]
+	count(asking) > 0
+}
+
+# METADATA
+# description: |
+#   tool_ask of every tool of tools (canonical name to record) that a
+#   check asks for, as {"layer": name}: what a session's context keeps,
+#   one look-up a call.
+tool_asks(compiled, tools) := {name: {"layer": asking[0]} |
+	some name, record in tools
+	asking := [c.name |
+		some k, c in object.get(compiled, "asking", [])
+		matched[k][name]
+		not checks.exempt(c, record)
+	]
+	count(asking) > 0
+} if {
+	matched := [pattern.matched(c.ask, tools) | some c in object.get(compiled, "asking", [])]
+}
 
 # METADATA
 # description: |
