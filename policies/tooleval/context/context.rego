@@ -17,6 +17,7 @@
 package tooleval.context
 
 import data.tooleval.arguments
+import data.tooleval.canonical.canonical_or_null
 import data.tooleval.checks
 import data.tooleval.configuration
 import data.tooleval.declared
@@ -90,14 +91,26 @@ compile(input_doc) := {
 session(input_doc) := object.union(ctx, {
 	"entries": _entries(ctx, not_final),
 	"path_entries": _path_entries(ctx, not_final),
-	"refusals": refusals,
-	"asks": asks,
+	"refusals": _by_every_name(ctx, refusals),
+	"asks": _by_every_name(ctx, asks),
 }) if {
 	ctx := compile(input_doc)
 	refusals := _refusals(ctx)
 	asks := _asks(ctx)
 	not_final := object.union(asks, refusals) # the tools whose verdict is not allow by name
 }
+
+# by_tool (a value per declared tool, by its canonical name) keyed also
+# by every other name a call can reach that tool by under the preset's
+# aliases: a call is looked up by its own canonical name, so that
+# another name of a refused tool is refused as the tool is.
+_by_every_name(ctx, by_tool) := object.union(by_tool, {c: value |
+	some c, _ in ctx.names
+	not ctx.tools[c]
+	tool := verdict.declared_tool(ctx, c)
+	tool != null
+	value := by_tool[canonical_or_null(tool.name)]
+})
 
 # The layer that asks for each declared tool one asks for, by canonical
 # name (none under an error).

@@ -142,3 +142,21 @@ test_session_path_entries if {
 
 	tooleval.context.session(object.remove(doc, ["workspace"])).path_entries == {}
 }
+
+# Under a preset's aliases, a call of another name of a declared tool is
+# judged as that tool: a session refuses it (or asks) exactly as a
+# one-shot decision does, whatever name the refusal's layer wrote.
+test_a_session_judges_another_name_as_its_tool if {
+	every list in [{"deny": ["exec"]}, {"deny": ["bash"]}, {"ask": ["exec"]}, {"ask": ["bash"]}, {"allow": ["read_file"]}] {
+		doc := {
+			"declared": [{"name": "exec"}, {"name": "read_file"}, {"name": "apply_patch"}],
+			"layers": [object.union({"name": "tenant"}, list)],
+			"calls": [{"id": "1", "name": "bash"}, {"id": "2", "name": "exec"}, {"id": "3", "name": "apply-patch"}],
+		}
+		one_shot := tooleval.decision with input as doc with data.tooleval.config.preset as "openclaw"
+		session := tooleval.decide(tooleval.context.session(doc), doc) with data.tooleval.config.preset as "openclaw"
+		one_shot == session
+		one_shot.decisions[0].outcome == one_shot.decisions[1].outcome # bash is exec
+		one_shot.decisions[0].outcome != "allow"
+	}
+}

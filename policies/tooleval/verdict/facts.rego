@@ -6,13 +6,14 @@ import data.tooleval.shape
 
 # METADATA
 # description: |
-#   The declared tool a call of canonical name c reaches, or null: the
+#   The declared tool a call of canonical name c reaches (in the compiled
+#   context ctx), or null: the
 #   tool declared under that name, else the one declared under another
 #   name of the same tool (a preset's aliases: a call of bash reaches a
 #   declared exec, and is judged as exec). When more than one other name
 #   of the tool is declared (an error, tooleval.declared), it reaches
 #   none: which one would depend on order.
-_declared_tool(ctx, c) := tool if {
+declared_tool(ctx, c) := tool if {
 	tool := ctx.tools[c]
 } else := tool if {
 	tools := [t | some name, _ in ctx.names[c].names; t := ctx.tools[name]]

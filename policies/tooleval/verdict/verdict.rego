@@ -27,7 +27,7 @@ facts(ctx, batch, i, call) := {
 	"errors": batch.errors,
 	"name": name,
 	"canonical": c,
-	"tool": _declared_tool(ctx, c),
+	"tool": declared_tool(ctx, c),
 	"run": batch.run,
 } if {
 	name := shape.field(call, "name", null)
@@ -48,7 +48,7 @@ well_formed_facts(ctx, run, i, call) := {
 	"errors": 0,
 	"name": name,
 	"canonical": c,
-	"tool": _declared_tool(ctx, c),
+	"tool": declared_tool(ctx, c),
 	"run": run,
 } if {
 	name := call.name
