@@ -49,9 +49,6 @@ const (
 	OutcomeDeny Outcome = "deny"
 )
 
-// Outcomes returns every outcome, allow first.
-func Outcomes() []Outcome { return []Outcome{OutcomeAllow, OutcomeAsk, OutcomeDeny} }
-
 // Reasons returns every reason code, in the contract's order.
 func Reasons() []string {
 	return []string{
