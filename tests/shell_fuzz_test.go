@@ -10,16 +10,44 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// shellReader is tooleval.arguments.read_shell prepared on the policies
-// (their tests left out).
+// shellReader is tooleval.arguments.read_shell prepared on the policies.
 var shellReader = sync.OnceValues(func() (rego.PreparedEvalQuery, error) {
+	return preparePolicyQuery("data.tooleval.arguments.read_shell(input)")
+})
+
+// preparePolicyQuery prepares query on the policies (their tests left
+// out), for the fuzz targets that call one policy function directly.
+func preparePolicyQuery(query string) (rego.PreparedEvalQuery, error) {
 	return rego.New(
-		rego.Query("data.tooleval.arguments.read_shell(input)"),
+		rego.Query(query),
 		rego.Load([]string{policiesDir}, func(_ string, info fs.FileInfo, _ int) bool {
 			return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
 		}),
 	).PrepareForEval(context.Background())
-})
+}
+
+// evalObject evaluates a prepared one-expression query on input and
+// returns its value, an object: the test fails on an evaluation error,
+// an undefined result or another value.
+func evalObject(t *testing.T, prepared func() (rego.PreparedEvalQuery, error), input string) map[string]any {
+	t.Helper()
+	q, err := prepared()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := q.Eval(context.Background(), rego.EvalInput(input))
+	if err != nil {
+		t.Fatalf("%q: %v", input, err)
+	}
+	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
+		t.Fatalf("%q: undefined", input)
+	}
+	value, ok := rs[0].Expressions[0].Value.(map[string]any)
+	if !ok {
+		t.Fatalf("%q: %v, not an object", input, rs[0].Expressions[0].Value)
+	}
+	return value
+}
 
 // FuzzShellReading holds read_shell to the property issue 23 names: for
 // any command it has a reading (no evaluation error, never undefined),
@@ -39,21 +67,7 @@ func FuzzShellReading(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, command string) {
-		q, err := shellReader()
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := q.Eval(context.Background(), rego.EvalInput(command))
-		if err != nil {
-			t.Fatalf("read_shell(%q): %v", command, err)
-		}
-		if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-			t.Fatalf("read_shell(%q) is undefined", command)
-		}
-		reading, ok := rs[0].Expressions[0].Value.(map[string]any)
-		if !ok {
-			t.Fatalf("read_shell(%q) = %v, not an object", command, rs[0].Expressions[0].Value)
-		}
+		reading := evalObject(t, shellReader, command)
 		if _, unreadable := reading["unreadable"]; unreadable {
 			return
 		}

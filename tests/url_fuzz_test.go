@@ -1,9 +1,7 @@
 package tests
 
 import (
-	"context"
 	"encoding/json"
-	"io/fs"
 	"net/url"
 	"slices"
 	"strconv"
@@ -14,15 +12,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// urlReader is tooleval.arguments.read_url prepared on the policies
-// (their tests left out).
+// urlReader is tooleval.arguments.read_url prepared on the policies.
 var urlReader = sync.OnceValues(func() (rego.PreparedEvalQuery, error) {
-	return rego.New(
-		rego.Query("data.tooleval.arguments.read_url(input)"),
-		rego.Load([]string{policiesDir}, func(_ string, info fs.FileInfo, _ int) bool {
-			return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
-		}),
-	).PrepareForEval(context.Background())
+	return preparePolicyQuery("data.tooleval.arguments.read_url(input)")
 })
 
 // FuzzURLReading holds read_url to another parser, Go's net/url: for any
@@ -43,21 +35,7 @@ func FuzzURLReading(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		q, err := urlReader()
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := q.Eval(context.Background(), rego.EvalInput(raw))
-		if err != nil {
-			t.Fatalf("read_url(%q): %v", raw, err)
-		}
-		if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-			t.Fatalf("read_url(%q) is undefined", raw)
-		}
-		reading, ok := rs[0].Expressions[0].Value.(map[string]any)
-		if !ok {
-			t.Fatalf("read_url(%q) = %v, not an object", raw, rs[0].Expressions[0].Value)
-		}
+		reading := evalObject(t, urlReader, raw)
 		u, parseErr := url.Parse(raw)
 		if reading["exact"] == true {
 			if parseErr != nil {
