@@ -249,17 +249,20 @@ tool_ask(compiled, name, record) := asking[0] if {
 # description: |
 #   tool_ask of every tool of tools (canonical name to record) that a
 #   check asks for, as {"layer": name}: what a session's context keeps,
-#   one look-up a call.
+#   one look-up a call. Undefined if any ask list cannot be matched, so
+#   that none is ever skipped.
 tool_asks(compiled, tools) := {name: {"layer": asking[0]} |
 	some name, record in tools
 	asking := [c.name |
-		some k, c in object.get(compiled, "asking", [])
+		some k, c in checks_asking
 		matched[k][name]
 		not checks.exempt(c, record)
 	]
 	count(asking) > 0
 } if {
-	matched := [pattern.matched(c.ask, tools) | some c in object.get(compiled, "asking", [])]
+	checks_asking := object.get(compiled, "asking", [])
+	matched := [pattern.matched(c.ask, tools) | some c in checks_asking]
+	count(matched) == count(checks_asking)
 }
 
 # METADATA
