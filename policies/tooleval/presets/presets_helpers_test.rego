@@ -8,6 +8,7 @@ package tooleval.presets_test
 import data.tooleval
 import data.tooleval.configuration
 import data.tooleval.context
+import data.tooleval.forks
 
 # outcome is "allowed", or [reason, layer] of the refusal of the first
 # call of the request (for a path refusal, ["path", rule]), under the
@@ -42,10 +43,14 @@ _outcome_of(d) := "allowed" if {
 	d.reason == "path"
 } else := [d.reason, d.layer]
 
-# launch_errors are the error codes of a launch under the overlay.
-launch_errors(overlay, request) := [e.code | some e in l.errors] if {
-	l := tooleval.launch with input as request
-		with data.tooleval.config as configuration.overlay(data.tooleval.config, overlay)
+# launch_errors_each are the error codes of each launch under the
+# overlay, with the configuration prepared once (as outcomes does):
+# tooleval.launch is forks.launch on the compiled context.
+launch_errors_each(overlay, requests) := es if {
+	es := [[e.code | some e in l.errors] |
+		some request in requests
+		l := forks.launch(context.compile(request), request)
+	] with data.tooleval.config as configuration.overlay(data.tooleval.config, overlay)
 }
 
 # failures are the rows of a table [source, test, overlay, request,

@@ -437,14 +437,17 @@ fork_tools_cases := [
 ]
 
 test_qwen_code_fork_tools_validation if {
-	got := [[tools, codes, want] |
-		some [tools, want] in fork_tools_cases
-		codes := launch_errors(qw, {"subagent_type": "fork", "fork_tools": tools, "declared": [], "agent": main_agent})
-	]
-	count(got) == count(fork_tools_cases)
-	[g | some g in got; g[1] != g[2]] == []
-	launch_errors(qw, {"subagent_type": "fork", "fork_tools": ["read_file"], "teammate": "worker"}) == ["fork_tools_with_teammate"]
-	launch_errors(qw, {"subagent_type": "researcher", "fork_tools": ["read_file"]}) == ["fork_tools_requires_fork"]
+	requests := array.concat(
+		[{"subagent_type": "fork", "fork_tools": tools, "declared": [], "agent": main_agent} | some [tools, _] in fork_tools_cases],
+		[
+			{"subagent_type": "fork", "fork_tools": ["read_file"], "teammate": "worker"},
+			{"subagent_type": "researcher", "fork_tools": ["read_file"]},
+		],
+	)
+	wants := array.concat([want | some [_, want] in fork_tools_cases], [["fork_tools_with_teammate"], ["fork_tools_requires_fork"]])
+	got := launch_errors_each(qw, requests)
+	count(got) == count(wants)
+	[[requests[i].fork_tools, got[i], want] | some i, want in wants; got[i] != want] == []
 }
 
 # Every path-carrying argument of Qwen Code's file, search and shell tools
