@@ -65,8 +65,8 @@ var expressionBudgets = map[string]int64{
 	// layer's ask list read and compiled, the asking layers listed, each
 	// allowed call asked whether any layer asks); a session's context has
 	// its tools' asks, and its batch costs the same.
-	"one-shot declared=100":  2500,
-	"one-shot declared=1000": 2500,
+	"one-shot declared=100":  2496,
+	"one-shot declared=1000": 2496,
 	"session batch":          130,
 }
 

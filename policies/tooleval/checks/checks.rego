@@ -26,12 +26,19 @@ import data.tooleval.pattern
 #   can match a tool, in order: the only ones a deny check can refuse
 #   with, so that a tool's deny checks skip the others; asking is the
 #   layers with an ask list that can match a tool (an inline layer's
-#   ask), in order.
+#   ask), in order; arguing the inline layers with argument rules
+#   (tooleval.arguments.compile_rules), in order; judging both (empty
+#   when no call can be judged past its name, its paths and its run).
 checks(exclusions, layers) := {
 	"exclusions": exclusions,
 	"layers": layers,
 	"denying": [c | some c in layers; c.deny != pattern.nothing],
-	"asking": [c | some c in layers; c.ask != pattern.nothing], # see can_ask
+	"asking": [c | some c in judging; c.ask != pattern.nothing], # see can_ask
+	"arguing": [c | some c in judging; c.arguments != null],
+	"judging": judging,
+} if {
+	# most requests have no layer that judges a call past its name
+	judging := [c | some c in layers; c.judges == true]
 }
 
 # METADATA

@@ -223,7 +223,7 @@ _replaced_members := {"profiles", "agent_filters", "read_only", "shell"}
 
 # METADATA
 # description: The members a preset adds to the floor and the configuration's, never replacing them.
-_additive_members := {"exclusions", "sensitive_paths", "path_arguments"}
+_additive_members := {"exclusions", "sensitive_paths", "path_arguments", "rule_arguments"}
 
 # METADATA
 # description: |
@@ -318,6 +318,44 @@ _arguments(names, sources) := {arg: {access: true |
 #   (every file its headers name is written; see tooleval.paths), or a
 #   glob pattern of files read (see tooleval.arguments).
 _accesses := {"read", "write", "patch", "glob"}
+
+# METADATA
+# description: |
+#   Which argument of which tool the argument rules read, in force: for
+#   each canonical tool name, {command?, url?, inert}, the name of the
+#   argument that holds its shell command (read by command rules) and its
+#   URL (read by domain rules), and inert the other arguments (as keys)
+#   that may come with them without changing what the command runs or
+#   which host the URL reaches (a call with any other argument cannot be
+#   read exactly: see tooleval.arguments.call_readings). The
+#   configuration's and the preset's are joined; a tool they give
+#   different arguments for is a configuration error (see errors), and
+#   then has neither.
+rule_arguments(conf) := {name: object.union(readings, {"inert": inert}) |
+	sources := [object_at(conf, "rule_arguments"), object_at(_preset(conf), "rule_arguments")]
+	some tool in {t | some source in sources; some t, _ in source}
+	some name, _ in alias_names(conf, tool)
+	readings := {reads: arg |
+		some reads in _rule_readings
+		args := {a |
+			some source in sources
+			some t, _ in alias_names(conf, tool)
+			a := object_at(source, t)[reads]
+			is_string(a)
+		}
+		count(args) == 1
+		some arg in args
+	}
+	inert := {a: true |
+		some source in sources
+		some t, _ in alias_names(conf, tool)
+		some a in array_at(object_at(source, t), "inert")
+		is_string(a)
+	}
+}
+
+# The readings a tool's rule_arguments entry names arguments for.
+_rule_readings := {"command", "url"}
 
 # METADATA
 # scope: document

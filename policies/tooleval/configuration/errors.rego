@@ -22,6 +22,9 @@ errors(conf) := array.flatten([
 	pattern.group_errors(conf),
 	_path_argument_errors(object.get(conf, "path_arguments", {}), "config.path_arguments"),
 	_path_argument_errors(object.get(_preset(conf), "path_arguments", {}), _preset_location(conf, "path_arguments")),
+	_rule_argument_errors(object.get(conf, "rule_arguments", {}), "config.rule_arguments"),
+	_rule_argument_errors(object.get(_preset(conf), "rule_arguments", {}), _preset_location(conf, "rule_arguments")),
+	_rule_argument_conflicts(conf),
 	_sensitive_path_errors(object.get(conf, "sensitive_paths", []), "config.sensitive_paths"),
 	_sensitive_path_errors(object.get(_preset(conf), "sensitive_paths", []), _preset_location(conf, "sensitive_paths")),
 	_floor_exception_errors(object.get(conf, "floor_exceptions", {})),
@@ -116,7 +119,7 @@ _preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(c
 # METADATA
 # description: The members of data.tooleval.config; any other is a mistake (a misspelt key configures nothing).
 _known_keys := {
-	"max_depth", "exclusions", "floor_exceptions", "sensitive_paths", "groups", "path_arguments", "preset", "presets",
+	"max_depth", "exclusions", "floor_exceptions", "sensitive_paths", "groups", "path_arguments", "rule_arguments", "preset", "presets",
 	"profiles", "tools", "subagents", "agents", "agent_filters", "tenants",
 	"scopes", "mcp_servers", "builtin_tools", "mcp_user_services", "read_only", "shell", "continuation",
 }
@@ -232,6 +235,63 @@ _valid_spec(spec) if {
 		access in _accesses
 	}
 }
+
+# rule_arguments: an object of canonical tool names to {command?, url?},
+# each the name of an argument (a non-empty string).
+_rule_argument_errors(value, location) := [] if {
+	value == null
+} else := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
+	not is_object(value)
+} else := [shape.problem("invalid_config_value", message, {"field": location, "tool": name}) |
+	some name, spec in value
+	some message in _rule_tool_problems(name, spec)
+]
+
+_rule_tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
+	canonical_or_null(name) != name
+} else := ["a tool's rule arguments must be an object of \"command\" or \"url\" to an argument name, and \"inert\" to a list of argument names"] if {
+	not _valid_rule_spec(spec)
+} else := []
+
+_valid_rule_spec(spec) if {
+	is_object(spec)
+	every reads, value in spec {
+		_valid_rule_member(reads, value)
+	}
+}
+
+_valid_rule_member(reads, value) if {
+	reads in {"command", "url"}
+	is_string(value)
+	value != ""
+}
+
+_valid_rule_member("inert", value) if {
+	is_array(value)
+	every name in value {
+		is_string(name)
+		name != ""
+	}
+}
+
+# A tool whose command or URL the configuration and the preset say
+# different arguments hold: which one the runtime reads is not known, so
+# neither is read (its argument rules never allow, and every deny and ask
+# rule bites).
+_rule_argument_conflicts(conf) := [shape.problem(
+	"invalid_config_value",
+	sprintf("the configuration and the preset name different %s arguments for tool %q", [reads, tool]),
+	{"field": sprintf("config.rule_arguments.%s.%s", [tool, reads]), "tool": tool},
+) |
+	ours := object_at(conf, "rule_arguments")
+	theirs := object_at(_preset(conf), "rule_arguments")
+	some tool, spec in ours
+	is_object(spec)
+	some reads, arg in spec
+	reads in {"command", "url"}
+	is_string(object_at(theirs, tool)[reads])
+	object_at(theirs, tool)[reads] != arg
+]
 
 _sensitive_path_errors(value, location) := [] if {
 	value == null

@@ -25,7 +25,7 @@ table_members := {"tenants", "agents", "scopes", "mcp_user_services"}
 #   What a decision derives from a configuration (data.tooleval.config
 #   as the bundle holds it) and the shipped floor: {source, preset,
 #   floor, config, errors, vocabulary, exclusions, max_depth,
-#   path_arguments, sensitive_paths, names, sections}: sections holds
+#   path_arguments, rule_arguments, sensitive_paths, names, sections}: sections holds
 #   the errors of the sections the stages validate on each request
 #   (section_errors).
 prepare(conf) := {
@@ -38,6 +38,7 @@ prepare(conf) := {
 	"exclusions": {name: pattern.compile(exclusion_entries(in_force, name), "deny", vocab) | some name in exclusion_names},
 	"max_depth": max_depth(in_force),
 	"path_arguments": path_arguments(in_force),
+	"rule_arguments": rule_arguments(in_force),
 	"sensitive_paths": sensitive_paths(in_force),
 	"names": alias_names_table(in_force),
 	"sections": _sections(in_force),

@@ -23,6 +23,7 @@ import data.tooleval.configuration
 import data.tooleval.declared
 import data.tooleval.exclusions
 import data.tooleval.layers
+import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
 import data.tooleval.subject
@@ -97,7 +98,18 @@ session(input_doc) := object.union(ctx, {
 	ctx := compile(input_doc)
 	refusals := _refusals(ctx)
 	asks := _asks(ctx)
-	not_final := object.union(asks, refusals) # the tools whose verdict is not allow by name
+
+	# the tools whose verdict is not allow by name, or not by name alone
+	not_final := object.union_n([asks, refusals, _argued(ctx)])
+}
+
+# Every declared tool that an argument rule of an inline layer names, by
+# canonical name: its calls are decided on their arguments.
+_argued(ctx) := {name: true |
+	some c in ctx.checks.arguing
+	some list in ["allow", "deny", "ask"]
+	some rule in c.arguments[list]
+	some name in pattern.matched(rule.tool, ctx.tools)
 }
 
 # by_tool (a value per declared tool, by its canonical name) keyed also

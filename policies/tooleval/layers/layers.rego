@@ -3,6 +3,7 @@
 # the entry, and each layer becomes a check with compiled matchers.
 package tooleval.layers
 
+import data.tooleval.arguments
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -59,11 +60,43 @@ _list_errors(i, layer, list, groups) := [shape.problem(
 	not is_array(shape.field(layer, list, []))
 } else := [shape.problem(
 	p.code,
-	pattern.problem_messages[p.code],
+	_problem_message(p.code),
 	object.union(p, {"field": "layers", "layer_index": i, "layer": _layer_name(layer), "list": list}),
 ) |
-	some p in pattern.list_problems(shape.field(layer, list, []), _grammar[list], groups)
+	some p in _list_problems(shape.field(layer, list, []), list, groups)
 ]
+
+# The problems of a list: its name entries' (tooleval.pattern), and its
+# argument rules' (tooleval.arguments.rule_problem, then the rule's tool
+# as an entry of the list), each at its index.
+_list_problems(entries, list, groups) := pattern.list_problems(entries, _grammar[list], groups) if {
+	not _has_rules(entries)
+} else := array.concat(
+	[p |
+		some p in pattern.list_problems(entries, _grammar[list], groups)
+		not is_object(p.entry)
+	],
+	[p |
+		some j, entry in entries
+		is_object(entry)
+		some p in _rule_problems(j, entry, list, groups)
+	],
+)
+
+_rule_problems(j, entry, list, groups) := [{"index": j, "entry": entry, "code": code}] if {
+	code := arguments.rule_problem(entry, list)
+} else := [object.union(p, {"index": j, "entry": entry}) |
+	some p in pattern.list_problems([entry.tool], _grammar[list], groups)
+]
+
+_has_rules(entries) if {
+	some entry in entries
+	is_object(entry)
+}
+
+_problem_message(code) := pattern.problem_messages[code]
+
+_problem_message(code) := arguments.rule_problem_messages[code]
 
 # The grammar each list is read with: an ask list is read as a deny list
 # (it narrows, so an entry bites on any of a tool's names).
@@ -81,37 +114,94 @@ _message_errors(i, layer) := [] if {
 
 # METADATA
 # description: |
-#   Each layer as {name, allow, deny} with compiled matchers; allow is
-#   null when the layer states no allowlist. A malformed layer compiles to
-#   one that refuses everything.
-compile(layers, vocabulary) := [_compile_layer(layer, vocabulary) | some layer in layers]
+#   Each layer as {name, allow, deny, ask, message, arguments, judges}
+#   with compiled matchers; allow is null when the layer states no
+#   allowlist, arguments the layer's argument rules (null when it has
+#   none), judges whether a call of a tool it lets through by name can
+#   still be refused or asked by it (an ask list, or argument rules). A
+#   malformed layer compiles to one that refuses everything.
+compile(layers, vocabulary) := [_compile_layer(i, layer, vocabulary) | some i, layer in layers]
 
-_compile_layer(layer, vocabulary) := {
+_compile_layer(i, layer, vocabulary) := {
 	"name": layer.name,
 	"allow": _allow_matcher(object.get(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(object.get(layer, "deny", []), "deny", vocabulary),
 	"ask": _ask_matcher(object.get(layer, "ask", []), vocabulary),
 	"message": object.get(layer, "message", null),
+	"arguments": null,
+	"judges": _asks_by_name(object.get(layer, "ask", [])),
 } if {
 	_simple_layer(layer)
 } else := {
 	"name": layer.name,
-	"allow": _allow_matcher(shape.field(layer, "allow", null), vocabulary),
-	"deny": pattern.compile(shape.field(layer, "deny", []), "deny", vocabulary),
-	"ask": _ask_matcher(shape.field(layer, "ask", []), vocabulary),
+	"allow": _allow_matcher(_names_and_rule_tools(shape.field(layer, "allow", null)), vocabulary),
+	"deny": pattern.compile(_names(shape.field(layer, "deny", [])), "deny", vocabulary),
+	"ask": _ask_matcher(_names(shape.field(layer, "ask", [])), vocabulary),
 	"message": shape.field(layer, "message", null),
+	"arguments": rules,
+	"judges": _judges(_names(shape.field(layer, "ask", [])), rules),
 } if {
 	is_object(layer)
 	is_array(shape.field(layer, "deny", []))
 	is_array(shape.field(layer, "allow", []))
 	is_array(shape.field(layer, "ask", []))
+	rules := _compile_arguments(i, layer, vocabulary)
 } else := {
 	"name": _layer_name(layer),
 	"allow": pattern.compile([], "allow", vocabulary),
 	"deny": pattern.compile([], "deny", vocabulary),
 	"ask": pattern.compile([], "deny", vocabulary),
 	"message": null,
+	"arguments": null,
+	"judges": false,
 }
+
+# The argument rules of the i-th inline layer
+# (tooleval.arguments.compile_rules), by list, with names: its allow
+# list's name entries compiled (a tool they match is allowed whatever its
+# arguments), and source, where the layer is (layers[i]); null when the
+# layer has none, as most layers.
+_compile_arguments(i, layer, vocabulary) := {
+	"source": sprintf("layers[%d]", [i]),
+	"allow": arguments.compile_rules(allow, "allow", vocabulary),
+	"deny": arguments.compile_rules(shape.field(layer, "deny", []), "deny", vocabulary),
+	"ask": arguments.compile_rules(shape.field(layer, "ask", []), "deny", vocabulary),
+	"names": pattern.compile(_names(allow), "allow", vocabulary),
+} if {
+	allow := _array_or_empty(shape.field(layer, "allow", []))
+	some list in ["allow", "deny", "ask"]
+	some entry in shape.field(layer, list, [])
+	is_object(entry)
+} else := null
+
+_array_or_empty(x) := x if is_array(x)
+
+else := []
+
+# A list's name entries: its entries but argument rules.
+_names(list) := [entry | some entry in list; not is_object(entry)]
+
+# An allow list's name entries and the tool entry of each of its
+# argument rules: the tools the layer lets through by name (a rule's
+# tool is then decided on its arguments, per call); null stays null.
+_names_and_rule_tools(null) := null
+
+_names_and_rule_tools(list) := [_name_or_tool(entry) | some entry in list] if is_array(list)
+
+_name_or_tool(entry) := entry.tool if is_object(entry)
+
+else := entry
+
+# Whether a layer of name entries only may ask: its ask list has one.
+_asks_by_name([]) := false
+
+_asks_by_name(ask) if ask != []
+
+# Whether a layer judges calls past their names: its ask list has a name
+# entry, or it has argument rules (rules, not null).
+_judges(ask_names, null) := _asks_by_name(ask_names)
+
+_judges(_, rules) if rules != null
 
 # An ask list is compiled as a deny list; an empty one (most layers)
 # matches nothing without compiling.

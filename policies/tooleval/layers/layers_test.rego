@@ -93,6 +93,8 @@ _compiled(layer, vocabulary) := {
 	"deny": pattern.compile(_or(object.get(layer, "deny", null), []), "deny", vocabulary),
 	"ask": pattern.compile(_or(object.get(layer, "ask", null), []), "deny", vocabulary),
 	"message": _or(object.get(layer, "message", null), null),
+	"arguments": null,
+	"judges": _or(object.get(layer, "ask", null), []) != [],
 } if {
 	is_array(_or(object.get(layer, "allow", null), []))
 	is_array(_or(object.get(layer, "deny", null), []))
@@ -103,6 +105,8 @@ _compiled(layer, vocabulary) := {
 	"deny": pattern.nothing,
 	"ask": pattern.nothing,
 	"message": null,
+	"arguments": null,
+	"judges": false,
 }
 
 _allow(null, _) := null

@@ -50,7 +50,7 @@ traced(ctx, req, decisions) := [object.union(d, {"trace": traces[i]}) | some i, 
 	traces := [t |
 		some f in facts
 		t := call_trace(ctx, lists, f)
-		count(t) == (count(configuration.exclusion_names) + (3 * count(ctx.checks.layers))) + 6
+		count(t) == (count(configuration.exclusion_names) + (3 * count(ctx.checks.layers))) + 7
 	]
 	count(traces) == count(decisions)
 }
@@ -158,9 +158,32 @@ _steps("action", _, _, f) := [_step({"check": "action", "name": "read_only"}, ve
 
 _steps("paths", _, _, f) := [_step({"check": "paths"}, verdict.outcome("paths", null, f))]
 
+_steps("arguments", _, _, f) := [object.union(_step({"check": "arguments"}, o), _argument_detail(o))] if {
+	o := verdict.outcome("arguments", null, f)
+}
+
 _steps("run", _, _, f) := [_step({"check": "run"}, verdict.outcome("run", null, f))]
 
 _steps("ask", ctx, lists, f) := [_ask_step(k, c, lists.layers[k], f) | some k, c in ctx.checks.layers]
+
+# A refused arguments step's detail: the list, the rule that bit (its
+# entry and source) or the allow rules the call did not meet, and how
+# the argument was read.
+_argument_detail(o) := {
+	"list": o.refusal.list,
+	"entry": o.refusal.rule.entry,
+	"source": sprintf("%s.deny[%d]", [o.refusal.source, o.refusal.rule.index]),
+	"reading": o.refusal.readings[o.refusal.rule.reads],
+} if {
+	o.refusal.list == "deny"
+} else := {
+	"list": o.refusal.list,
+	"entries": [rule.entry | some rule in o.refusal.rules],
+	"sources": [sprintf("%s.allow[%d]", [o.refusal.source, rule.index]) | some rule in o.refusal.rules],
+	"readings": {rule.reads: o.refusal.readings[rule.reads] | some rule in o.refusal.rules},
+} if {
+	o.refusal.list == "allow"
+} else := {}
 
 # A step: what it is (check, name, list) and the outcome, with the
 # reason, layer and rule of a refusal.
@@ -201,8 +224,13 @@ _ask_step(k, c, l, f) := object.union(_step(what, o), _asked_by(o, l, f)) if {
 	o := verdict.outcome("ask", k, f)
 }
 
-# The entry of an ask list that matched, with its source.
-_asked_by(o, l, f) := _first_hit(l.ask, l.ask_sources, "deny", f) if {
+# The entry of an ask list that matched, with its source: the argument
+# rule that bit, with the reading it bit on, or the first name entry
+# that matched.
+_asked_by(o, l, f) := {"entry": l.ask[o.ask_rule], "source": l.ask_sources[o.ask_rule], "reading": o.reading} if {
+	o.outcome == "ask"
+	is_number(o.ask_rule)
+} else := _first_hit(l.ask, l.ask_sources, "deny", f) if {
 	o.outcome == "ask"
 } else := {}
 
@@ -252,6 +280,13 @@ _first_hit(entries, entry_sources, kind, f) := hits[0] if {
 } else := {}
 
 _entry_hits(entry, source, kind, vocabulary, f) := [{"entry": entry, "source": source}] if {
+	# an argument rule, by its tool entry (the arguments step says what
+	# its condition said)
+	is_object(entry)
+	pattern.matches(pattern.compile([entry.tool], kind, vocabulary), f.canonical, f.tool)
+} else := [] if {
+	is_object(entry)
+} else := [{"entry": entry, "source": source}] if {
 	not pattern.group_name(entry)
 	pattern.matches(pattern.compile([entry], kind, vocabulary), f.canonical, f.tool)
 } else := [{"entry": entry, "source": source, "member": member, "member_source": sprintf("groups.%s[%d]", [group, m])} |

@@ -26,6 +26,28 @@ message("paths", f, o) := sprintf("tool %q is not permitted: %s", [f.name, _path
 
 message("run", f, _) := _run_exhausted_message(f.name, f.run)
 
+message("arguments", f, o) := sprintf("tool %q is not permitted: %s%s", [
+	f.name,
+	_argument_reason(o.refusal),
+	_note(_notes(f), o.layer),
+])
+
+# Why argument rules refuse a call ({layer, list, rule?, rules?,
+# readings}): the deny rule that bit, or the allow rules the call did not
+# meet, with how the argument was read.
+_argument_reason(refusal) := sprintf("%s by layer %q's rule %s (%s)", [
+	"denied",
+	refusal.layer,
+	json.marshal(refusal.rule.entry),
+	arguments.reading_summary(refusal.readings[refusal.rule.reads]),
+]) if {
+	refusal.list == "deny"
+} else := sprintf("layer %q allows it only on the arguments its rules %s name (%s)", [
+	refusal.layer,
+	json.marshal([rule.entry | some rule in refusal.rules]),
+	concat("; ", {arguments.reading_summary(refusal.readings[rule.reads]) | some rule in refusal.rules}),
+])
+
 _not_declared_message(name, null, _) := sprintf("tool %q is refused: its name has no exact canonical form, so it matches no declared tool", [name])
 
 _not_declared_message(name, canonical_name, true) := sprintf(

@@ -6,11 +6,13 @@ import data.tooleval.verdict
 # fake outcome and tool_refusal below) and every other check passes.
 # Every call-level check can refuse them (verdict.well_formed_verdict
 # asks a check only of a call it could refuse): the call's tool is a
-# read-only shell tool with path arguments, in a batch with a run, and it
+# read-only shell tool with path arguments, in a batch with a run, with
+# a layer that has argument rules, and it
 # reaches no declared tool when the declaration check is to refuse it.
 refusing_facts(refusing) := {
 	"ctx": {
-		"checks": {"refusing": refusing, "asking": [{"name": "asking_layer"}]}, "tools": {}, "names": {}, "notes": {},
+		"checks": {"refusing": refusing, "asking": [{"name": "asking_layer"}], "arguing": [{"name": "arguing_layer"}], "judging": [{"name": "asking_layer"}]},
+		"tools": {}, "names": {}, "notes": {},
 		"actions": {"tools": {"t": true}}, "path_arguments": {"t": {"path": {}}},
 	},
 	"call": {"id": "c", "name": "t"},
@@ -78,7 +80,7 @@ default_outcome(check, _, f) := {"outcome": "refused", "undecided": true} if {
 call_level_rows := [row | some row in verdict.order; not row.checks]
 
 test_a_missing_outcome_refuses if {
-	count(call_level_rows) == 6
+	count(call_level_rows) == 7
 	every row in call_level_rows {
 		v := verdict.call_verdict(refusing_facts({row.check})) with verdict.outcome as default_outcome
 			with verdict.tool_refusal as fake_tool_refusal

@@ -5,6 +5,7 @@ package tooleval.verdict
 import data.tooleval.arguments
 import data.tooleval.budget
 import data.tooleval.checks
+import data.tooleval.configuration
 
 # METADATA
 # scope: document
@@ -63,16 +64,40 @@ outcome("paths", _, f) := _not_applicable if {
 	refusal := arguments.call_refusals(f.ctx.workspace, f.ctx.path_arguments[f.canonical], f.call)[0]
 } else := _pass
 
+# The argument rules of every inline layer (tooleval.arguments): refused
+# by the first layer with a deny rule that bites on the call, else by
+# the first whose allow list allows the tool only on arguments that the
+# call's do not meet. The refusal carries the layer's rule that bit (or
+# the allow rules it failed) and the readings of the call.
+outcome("arguments", _, f) := _not_applicable if {
+	f.tool == null
+} else := _not_applicable if {
+	f.ctx.checks.arguing == []
+} else := _arguments_refused(refusal) if {
+	refusal := _argument_refusals(f)[0]
+} else := _pass
+
 # The ask list of the k-th stage or layer: ask when it matches the
-# call's tool (the verdict asks only when no check refuses the call).
+# call's tool, or one of its argument rules bites on the call (then with
+# the rule's index in the list, ask_rule, and how the call was read; the
+# verdict asks only when no check refuses the call).
 outcome("ask", k, f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	not checks.can_ask(f.ctx.checks.layers[k])
+	not _has_ask_rules(f.ctx.checks.layers[k])
 } else := {"outcome": "exempt"} if {
 	checks.exempt(f.ctx.checks.layers[k], f.tool)
 } else := {"outcome": "ask", "reason": rows.ask.reason, "layer": f.ctx.checks.layers[k].name} if {
 	checks.asks(f.ctx.checks.layers[k], f.canonical, f.tool)
+} else := {
+	"outcome": "ask",
+	"reason": rows.ask.reason,
+	"layer": f.ctx.checks.layers[k].name,
+	"ask_rule": rule.index,
+	"reading": _readings(f)[rule.reads],
+} if {
+	rule := argument_ask(f.ctx.checks.layers[k], f)
 } else := _pass
 
 outcome("run", _, f) := _not_applicable if {
@@ -80,6 +105,49 @@ outcome("run", _, f) := _not_applicable if {
 } else := _refused_outcome("run") if {
 	budget.exhausted_at(f.run, f.i)
 } else := _pass
+
+_has_ask_rules(c) if c.arguments.ask != []
+
+# METADATA
+# description: |
+#   The argument ask rule of check c (an inline layer) that bites on the
+#   call with facts f, or undefined.
+argument_ask(c, f) := arguments.biting_rule(c.arguments.ask, f.canonical, f.tool, _readings(f))
+
+# The readings of the call (tooleval.arguments.call_readings), of the
+# arguments the configuration in force names for its tool.
+_readings(f) := arguments.call_readings(object.get(configuration.prepared.rule_arguments, f.canonical, {}), f.call)
+
+# Every refusal by argument rules of the call with facts f, in order:
+# each layer's biting deny rule first, then each layer's allow rules
+# the call does not meet ({layer, source, list, rule or rules,
+# readings}).
+_argument_refusals(f) := array.concat(
+	[{"layer": c.name, "source": c.arguments.source, "list": "deny", "rule": rule, "readings": readings} |
+		some c in f.ctx.checks.arguing
+		not checks.exempt(c, f.tool)
+		rule := arguments.biting_rule(c.arguments.deny, f.canonical, f.tool, readings)
+	],
+	[{"layer": c.name, "source": c.arguments.source, "list": "allow", "rules": rules, "readings": readings} |
+		some c in f.ctx.checks.arguing
+		not checks.exempt(c, f.tool)
+		rules := arguments.conditional_allow(c.arguments, f.canonical, f.tool)
+		not arguments.permits(rules, readings)
+	],
+) if {
+	readings := _readings(f)
+}
+
+_arguments_refused(refusal) := {
+	"outcome": "refused",
+	"reason": _argument_reasons[refusal.list],
+	"layer": refusal.layer,
+	"refusal": refusal,
+}
+
+# An argument rule refuses as its list does: a deny rule denies, an
+# allow list the call's arguments do not meet does not allow.
+_argument_reasons := {"deny": rows.deny.reason, "allow": rows.allow.reason}
 
 # A name-level check c asked of the call's tool.
 _name_outcome(check, c, f) := _not_applicable if {

@@ -89,13 +89,14 @@ well_formed_verdict(f) := _refusal("declaration", f, o) if {
 	o := outcome("declaration", null, f)
 	not _through[o]
 } else := _name_refusal_entry(f, refusal) if {
-	# a session's context has every declared tool's name-level refusal
-	# already, by canonical name (refusals, tooleval.context.session)
-	refusal := f.ctx.refusals[f.canonical]
-} else := _name_refusal_entry(f, refusal) if {
-	# a one-shot decision's (compile) has none: the tool is checked
+	# a one-shot decision's context (compile) has no refusals: the tool
+	# is checked
 	not f.ctx.refusals
 	refusal := tool_refusal(f.ctx.checks, f.canonical, f.tool)
+} else := _name_refusal_entry(f, refusal) if {
+	# a session's has every declared tool's name-level refusal already,
+	# by canonical name (refusals, tooleval.context.session)
+	refusal := f.ctx.refusals[f.canonical]
 } else := _refusal("action", f, o) if {
 	f.ctx.actions.tools[f.canonical]
 	o := outcome("action", null, f)
@@ -108,10 +109,25 @@ well_formed_verdict(f) := _refusal("declaration", f, o) if {
 	f.run != null
 	o := outcome("run", null, f)
 	not _through[o]
+} else := _allowed if {
+	f.ctx.checks.judging == [] # most requests have no ask list and no argument rule
+	f.tool != null
+} else := judged_verdict(f)
+
+# METADATA
+# description: |
+#   The verdict of a call that no check before the arguments row refuses,
+#   in a request with a layer that has an ask list or argument rules:
+#   refused by the argument rules, else asked (by a layer's ask list, then
+#   by an argument ask rule), else allowed; undecided when that cannot be
+#   told.
+judged_verdict(f) := _refusal("arguments", f, o) if {
+	o := outcome("arguments", null, f)
+	not _through[o]
 } else := ask_verdict(f.name, asking, _notes(f)) if {
-	# nothing refuses the call: a layer may still ask a person first
-	f.ctx.checks.asking != [] # most requests have no ask list
 	asking := _asking(f)
+} else := ask_verdict(f.name, asking, _notes(f)) if {
+	asking := _argument_asking(f)
 } else := _allowed if {
 	f.tool != null
 } else := undecided
@@ -126,6 +142,17 @@ _asking(f) := f.ctx.asks[f.canonical]
 _asking(f) := {"layer": layer} if {
 	not f.ctx.asks
 	layer := tool_ask(f.ctx.checks, f.canonical, f.tool)
+}
+
+# The first inline layer with an argument ask rule that bites on the
+# call with facts f, as {layer}.
+_argument_asking(f) := {"layer": asking[0]} if {
+	asking := [c.name |
+		some c in f.ctx.checks.arguing
+		not checks.exempt(c, f.tool)
+		argument_ask(c, f)
+	]
+	count(asking) > 0
 }
 
 # METADATA

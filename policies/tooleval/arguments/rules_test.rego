@@ -1,0 +1,329 @@
+# Argument rules through whole decisions (tooleval.decision) under the
+# shipped configuration: run_shell_command's command and web_fetch's url
+# are the arguments the rules read (config rule_arguments). Rows that
+# follow Claude Code's documented behaviour cite
+# https://code.claude.com/docs/en/permissions ("permissions"); the rest
+# are this policy's own reading, stricter where a shell or a browser
+# could read the call otherwise.
+package tooleval.arguments_test
+
+import data.tooleval
+import data.tooleval.arguments
+import data.tooleval.configuration
+import data.tooleval.context
+
+shell := "run_shell_command"
+
+# A decision input: the layers, and one call of each [tool, args].
+rule_request(layers, calls) := {
+	"agent": {"role": "main", "depth": 0},
+	"declared": [{"name": shell}, {"name": "web_fetch"}, {"name": "read_file"}],
+	"layers": layers,
+	"calls": [{"id": sprintf("c%d", [i]), "name": call[0], "args": call[1]} | some i, call in calls],
+}
+
+# [outcome, reason, layer] of each call of the request.
+rule_outcomes(layers, calls) := [[d.outcome, object.get(d, "reason", null), object.get(d, "layer", null)] |
+	some d in decisions
+] if {
+	decisions := tooleval.decision.decisions with input as rule_request(layers, calls)
+}
+
+cmd(text) := [shell, {"command": text}]
+
+url(text) := ["web_fetch", {"url": text}]
+
+allowed := ["allow", null, null]
+
+denied(layer) := ["deny", "denied", layer]
+
+not_allowed(layer) := ["deny", "not_allowed", layer]
+
+asked(layer) := ["ask", "ask", layer]
+
+# One layer that allows git status, ls and npm run test:* by prefix, and
+# exactly `make`.
+git_layer := {"name": "team", "allow": [
+	"read_file",
+	{"tool": shell, "command_prefix": "git status"},
+	{"tool": shell, "command_prefix": "ls"},
+	{"tool": shell, "command_prefix": "npm run test"},
+	{"tool": shell, "command": "make"},
+]}
+
+# [source, command, expected outcome under git_layer]
+allow_rows := [
+	["permissions: prefix", "git status", allowed],
+	["permissions: prefix", "git status --short", allowed],
+	["permissions: word boundary", "git statusx", not_allowed("team")],
+	["permissions: word boundary", "lsof", not_allowed("team")],
+	["shorter than the prefix", "git", not_allowed("team")],
+	["quotes removed", "'git' \"status\"", allowed],
+	["exact", "make", allowed],
+	["exact: more words", "make install", not_allowed("team")],
+	["permissions: every subcommand", "git status && ls -la", allowed],
+	["permissions: every subcommand", "git status; rm -rf /", not_allowed("team")],
+	["permissions: every subcommand", "ls | sh", not_allowed("team")],
+	["permissions: background", "git status & rm -rf /", not_allowed("team")],
+	["newline separates", "git status\nrm -rf /", not_allowed("team")],
+	["command substitution", "git status $(rm -rf /)", not_allowed("team")],
+	["backticks", "git status `rm -rf /`", not_allowed("team")],
+	["process substitution", "ls <(rm -rf /)", not_allowed("team")],
+	["redirection", "git status > /etc/passwd", not_allowed("team")],
+	["here-document", "ls <<EOF", not_allowed("team")],
+	["assignment in front", "GIT_DIR=/tmp git status", not_allowed("team")],
+	["permissions: wrappers are not allowed by a prefix", "timeout 5 git status", not_allowed("team")],
+	["wrapper", "sudo git status", not_allowed("team")],
+	["wrapper", "env git status", not_allowed("team")],
+	["wrapper", "xargs ls", not_allowed("team")],
+	["program by path", "/usr/bin/git status", not_allowed("team")],
+	["program by relative path", "./git status", not_allowed("team")],
+	["line continuation", "git sta\\\ntus", not_allowed("team")],
+	["glob", "ls *", not_allowed("team")],
+	["tilde", "ls ~", not_allowed("team")],
+	["case", "GIT status", not_allowed("team")],
+	["Unicode look-alike", "gіt status", not_allowed("team")],
+	["NUL", "git status\u0000; rm -rf /", not_allowed("team")],
+	["empty", "", not_allowed("team")],
+	["trailing separator", "git status;", allowed],
+]
+
+test_allow_rules_allow_only_commands_read_exactly if {
+	got := rule_outcomes([git_layer], [cmd(row[1]) | some row in allow_rows])
+	[[row[0], row[1], got[i], row[2]] | some i, row in allow_rows; got[i] != row[2]] == []
+}
+
+# An allow rule never allows a call whose argument is missing, not a
+# string, too long, or comes with an argument that is not inert.
+test_allow_rules_never_allow_what_they_cannot_read if {
+	long := concat(" ", ["ls" | some _ in numbers.range(1, 4000)])
+	calls := [
+		[shell, {}],
+		[shell, {"command": 7}],
+		[shell, {"command": null}],
+		[shell, "ls"],
+		[shell, {"command": long}],
+		[shell, {"command": "ls", "env": {"PATH": "/tmp/evil"}}],
+		[shell, {"command": "ls", "dangerouslyDisableSandbox": true}],
+	]
+	rule_outcomes([git_layer], calls) == [not_allowed("team") | some _ in calls]
+
+	# the inert arguments of the configuration may come with it
+	rule_outcomes([git_layer], [[shell, {"command": "ls", "description": "list", "timeout": 5}]]) == [allowed]
+}
+
+# A tool the allow list also names outright is allowed whatever its
+# arguments; a tool it names by neither is not allowed.
+test_a_tool_named_outright_needs_no_argument_rule if {
+	both := {"name": "team", "allow": [shell, {"tool": shell, "command_prefix": "ls"}]}
+	rule_outcomes([both], [cmd("rm -rf /"), ["read_file", {}]]) == [allowed, not_allowed("team")]
+}
+
+deny_layer := {"name": "guard", "deny": [
+	{"tool": shell, "command_prefix": "git push"},
+	{"tool": shell, "command_prefix": "rm"},
+]}
+
+# [source, command, expected outcome under deny_layer]
+deny_rows := [
+	["prefix", "git push", denied("guard")],
+	["prefix", "git push origin main", denied("guard")],
+	["options between the words", "git -C /repo push", denied("guard")],
+	["options between the words", "git --no-pager push --force", denied("guard")],
+	["program by path", "/usr/bin/git push", denied("guard")],
+	["program by relative path", "../bin/rm -rf /", denied("guard")],
+	["program case", "RM -rf /", denied("guard")],
+	["permissions: every subcommand", "ls && rm -rf /", denied("guard")],
+	["permissions: every subcommand", "echo hi | git push", denied("guard")],
+	["wrapper: what it runs is not read", "sudo ls", denied("guard")],
+	["wrapper", "bash -c 'git push'", denied("guard")],
+	["wrapper", "xargs echo", denied("guard")],
+	["unreadable", "git pu$(echo sh)", denied("guard")],
+	["unreadable", "ls > /dev/null", denied("guard")],
+	["other program", "git status", allowed],
+	["other program", "rmdir x", allowed],
+	["other words", "git pull", allowed],
+	["words out of order", "push git", allowed],
+]
+
+test_deny_rules_bite_on_every_reading if {
+	got := rule_outcomes([deny_layer], [cmd(row[1]) | some row in deny_rows])
+	[[row[0], row[1], got[i], row[2]] | some i, row in deny_rows; got[i] != row[2]] == []
+}
+
+test_deny_rules_bite_on_what_they_cannot_read if {
+	calls := [[shell, {}], [shell, {"command": ["rm"]}], [shell, {"command": "ls", "env": {}}]]
+	rule_outcomes([deny_layer], calls) == [denied("guard") | some _ in calls]
+}
+
+test_domain_rules if {
+	layers := [{"name": "web", "allow": [{"tool": "web_fetch", "domain": "*.example.com"}, {"tool": "web_fetch", "domain": "example.org"}]}]
+	rows := [
+		["https://docs.example.com/a", allowed],
+		["HTTP://Docs.Example.COM./a?b#c", allowed],
+		["https://example.org:8443/", allowed],
+		["https://example.com/", not_allowed("web")], # *.NAME is below NAME (permissions)
+		["https://docs.example.com.evil.net/", not_allowed("web")],
+		["https://docs.example.com@evil.net/", not_allowed("web")],
+		["https://evil.net\\@docs.example.com/", not_allowed("web")],
+		["https://docs%2eexample.com/", not_allowed("web")],
+		["ftp://docs.example.com/", not_allowed("web")],
+		["//docs.example.com/", not_allowed("web")],
+		["https://xn--exmple-cua.org/", not_allowed("web")],
+	]
+	got := rule_outcomes(layers, [url(row[0]) | some row in rows])
+	[[row[0], got[i], row[1]] | some i, row in rows; got[i] != row[1]] == []
+}
+
+test_domain_deny_rules_bite_on_any_host_the_url_could_reach if {
+	layers := [{"name": "web", "deny": [{"tool": "web_fetch", "domain": "evil.net"}, {"tool": "web_fetch", "domain": "10.0.0.1"}]}]
+	rows := [
+		["https://evil.net/", denied("web")],
+		["https://EVIL.NET./", denied("web")],
+		["https://good.com@evil.net/", denied("web")],
+		["https://evil.net@good.com/", denied("web")],
+		["https://evil%2enet/", denied("web")],
+		["http://167772161/", denied("web")],
+		["http://0x0a.0.0.1/", denied("web")],
+		["https://good.com/", allowed],
+		["https://notevil.net/", allowed],
+	]
+	got := rule_outcomes(layers, [url(row[0]) | some row in rows])
+	[[row[0], got[i], row[1]] | some i, row in rows; got[i] != row[1]] == []
+
+	# no URL at all: the deny rule cannot tell, so it bites
+	rule_outcomes(layers, [["web_fetch", {}], ["web_fetch", {"url": 3}]]) == [denied("web"), denied("web")]
+}
+
+# deny > ask > allow, within a layer and across layers; a later layer
+# can turn allow into ask or deny, never back.
+test_ask_rules_and_precedence if {
+	layers := [
+		{"name": "team", "allow": [{"tool": shell, "command_prefix": "npm"}], "ask": [{"tool": shell, "command_prefix": "npm publish"}]},
+		{"name": "org", "deny": [{"tool": shell, "command_prefix": "npm publish --force"}]},
+	]
+	rule_outcomes(layers, [
+		cmd("npm test"),
+		cmd("npm publish"),
+		cmd("npm publish --force"),
+		cmd("npm test && npm publish"),
+		cmd("npm test; rm x"),
+	]) == [allowed, asked("team"), denied("org"), asked("team"), not_allowed("team")]
+}
+
+# A session decides argument rules as a one-shot decision does: a tool
+# an argument rule names is never a session entry.
+test_a_session_decides_argument_rules_as_one_shot if {
+	layers := [git_layer, deny_layer]
+	calls := [cmd("git status"), cmd("git push"), cmd("ls; rm -rf /"), cmd("make"), ["read_file", {}]]
+	req := rule_request(layers, calls)
+	one_shot := tooleval.decision.decisions with input as req
+	session := tooleval.decide(context.session(req), req).decisions
+	one_shot == session
+	[d.outcome | some d in session] == ["allow", "deny", "deny", "allow", "allow"]
+}
+
+# [entry, list, the error code a layer holding it in list reports]
+rule_problem_rows := [
+	[{"tool": shell}, "allow", "rule_condition_count"],
+	[{"tool": shell, "command_prefix": "ls", "domain": "a.com"}, "allow", "rule_condition_count"],
+	[{"tool": shell, "command_prefix": "ls", "note": "x"}, "deny", "unknown_rule_member"],
+	[{"command_prefix": "ls"}, "allow", "invalid_rule_tool"],
+	[{"tool": 7, "command_prefix": "ls"}, "allow", "invalid_rule_tool"],
+	[{"tool": shell, "command_prefix": "ls && rm"}, "allow", "invalid_command_rule"],
+	[{"tool": shell, "command_prefix": "ls $(x)"}, "deny", "invalid_command_rule"],
+	[{"tool": shell, "command_prefix": ""}, "ask", "invalid_command_rule"],
+	[{"tool": shell, "command_prefix": 7}, "allow", "invalid_command_rule"],
+	[{"tool": shell, "command": "sudo ls"}, "allow", "wrapper_in_allow"],
+	[{"tool": "web_fetch", "domain": "Example.com"}, "allow", "invalid_domain_rule"],
+	[{"tool": "web_fetch", "domain": "*example.com"}, "allow", "invalid_domain_rule"],
+	[{"tool": "web_fetch", "domain": "https://example.com"}, "deny", "invalid_domain_rule"],
+	[{"tool": "web_fetch", "domain": ["a.com"]}, "deny", "invalid_domain_rule"],
+	[{"tool": "run_*", "command_prefix": "ls"}, "allow", "builtin_wildcard_in_allow"],
+	[{"tool": " x", "command_prefix": "ls"}, "deny", "surrounding_whitespace"],
+]
+
+test_malformed_argument_rules_are_errors_that_refuse_every_call if {
+	got := [[row[0], codes] |
+		some row in rule_problem_rows
+		layer := object.union({"name": "l"}, {row[1]: [row[0]]})
+		d := tooleval.decision with input as rule_request([layer], [cmd("ls")])
+		codes := [e.code | some e in d.errors]
+		d.decisions[0].outcome == "deny"
+	]
+	[[g[0], g[1], row[2]] | some i, row in rule_problem_rows; g := got[i]; g[1] != [row[2]]] == []
+	count(got) == count(rule_problem_rows)
+}
+
+test_valid_argument_rules_have_no_problem if {
+	every entry in [
+		{"tool": shell, "command_prefix": "git status"},
+		{"tool": shell, "command": "make"},
+		{"tool": shell, "command_prefix": "sudo"},
+		{"tool": "web_fetch", "domain": "*"},
+		{"tool": "web_fetch", "domain": "*.example.com"},
+		{"tool": "web_fetch", "domain": "10.0.0.1"},
+	] {
+		not arguments.rule_problem(entry, "deny")
+	}
+}
+
+# explain shows the rule that refused a call and how it was read.
+test_explain_shows_the_rule_and_the_reading if {
+	d := tooleval.explain.decisions[0] with input as rule_request([deny_layer], [cmd("ls && rm -rf /")])
+	steps := [s | some s in d.trace; s.check == "arguments"]
+	steps == [{
+		"check": "arguments",
+		"outcome": "refused",
+		"reason": "denied",
+		"layer": "guard",
+		"list": "deny",
+		"entry": {"tool": shell, "command_prefix": "rm"},
+		"source": "layers[0].deny[1]",
+		"reading": {"parts": [{"words": ["ls"], "wrapper": false}, {"words": ["rm", "-rf", "/"], "wrapper": false}], "separators": ["&&"]},
+	}]
+}
+
+# explain shows the argument rule that asked, where it is and the reading.
+test_explain_shows_the_ask_rule_and_the_reading if {
+	layers := [{"name": "team", "allow": [shell], "ask": [{"tool": shell, "command_prefix": "ls -R"}]}]
+	d := tooleval.explain.decisions[0] with input as rule_request(layers, [cmd("ls -R /")])
+	d.outcome == "ask"
+	[s | some s in d.trace; s.outcome == "ask"] == [{
+		"check": "layer",
+		"name": "team",
+		"list": "ask",
+		"outcome": "ask",
+		"reason": "ask",
+		"layer": "team",
+		"entry": {"tool": shell, "command_prefix": "ls -R"},
+		"source": "layers[0].ask[0]",
+		"reading": {"parts": [{"words": ["ls", "-R", "/"], "wrapper": false}], "separators": []},
+	}]
+}
+
+# Each preset names its runtime's command and URL arguments; an alias
+# reaches its tool's (OpenClaw's bash is exec), and an argument that can
+# change what runs is not inert.
+test_presets_read_their_runtimes_arguments if {
+	cases := [
+		["openclaw", "exec", {"command": "ls", "workdir": "/ws"}, "allow"],
+		["openclaw", "bash", {"command": "ls"}, "allow"],
+		["openclaw", "exec", {"command": "ls", "env": {"PATH": "/tmp"}}, "deny"],
+		["openclaw", "exec", {"command": "ls", "elevated": true}, "deny"],
+		["claude_code", "Bash", {"command": "ls", "run_in_background": true}, "allow"],
+		["claude_code", "Bash", {"command": "ls", "dangerouslyDisableSandbox": true}, "deny"],
+		["claude_code", "PowerShell", {"command": "ls"}, "deny"],
+		["qwen_code", "run_shell_command", {"command": "ls", "is_background": false}, "allow"],
+		["qwen_code", "Shell", {"command": "ls"}, "allow"],
+	]
+	got := [[c[0], c[1], c[2], outcome, c[3]] |
+		some c in cases
+		layer := {"name": "team", "allow": [{"tool": c[1], "command_prefix": "ls"}]}
+		req := {"declared": [{"name": c[1]}], "layers": [layer], "calls": [{"id": "1", "name": c[1], "args": c[2]}]}
+		outcome := tooleval.decision.decisions[0].outcome with input as req
+			with data.tooleval.config as configuration.overlay(data.tooleval.config, {"preset": c[0]})
+	]
+	count(got) == count(cases)
+	[g | some g in got; g[3] != g[4]] == []
+}
