@@ -8,6 +8,7 @@ package corpus
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 )
 
 // Tools is the pool generated declarations draw from.
@@ -62,8 +63,12 @@ func (g *Generator) pick(xs []string) string { return xs[g.rng.IntN(len(xs))] }
 
 func (g *Generator) chance(p float64) bool { return g.rng.Float64() < p }
 
-// Decision returns one decision input document.
+// Decision returns one decision input document; one in four is about
+// argument rules (argumentDecision).
 func (g *Generator) Decision() map[string]any {
+	if g.chance(0.25) {
+		return g.argumentDecision()
+	}
 	doc := map[string]any{}
 	if g.chance(0.9) {
 		doc["agent"] = g.agent()
@@ -123,7 +128,10 @@ func (g *Generator) agent() any {
 
 func (g *Generator) declared() []any {
 	n := g.rng.IntN(12)
-	out := make([]any, 0, n)
+	out := make([]any, 0, n+2)
+	if g.chance(0.3) { // the tools argument rules read
+		out = append(out, map[string]any{"name": g.pick([]string{"run_shell_command", "bash"})}, map[string]any{"name": "web_fetch"})
+	}
 	for range n {
 		switch g.rng.IntN(10) {
 		case 0, 1, 2:
@@ -237,6 +245,9 @@ func (g *Generator) layers(declared []any) []any {
 		if g.chance(0.35) {
 			layer["ask"] = g.askList(declared)
 		}
+		if g.chance(0.3) {
+			g.addArgumentRules(layer)
+		}
 		if g.chance(0.2) {
 			layer["message"] = g.pick([]string{"ask a human", "Refunds need a ticket: https://help.example.com", "ＳＴＯＰ %s \n", ""})
 		}
@@ -269,7 +280,7 @@ func (g *Generator) calls(declared []any) []any {
 			call["id"] = "dup"
 		}
 		if g.chance(0.5) {
-			call["args"] = map[string]any{"path": g.pathValue(), "cwd": g.pathValue(), "command": "ls"}
+			call["args"] = g.args(name)
 		}
 		out = append(out, call)
 	}
@@ -277,6 +288,143 @@ func (g *Generator) calls(declared []any) []any {
 		out = append(out, "not a call")
 	}
 	return out
+}
+
+// Argument rules (docs/contract.md, Argument rules): commands and URLs
+// from small vocabularies, so that rules and calls meet, with the
+// spellings a rule must not be fooled by.
+var (
+	ruleTools    = []string{"run_shell_command", "run_shell_command", "bash", "web_fetch", "read_file"}
+	ruleCommands = []string{"git status", "git push", "ls", "rm", "npm run", "git", "'git' status", "ls -la"}
+	ruleDomains  = []string{"*.example.com", "example.com", "evil.net", "*", "a.example.com"}
+	// rules that are configuration errors (wherever they are, or in an
+	// allow list)
+	invalidRules = []map[string]any{
+		{"tool": "run_*", "command_prefix": "ls"}, {"tool": "bash", "command_prefix": "ls && rm"},
+		{"tool": "bash", "command": ""}, {"tool": "bash", "command_prefix": "sudo ls"},
+		{"tool": "web_fetch", "domain": "Example.com"}, {"tool": "bash", "command_prefix": "ls", "note": "x"},
+		{"command_prefix": "ls"}, {"tool": "bash", "command": "ls", "domain": "a.com"},
+	}
+	programs   = []string{"git", "git", "ls", "rm", "npm", "/usr/bin/git", "GIT", "sudo", "env", "sh", "'ls'"}
+	words      = []string{"status", "push", "-la", "-C", ".", "run", "test", "origin", "--force", "\"x y\"", "'q z'"}
+	separators = []string{"; ", " && ", " || ", " | ", " & ", "\n", " ;; "}
+	unreadable = []string{"$(id)", "`id`", "> out", "*", "~", "X=1", "<(ls)", "a\\ b", "#c", "(ls)", "\u00e9", "'open"}
+	urls       = []any{
+		"https://a.example.com/x", "https://example.com/", "http://EVIL.net./", "https://b.a.example.com:8080/p?q#f",
+		"https://a.example.com@evil.net/", "https://evil.net@a.example.com/", "ftp://a.example.com/", "https://evil.net/",
+		"https://a.example.com.evil.net/", "not a url", 7, nil, "https://-x.example.com/", "HTTPS://A.EXAMPLE.COM/",
+	}
+)
+
+// argumentDecision is a document whose calls argument rules decide:
+// shell and web tools declared, one to three layers of mostly valid
+// argument rules (and a few name entries), and calls of those tools with
+// generated commands and URLs.
+func (g *Generator) argumentDecision() map[string]any {
+	declared := []any{
+		map[string]any{"name": "run_shell_command"}, map[string]any{"name": "bash"},
+		map[string]any{"name": "web_fetch"}, map[string]any{"name": "read_file"},
+	}
+	var layers []any
+	for i := range 1 + g.rng.IntN(3) {
+		layer := map[string]any{"name": []string{"agent", "tenant", "caller"}[i]}
+		if g.chance(0.3) {
+			layer["allow"] = []any{g.pick([]string{"read_file", "bash", "web_fetch", "group:read_only"})}
+		}
+		g.addArgumentRules(layer)
+		if g.chance(0.3) {
+			g.addArgumentRules(layer)
+		}
+		layers = append(layers, layer)
+	}
+	var calls []any
+	for i := range 1 + g.rng.IntN(8) {
+		name := g.pick([]string{"run_shell_command", "run_shell_command", "bash", "web_fetch", "read_file"})
+		calls = append(calls, map[string]any{"id": fmt.Sprintf("call_%d", i), "name": name, "args": g.args(name)})
+	}
+	doc := map[string]any{"declared": declared, "layers": layers, "calls": calls}
+	if g.chance(0.2) {
+		doc["run"] = g.run()
+	}
+	if g.chance(0.2) {
+		doc["workspace"] = g.workspace()
+	}
+	return doc
+}
+
+// addArgumentRules puts one to three argument rules in the layer's lists.
+func (g *Generator) addArgumentRules(layer map[string]any) {
+	for range 1 + g.rng.IntN(3) {
+		list := g.pick([]string{"allow", "allow", "deny", "ask"})
+		entries, _ := layer[list].([]any)
+		layer[list] = append(entries, g.argumentRule())
+	}
+}
+
+func (g *Generator) argumentRule() map[string]any {
+	if g.chance(0.04) {
+		return invalidRules[g.rng.IntN(len(invalidRules))]
+	}
+	tool := g.pick(ruleTools)
+	rule := map[string]any{"tool": tool}
+	switch {
+	case tool == "web_fetch" && g.chance(0.9), g.chance(0.05):
+		rule["domain"] = g.pick(ruleDomains)
+	case g.chance(0.7):
+		rule["command_prefix"] = g.pick(ruleCommands)
+	default:
+		rule["command"] = g.pick(ruleCommands)
+	}
+	return rule
+}
+
+// args are a call's arguments: a shell command for a shell tool, a URL
+// for web_fetch, paths for the others; now and then an argument that
+// changes what a command runs.
+func (g *Generator) args(name any) map[string]any {
+	switch name {
+	case "run_shell_command", "bash":
+		args := map[string]any{"command": g.command()}
+		if g.chance(0.3) {
+			args["cwd"] = g.pathValue()
+		}
+		if g.chance(0.1) {
+			args["env"] = map[string]any{"PATH": "/tmp"}
+		}
+		if g.chance(0.05) {
+			delete(args, "command")
+		}
+		return args
+	case "web_fetch":
+		args := map[string]any{"url": g.urls()}
+		if g.chance(0.3) {
+			args["prompt"] = "summarize"
+		}
+		return args
+	}
+	return map[string]any{"path": g.pathValue(), "cwd": g.pathValue(), "command": "ls"}
+}
+
+func (g *Generator) urls() any { return urls[g.rng.IntN(len(urls))] }
+
+// command is a shell command of one to three parts.
+func (g *Generator) command() string {
+	var b strings.Builder
+	for i := range 1 + g.rng.IntN(3) {
+		if i > 0 {
+			b.WriteString(g.pick(separators))
+		}
+		b.WriteString(g.pick(programs))
+		for range g.rng.IntN(3) {
+			b.WriteString(" ")
+			b.WriteString(g.pick(words))
+		}
+		if g.chance(0.08) {
+			b.WriteString(" ")
+			b.WriteString(g.pick(unreadable))
+		}
+	}
+	return b.String()
 }
 
 func (g *Generator) workspace() any {

@@ -3,9 +3,12 @@
 // from the contract in plain Go, not from the Rego. Tests compare the
 // engine with it: any difference is a bug in one of them.
 //
-// It models the verdict of every call (allowed, reason, layer, rule),
-// effective, run and whether errors is empty; it does not model message
-// texts or the exact error list.
+// It models the verdict of every call (allowed, outcome, reason, layer,
+// rule), argument rules included (arguments.go, with its own shell and URL
+// readers), effective, run and whether errors is empty; it does not model
+// message texts or the exact error list. Its URL reader models the
+// authorities the corpus generates, not every spelling a browser accepts
+// (the fuzz target FuzzURLReading holds the policy's reader to Go's).
 package oracle
 
 import (
@@ -35,6 +38,7 @@ type Config struct {
 	SensitivePaths []string                     `json:"sensitive_paths"`
 	Groups         map[string][]string          `json:"groups"`
 	PathArguments  map[string]map[string]string `json:"path_arguments"`
+	RuleArguments  map[string]RuleArguments     `json:"rule_arguments"`
 	Floor          Floor                        `json:"-"`
 }
 
@@ -78,6 +82,7 @@ type Verdict struct {
 	Allowed             bool
 	Outcome             string // allow, ask or deny
 	Reason, Layer, Rule string
+	askedBy             string // the layer whose argument ask rule bit (Decide's to use)
 }
 
 // Result is the oracle's decision for one input document, with the
@@ -134,7 +139,10 @@ type tool struct {
 
 type layer struct {
 	name             string
-	allow, deny, ask []entry
+	allow, deny, ask []entry // name entries, and the tool of each allow rule
+	allowNames       []entry // the allow list's name entries alone
+	argAllow         []argRule
+	argDeny, argAsk  []argRule
 	allowAll         bool
 }
 
@@ -240,20 +248,33 @@ func parseEntry(x any, allowList bool, groups map[string][]string, inGroup bool)
 
 // parseList parses a list member: present reports a non-null member.
 func parseList(x any, allowList bool, groups map[string][]string) (entries []entry, present, ok bool) {
+	entries, _, present, ok = parseRuleList(x, allowList, false, groups)
+	return entries, present, ok
+}
+
+// parseRuleList parses a list member whose entries may be argument rules
+// (withRules: a layer's list): its name entries and its rules.
+func parseRuleList(x any, allowList, withRules bool, groups map[string][]string) (entries []entry, rules []argRule, present, ok bool) {
 	if x == nil {
-		return nil, false, true
+		return nil, nil, false, true
 	}
 	list, isList := x.([]any)
 	if !isList {
-		return nil, true, false
+		return nil, nil, true, false
 	}
 	ok = len(list) <= maxEntries
 	for _, item := range list {
+		if m, isObject := item.(map[string]any); isObject && withRules {
+			r, valid := parseArgRule(m, allowList, groups)
+			ok = ok && valid
+			rules = append(rules, r)
+			continue
+		}
 		parsed, valid := parseEntry(item, allowList, groups, false)
 		ok = ok && valid
 		entries = append(entries, parsed...)
 	}
-	return entries, true, ok
+	return entries, rules, true, ok
 }
 
 func isCount(x any) bool {
@@ -335,11 +356,15 @@ func Decide(cfg Config, doc any) Result {
 	}
 	refused := 0
 	for i, c := range calls {
-		v := decideCall(cfg, i, c, ids, errs, tools, refusals, ws, run)
+		v := decideCall(cfg, i, c, ids, errs, tools, refusals, ws, run, layers)
 		if layer, asked := asks[canonicalOf(c)]; asked && v.Allowed {
-			// nothing refused the call: the first layer that asks does
+			// nothing refused the call: the first layer that asks by name
 			v.Allowed, v.Outcome, v.Reason, v.Layer = false, "ask", "ask", layer
+		} else if v.Allowed && v.askedBy != "" {
+			// else the first whose argument ask rule bites
+			v.Allowed, v.Outcome, v.Reason, v.Layer = false, "ask", "ask", v.askedBy
 		}
+		v.askedBy = ""
 		if !v.Allowed {
 			refused++
 		}
@@ -507,11 +532,18 @@ func parseLayers(x any, groups map[string][]string) ([]layer, bool) {
 		if name == "" {
 			ok = false
 		}
-		allow, present, okA := parseList(l["allow"], true, groups)
-		deny, _, okD := parseList(l["deny"], false, groups)
-		ask, _, okK := parseList(l["ask"], false, groups) // an ask list reads as a deny list
+		allowNames, argAllow, present, okA := parseRuleList(l["allow"], true, true, groups)
+		deny, argDeny, _, okD := parseRuleList(l["deny"], false, true, groups)
+		ask, argAsk, _, okK := parseRuleList(l["ask"], false, true, groups) // an ask list reads as a deny list
 		ok = ok && okA && okD && okK
-		out = append(out, layer{name: name, allow: allow, deny: deny, ask: ask, allowAll: !present})
+		allow := slices.Clone(allowNames)
+		for _, r := range argAllow {
+			allow = append(allow, r.tool...) // the tool passes by name; its calls are judged on arguments
+		}
+		out = append(out, layer{
+			name: name, allow: allow, deny: deny, ask: ask, allowNames: allowNames,
+			argAllow: argAllow, argDeny: argDeny, argAsk: argAsk, allowAll: !present,
+		})
 	}
 	return out, ok
 }
@@ -800,7 +832,7 @@ func runOf(x any) (*runState, bool) {
 	return &runState{attempts: count("attempts"), refusals: count("refusals"), maxAttempts: limit("max_attempts"), maxRefusals: limit("max_refusals")}, ok
 }
 
-func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools map[string]tool, refusals map[string][2]string, w *ws, run *runState) Verdict {
+func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools map[string]tool, refusals map[string][2]string, w *ws, run *runState, layers []layer) Verdict {
 	m, isObject := c.(map[string]any)
 	v := Verdict{ID: get(m, "id"), Name: get(m, "name")}
 	id, idOK := v.ID.(string)
@@ -851,8 +883,33 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 	if run != nil && run.maxRefusals >= 0 && run.refusals >= run.maxRefusals {
 		return refuse("run_exhausted", "run", "")
 	}
-	_ = t
+	// argument rules: a deny rule of any layer, then an allow list met
+	// only through rules the call does not meet; an ask rule asks only
+	// when nothing refuses (Decide asks a layer's ask list first)
+	reading := readCall(cfg.RuleArguments[canonical], m["args"])
+	for _, l := range layers {
+		if slices.ContainsFunc(l.argDeny, func(r argRule) bool { return anyMatch(r.tool, t) && r.bites(reading) }) {
+			return refuse("denied", l.name, "")
+		}
+	}
+	for _, l := range layers {
+		var rules []argRule
+		for _, r := range l.argAllow {
+			if anyMatch(r.tool, t) {
+				rules = append(rules, r)
+			}
+		}
+		if len(rules) > 0 && !anyMatch(l.allowNames, t) && !permits(rules, reading) {
+			return refuse("not_allowed", l.name, "")
+		}
+	}
 	v.Allowed, v.Outcome = true, "allow"
+	for _, l := range layers {
+		if slices.ContainsFunc(l.argAsk, func(r argRule) bool { return anyMatch(r.tool, t) && r.bites(reading) }) {
+			v.askedBy = l.name
+			break
+		}
+	}
 	return v
 }
 

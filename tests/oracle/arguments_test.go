@@ -1,0 +1,55 @@
+package oracle
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestShellParts(t *testing.T) {
+	for _, c := range []struct {
+		command string
+		parts   [][]string
+	}{
+		{"git status", [][]string{{"git", "status"}}},
+		{"'git' \"sta\"tus -s;", [][]string{{"git", "status", "-s"}}},
+		{"ls && rm -rf / | sh", [][]string{{"ls"}, {"rm", "-rf", "/"}, {"sh"}}},
+		{"a\nb & c", [][]string{{"a"}, {"b"}, {"c"}}},
+	} {
+		parts, ok := shellParts(c.command)
+		require.True(t, ok, c.command)
+		require.Equal(t, c.parts, parts, c.command)
+	}
+	for _, command := range []string{"", "ls &", "; ls", "ls $(id)", "ls > x", "X=1 ls", "ls *", "'open", "ls \\ x", "ls ~", "é"} {
+		_, ok := shellParts(command)
+		require.False(t, ok, command)
+	}
+}
+
+func TestArgumentRulesDecide(t *testing.T) {
+	r := decide(t, `{
+		"declared": [{"name": "run_shell_command"}, {"name": "web_fetch"}],
+		"layers": [
+			{"name": "team", "allow": [{"tool": "run_shell_command", "command_prefix": "git status"}, {"tool": "web_fetch", "domain": "*.example.com"}],
+			 "ask": [{"tool": "run_shell_command", "command": "git status -v"}]},
+			{"name": "guard", "deny": [{"tool": "run_shell_command", "command_prefix": "git push"}, {"tool": "web_fetch", "domain": "evil.net"}]}],
+		"calls": [
+			{"id": "1", "name": "run_shell_command", "args": {"command": "git status"}},
+			{"id": "2", "name": "run_shell_command", "args": {"command": "git status -v"}},
+			{"id": "3", "name": "run_shell_command", "args": {"command": "git status; git -C x push"}},
+			{"id": "4", "name": "run_shell_command", "args": {"command": "git status; ls"}},
+			{"id": "5", "name": "web_fetch", "args": {"url": "https://a.example.com/"}},
+			{"id": "6", "name": "web_fetch", "args": {"url": "https://a.example.com@evil.net/"}},
+			{"id": "7", "name": "web_fetch", "args": {"url": "https://a.example.com@b.example.com/"}}
+		]
+	}`)
+	require.False(t, r.HasErrors)
+	var got [][3]string
+	for _, v := range r.Verdicts {
+		got = append(got, [3]string{v.Outcome, v.Reason, v.Layer})
+	}
+	require.Equal(t, [][3]string{
+		{"allow", "", ""}, {"ask", "ask", "team"}, {"deny", "denied", "guard"}, {"deny", "not_allowed", "team"},
+		{"allow", "", ""}, {"deny", "denied", "guard"}, {"deny", "not_allowed", "team"},
+	}, got)
+}
