@@ -93,37 +93,48 @@ _preset(conf) := conf.presets[conf.preset] if {
 #   to canonical tool: an alias and its tool are one name in every list
 #   the policy reads (allow, deny, groups, exclusions) and in the path
 #   arguments. Only built-in names have aliases; an invalid pair (see
-#   alias_problem) is an error (see errors) and left out, so that no two
+#   alias_problems) is an error (see errors) and left out, so that no two
 #   pairs give one alias two tools and no name is both an alias and a
 #   tool: the table is a function whatever the preset says.
 _aliases(conf) := {c: t |
 	table := object_at(_preset(conf), "aliases")
+	problems := alias_problems(table)
 	some alias, tool in table
-	not alias_problem(table, alias, tool)
+	not problems[alias]
 	c := canonical_or_null(alias)
 	t := canonical_or_null(tool)
 }
 
 # METADATA
 # description: |
-#   What is wrong with the pair alias: tool of a preset's alias table, or
-#   undefined when it is a valid pair: ["invalid_alias", message] when
+#   What is wrong with each pair alias: tool of a preset's alias table
+#   that is not a valid pair, by alias: ["invalid_alias", message] when
 #   the alias or the tool has no canonical form, they are one name, one
 #   of them is not a built-in tool name, or the tool is itself an alias
 #   (a chain); ["colliding_names", message] when another alias has the
 #   alias's canonical form and another tool (Bash: read_file beside
 #   bash: exec), which would give one name two tools. Two spellings of
-#   one alias for one tool (Task and task, both agent) are one pair.
-alias_problem(table, alias, tool) := ["invalid_alias", _invalid_alias_message] if {
-	not _valid_alias(canonical_or_null(alias), canonical_or_null(tool))
+#   one alias for one tool (Task and task, both agent) are one pair. Each
+#   name is put in canonical form once (the table has a hundred pairs).
+alias_problems(table) := {alias: problem |
+	forms := {alias: [canonical_or_null(alias), canonical_or_null(tool)] | some alias, tool in table}
+	aliases := {form[0] | some form in forms}
+	pairs := {form | some form in forms}
+	some alias, form in forms
+	problem := _alias_problem(form, aliases, pairs)
+}
+
+# The problem of one pair form [alias, tool] (canonical forms), among
+# the table's canonical aliases and distinct pairs.
+_alias_problem([alias, tool], aliases, pairs) := ["invalid_alias", _invalid_alias_message] if {
+	not _valid_alias(alias, tool)
 } else := ["invalid_alias", _invalid_alias_message] if {
-	some other, _ in table
-	canonical_or_null(other) == canonical_or_null(tool)
+	aliases[tool]
 } else := ["colliding_names", _colliding_alias_message] if {
-	some other, other_tool in table
-	other != alias
-	canonical_or_null(other) == canonical_or_null(alias)
-	canonical_or_null(other_tool) != canonical_or_null(tool)
+	count(pairs) != count(aliases) # else every alias has one tool
+	some [other, other_tool] in pairs
+	other == alias
+	other_tool != tool
 }
 
 _colliding_alias_message := concat(" ", [

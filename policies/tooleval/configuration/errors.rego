@@ -45,9 +45,10 @@ _alias_errors(value, location) := [shape.problem("invalid_config_value", sprintf
 	message,
 	{"field": sprintf("%s.%s", [location, alias]), "alias": alias, "tool": tool},
 ) |
+	problems := alias_problems(value)
 	some alias in sort(object.keys(value))
 	tool := value[alias]
-	[code, message] := alias_problem(value, alias, tool)
+	[code, message] := problems[alias]
 ]
 
 # A preset's deny families: an object of built-in tool names to lists of
