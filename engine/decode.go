@@ -63,6 +63,7 @@ func decodeCall(v ast.Value) (CallDecision, error) {
 	c.Layer, _ = stringMember(obj, "layer")
 	c.Message, _ = stringMember(obj, "message")
 	c.Rule, _ = stringMember(obj, "rule")
+	c.Argument, _ = stringMember(obj, "argument")
 	if trace, ok := typedMember[*ast.Array](obj, "trace"); ok {
 		if err := decodeInto(trace, &c.Trace); err != nil {
 			return CallDecision{}, fmt.Errorf("%w: trace: %w", ErrShape, err)
@@ -146,7 +147,7 @@ func jsonMember(obj ast.Object, key string) any {
 // changed, and only looked up with, never put into a document.
 var memberKeys = func() map[string]*ast.Term {
 	keys := map[string]*ast.Term{}
-	for _, key := range []string{"allowed", "calls", "decisions", "entries", "errors", "id", "layer", "message", "name", "outcome", "reason", "root", "rule", "run", "trace"} {
+	for _, key := range []string{"allowed", "argument", "calls", "decisions", "entries", "errors", "id", "layer", "message", "name", "outcome", "reason", "root", "rule", "run", "trace"} {
 		keys[key] = ast.StringTerm(key)
 	}
 	return keys

@@ -47,11 +47,14 @@ type CallDecision struct {
 	// treats ask as a refusal.
 	Outcome Outcome `json:"outcome"`
 	// Reason, Layer and Message explain a refusal; Rule names the path
-	// rule of a path refusal.
-	Reason  string `json:"reason,omitempty"`
-	Layer   string `json:"layer,omitempty"`
-	Message string `json:"message,omitempty"`
-	Rule    string `json:"rule,omitempty"`
+	// rule of a path refusal; Argument ("command" or "url") says that an
+	// argument rule refused or asked for the call, and which reading of
+	// its arguments it looked at (the message quotes that reading).
+	Reason   string `json:"reason,omitempty"`
+	Layer    string `json:"layer,omitempty"`
+	Message  string `json:"message,omitempty"`
+	Rule     string `json:"rule,omitempty"`
+	Argument string `json:"argument,omitempty"`
 	// Trace is every check of the call in evaluation order, given only
 	// by [Engine.Explain] (data.tooleval.explain).
 	Trace []TraceStep `json:"trace,omitempty"`
@@ -61,7 +64,8 @@ type CallDecision struct {
 // list entry that matched, which entry and where it came from.
 type TraceStep struct {
 	// Check is input, config, declaration, exclusion, stage, layer,
-	// action, paths or run (policy when the call could not be traced).
+	// action, paths, run or arguments (policy when the call could not be
+	// traced).
 	Check string `json:"check"`
 	// Name names the exclusion, stage or layer.
 	Name string `json:"name,omitempty"`
@@ -84,6 +88,14 @@ type TraceStep struct {
 	MemberSource string `json:"member_source,omitempty"`
 	// Rule is the path rule of a refused paths step.
 	Rule string `json:"rule,omitempty"`
+	// Reading is how the call's command or URL was read (a refused
+	// arguments step, an ask step of an argument rule); a refusal by an
+	// allow list's argument rules names the rules (Entries, Sources) and
+	// the readings they looked at (Readings, by command or url).
+	Reading  any      `json:"reading,omitempty"`
+	Entries  []any    `json:"entries,omitempty"`
+	Sources  []string `json:"sources,omitempty"`
+	Readings any      `json:"readings,omitempty"`
 	// Tool is the declared name a call reached (declaration step).
 	Tool any `json:"tool,omitempty"`
 	// Detail says what is wrong with a malformed call (input step).
@@ -124,7 +136,8 @@ type RunTotals struct {
 // with the same outcome for the same reason by the same layer and rule
 // (ids, names and messages aside).
 func (c CallDecision) SameVerdict(o CallDecision) bool {
-	return c.Allowed == o.Allowed && c.Outcome == o.Outcome && c.Reason == o.Reason && c.Layer == o.Layer && c.Rule == o.Rule
+	return c.Allowed == o.Allowed && c.Outcome == o.Outcome && c.Reason == o.Reason && c.Layer == o.Layer && c.Rule == o.Rule &&
+		c.Argument == o.Argument
 }
 
 // AllAllowed reports whether every call of the batch was allowed.

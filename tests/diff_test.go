@@ -29,6 +29,7 @@ type diffReport struct {
 	ChangedCalls    int `json:"changed_calls"`
 	Groups          []struct {
 		Change   string `json:"change"`
+		Kind     string `json:"kind"`
 		Calls    int    `json:"calls"`
 		Requests int    `json:"requests"`
 	} `json:"groups"`
@@ -39,6 +40,7 @@ type diffReport struct {
 		Before    diff.Verdict       `json:"before"`
 		After     diff.Verdict       `json:"after"`
 		Group     string             `json:"group"`
+		Kind      string             `json:"kind"`
 		BeforeWhy []engine.TraceStep `json:"before_why"`
 		AfterWhy  []engine.TraceStep `json:"after_why"`
 	} `json:"changes"`
@@ -126,7 +128,7 @@ func TestDiffRemovedAllowEntry(t *testing.T) {
 	require.NotZero(t, r.ChangedCalls)
 	for _, c := range r.Changes {
 		require.Equal(t, "read_file", c.Name, "%+v", c)
-		require.Equal(t, diff.Verdict{Reason: "not_allowed", Layer: "tenant"}, c.After, "%+v", c)
+		require.Equal(t, diff.Verdict{Outcome: "deny", Reason: "not_allowed", Layer: "tenant"}, c.After, "%+v", c)
 	}
 	require.NotEmpty(t, r.Effective)
 	for _, e := range r.Effective {
@@ -145,7 +147,7 @@ func TestDiffAddedDeny(t *testing.T) {
 	require.NotZero(t, r.ChangedCalls)
 	for _, c := range r.Changes {
 		require.Equal(t, "web_search", c.Name)
-		require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, c.After)
+		require.Equal(t, diff.Verdict{Outcome: "deny", Reason: "denied", Layer: "global_policy"}, c.After)
 		// Why: the deny entry that refused it, and where it comes from.
 		require.Len(t, c.AfterWhy, 1, "%+v", c)
 		require.Equal(t, engine.TraceStep{Check: "stage", Name: "global_policy", List: "deny", Outcome: "refused", Reason: "denied", Layer: "global_policy", Entry: "web_search", Source: "config.tools.deny[0]"}, c.AfterWhy[0])
@@ -358,11 +360,11 @@ func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 	require.Contains(t, u.Why, "the candidate allows the call by name and checks its arguments")
 	require.Len(t, r.Changes, 2, "%+v", r.Changes)
 	require.Equal(t, "log_2", r.Changes[0].ID, "a name-level refusal is certain whatever the masked arguments")
-	require.Equal(t, diff.Verdict{Allowed: true, Masked: true}, r.Changes[0].Before)
-	require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, r.Changes[0].After)
+	require.Equal(t, diff.Verdict{Allowed: true, Outcome: "allow", Masked: true}, r.Changes[0].Before)
+	require.Equal(t, diff.Verdict{Outcome: "deny", Reason: "denied", Layer: "global_policy"}, r.Changes[0].After)
 	require.Equal(t, "log_3", r.Changes[1].ID)
-	require.Equal(t, diff.Verdict{Allowed: true}, r.Changes[1].Before)
-	require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, r.Changes[1].After)
+	require.Equal(t, diff.Verdict{Allowed: true, Outcome: "allow"}, r.Changes[1].Before)
+	require.Equal(t, diff.Verdict{Outcome: "deny", Reason: "denied", Layer: "global_policy"}, r.Changes[1].After)
 
 	out, stderr, code := cli(t, "", "diff", "--candidate", candidate, log)
 	require.Equal(t, 1, code, stderr)
@@ -426,12 +428,12 @@ func TestDiffUsesTheLoggedVerdict(t *testing.T) {
 	require.Len(t, r.Changes, 1, "%+v", r)
 	c := r.Changes[0]
 	require.Equal(t, "a1", c.ID)
-	require.Equal(t, diff.Verdict{Reason: "path", Layer: "workspace", Rule: "not_readable", From: "log"}, c.Before, "the logged path refusal")
-	require.Equal(t, diff.Verdict{Reason: "denied", Layer: "global_policy"}, c.After)
+	require.Equal(t, diff.Verdict{Outcome: "deny", Reason: "path", Layer: "workspace", Rule: "not_readable", From: "log"}, c.Before, "the logged path refusal")
+	require.Equal(t, diff.Verdict{Outcome: "deny", Reason: "denied", Layer: "global_policy"}, c.After)
 	require.Equal(t, "config.tools.deny[0]", c.AfterWhy[0].Source)
 	require.Len(t, r.NotReplayable, 1)
 	require.Equal(t, "a2", r.NotReplayable[0].ID)
-	require.Equal(t, diff.Verdict{Allowed: true, From: "log"}, r.NotReplayable[0].Before)
+	require.Equal(t, diff.Verdict{Allowed: true, Outcome: "allow", From: "log"}, r.NotReplayable[0].Before)
 	require.Contains(t, r.NotReplayable[0].Why, "the base's logged verdict (allowed) is no refusal by name either")
 	require.Equal(t, "r27", r.BasePolicy.BundleRevision)
 
@@ -439,7 +441,7 @@ func TestDiffUsesTheLoggedVerdict(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Zero(t, r.BaseFromLog)
 	require.Len(t, r.Changes, 1)
-	require.Equal(t, diff.Verdict{Allowed: true, Masked: true}, r.Changes[0].Before, "replayed without the arguments: only its name-level checks are certain")
+	require.Equal(t, diff.Verdict{Allowed: true, Outcome: "allow", Masked: true}, r.Changes[0].Before, "replayed without the arguments: only its name-level checks are certain")
 	require.Len(t, r.NotReplayable, 1)
 	require.Contains(t, r.NotReplayable[0].Why, `the log was written by bundle revision "r27", the base is "r26"`)
 }
@@ -525,4 +527,49 @@ func TestDiffReplaysTheEnginesAuditLog(t *testing.T) {
 	require.Len(t, r.Changes, 2)
 	require.Equal(t, "log_2", r.Changes[0].ID)
 	require.Equal(t, "log_3", r.Changes[1].ID)
+}
+
+// TestDiffAskKinds: a candidate configuration that names another
+// argument for run_shell_command's command leaves its commands unread:
+// a call an ask rule did not bite on is now asked (allow -> ask), and a
+// call an allow rule allowed is now refused (allow -> deny), each a kind
+// and a group of its own.
+func TestDiffAskKinds(t *testing.T) {
+	t.Parallel()
+	request := map[string]any{
+		"declared": []any{map[string]any{"name": "run_shell_command"}, map[string]any{"name": "bash"}},
+		"layers": []any{map[string]any{
+			"name":  "team",
+			"allow": []any{"run_shell_command", map[string]any{"tool": "bash", "command_prefix": "ls"}},
+			"ask":   []any{map[string]any{"tool": "run_shell_command", "command_prefix": "rm"}},
+		}},
+		"calls": []any{
+			map[string]any{"id": "1", "name": "run_shell_command", "args": map[string]any{"command": "ls"}},
+			map[string]any{"id": "2", "name": "bash", "args": map[string]any{"command": "ls"}},
+			map[string]any{"id": "3", "name": "run_shell_command", "args": map[string]any{"command": "rm x"}},
+		},
+	}
+	input := filepath.Join(t.TempDir(), "request.json")
+	data, err := json.Marshal(request)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(input, data, 0o600))
+	candidate := overlay(t, "", map[string]any{"rule_arguments": map[string]any{
+		"run_shell_command": map[string]any{"command": "cmd"},
+		"bash":              map[string]any{"command": "cmd"},
+	}})
+	r, code := runDiffJSON(t, "--candidate", candidate, input)
+	require.Equal(t, 1, code)
+	kinds := map[string]string{}
+	for _, c := range r.Changes {
+		kinds[c.ID.(string)] = c.Kind
+	}
+	require.Equal(t, map[string]string{"1": "allow → ask", "2": "allow → deny"}, kinds, "call 3 is asked on both sides")
+	groups := map[string]string{}
+	for _, g := range r.Groups {
+		groups[g.Kind] = g.Change
+	}
+	require.Equal(t, map[string]string{
+		"allow → ask":  "allowed → asks a person (team)",
+		"allow → deny": "allowed → refused by team (not_allowed)",
+	}, groups)
 }

@@ -28,9 +28,13 @@ type Request = inputs.Document
 // Verdict is what a policy said of one call.
 type Verdict struct {
 	Allowed bool   `json:"allowed"`
+	Outcome string `json:"outcome,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	Layer   string `json:"layer,omitempty"`
 	Rule    string `json:"rule,omitempty"`
+	// Argument is the reading of the call's arguments an argument rule
+	// refused or asked on (command or url).
+	Argument string `json:"argument,omitempty"`
 	// Masked: the call's arguments were masked and this side's verdict
 	// depends on them; it is the verdict replayed without them, and only
 	// its passing every name-level check is certain.
@@ -42,22 +46,41 @@ type Verdict struct {
 }
 
 func verdictOf(c engine.CallDecision) Verdict {
-	return Verdict{Allowed: c.Allowed, Reason: c.Reason, Layer: c.Layer, Rule: c.Rule}
+	return Verdict{Allowed: c.Allowed, Outcome: string(c.Outcome), Reason: c.Reason, Layer: c.Layer, Rule: c.Rule, Argument: c.Argument}
 }
 
-// same compares two verdicts (allowed, reason, layer, rule).
+// same compares two verdicts (allowed, outcome, reason, layer, rule,
+// argument).
 func (v Verdict) same(o Verdict) bool {
-	return v.Allowed == o.Allowed && v.Reason == o.Reason && v.Layer == o.Layer && v.Rule == o.Rule
+	return v.Allowed == o.Allowed && v.outcome() == o.outcome() && v.Reason == o.Reason && v.Layer == o.Layer && v.Rule == o.Rule &&
+		v.Argument == o.Argument
 }
 
-// String reads "allowed", or "refused by LAYER (REASON)"; a masked
-// verdict reads "passes the name-level checks (arguments masked)".
+// outcome is the verdict's outcome; a verdict logged before outcomes
+// has the one its allowed says.
+func (v Verdict) outcome() string {
+	switch {
+	case v.Outcome != "":
+		return v.Outcome
+	case v.Allowed:
+		return string(engine.OutcomeAllow)
+	}
+	return string(engine.OutcomeDeny)
+}
+
+// String reads "allowed", "asks a person (LAYER)" or "refused by LAYER
+// (REASON)"; a masked verdict reads "passes the name-level checks
+// (arguments masked)". So a change from allowed to an ask, or from an
+// ask to a refusal, is a kind of its own in the report's groups.
 func (v Verdict) String() string {
 	if v.Masked {
 		return "passes the name-level checks (arguments masked)"
 	}
 	if v.Allowed {
 		return "allowed"
+	}
+	if v.outcome() == string(engine.OutcomeAsk) {
+		return fmt.Sprintf("asks a person (%s)", v.Layer)
 	}
 	reason := v.Reason
 	if v.Rule != "" {
@@ -67,11 +90,13 @@ func (v Verdict) String() string {
 }
 
 // reachesArguments reports whether a call with this verdict went through
-// the argument checks (paths, read-only shell actions) or the run budget,
-// which read what a decision log masks.
+// the argument checks (paths, read-only shell actions, argument rules)
+// or the run budget, which read what a decision log masks. An ask may be
+// an argument rule's: it passed every refusing check, so it does.
 func (v Verdict) reachesArguments() bool {
 	return v.Allowed || v.Reason == engine.ReasonPath || v.Reason == engine.ReasonRunExhausted ||
-		(v.Reason == engine.ReasonNotAllowed && v.Layer == "read_only")
+		(v.Reason == engine.ReasonNotAllowed && v.Layer == "read_only") || v.Argument != "" ||
+		v.outcome() == string(engine.OutcomeAsk)
 }
 
 // Change is one call whose verdict, reason or layer changes.
@@ -84,6 +109,10 @@ type Change struct {
 	After   Verdict `json:"after"`
 	// Group is the change as its group names it (see Group).
 	Group string `json:"group"`
+	// Kind is the change of outcome, "allow → ask", "ask → deny",
+	// "deny → allow", ...; "deny → deny" when only the reason or the
+	// layer changes.
+	Kind string `json:"kind"`
 	// BeforeWhy and AfterWhy are the checks that decided the call on
 	// each side (data.tooleval.explain): the list entries that matched
 	// and where they come from, and the check that refused it.
@@ -99,6 +128,7 @@ type Step = engine.TraceStep
 // same way, "allowed → refused by tenant (not_allowed)".
 type Group struct {
 	Change   string `json:"change"`
+	Kind     string `json:"kind"`
 	Calls    int    `json:"calls"`
 	Requests int    `json:"requests"`
 }
@@ -256,7 +286,7 @@ func Replay(ctx context.Context, base, candidate Policy, requests []Request, opt
 		for _, c := range o.changes {
 			g := groups[c.Group]
 			if g == nil {
-				g = &Group{Change: c.Group}
+				g = &Group{Change: c.Group, Kind: c.Kind}
 				groups[c.Group] = g
 				groupRequests[c.Group] = map[string]bool{}
 			}
@@ -340,7 +370,7 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 			}
 		}
 		if !vb.same(va) || vb.Masked != va.Masked {
-			o.changes = append(o.changes, Change{Request: req.Source, Call: i, ID: b.ID, Name: b.Name, Before: vb, After: va, Group: vb.String() + " → " + va.String()})
+			o.changes = append(o.changes, Change{Request: req.Source, Call: i, ID: b.ID, Name: b.Name, Before: vb, After: va, Group: vb.String() + " → " + va.String(), Kind: vb.outcome() + " → " + va.outcome()})
 		}
 	}
 	if len(o.changes) > 0 {
@@ -421,12 +451,14 @@ func recordedVerdicts(req Request, base Policy, replayed []engine.CallDecision) 
 	}
 	var result struct {
 		Decisions []struct {
-			ID      any    `json:"id"`
-			Name    any    `json:"name"`
-			Allowed *bool  `json:"allowed"`
-			Reason  string `json:"reason"`
-			Layer   string `json:"layer"`
-			Rule    string `json:"rule"`
+			ID       any    `json:"id"`
+			Name     any    `json:"name"`
+			Allowed  *bool  `json:"allowed"`
+			Outcome  string `json:"outcome"`
+			Reason   string `json:"reason"`
+			Layer    string `json:"layer"`
+			Rule     string `json:"rule"`
+			Argument string `json:"argument"`
 		} `json:"decisions"`
 	}
 	if err := json.Unmarshal(req.Result, &result); err != nil || len(result.Decisions) != len(replayed) {
@@ -437,7 +469,7 @@ func recordedVerdicts(req Request, base Policy, replayed []engine.CallDecision) 
 		if d.Allowed == nil || !sameJSON(d.ID, replayed[i].ID) || !sameJSON(d.Name, replayed[i].Name) {
 			return nil, "the logged result does not hold the replayed calls"
 		}
-		out[i] = Verdict{Allowed: *d.Allowed, Reason: d.Reason, Layer: d.Layer, Rule: d.Rule, From: "log"}
+		out[i] = Verdict{Allowed: *d.Allowed, Outcome: d.Outcome, Reason: d.Reason, Layer: d.Layer, Rule: d.Rule, Argument: d.Argument, From: "log"}
 	}
 	return out, ""
 }

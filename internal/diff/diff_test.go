@@ -18,6 +18,22 @@ func TestVerdictString(t *testing.T) {
 	require.Equal(t, "refused by tenant (not_allowed)", Verdict{Reason: engine.ReasonNotAllowed, Layer: "tenant"}.String())
 	require.Equal(t, "refused by workspace (path: sensitive)", Verdict{Reason: engine.ReasonPath, Layer: "workspace", Rule: "sensitive"}.String())
 	require.Equal(t, "passes the name-level checks (arguments masked)", Verdict{Allowed: true, Masked: true}.String())
+	require.Equal(t, "asks a person (team)", Verdict{Outcome: "ask", Reason: engine.ReasonAsk, Layer: "team"}.String())
+}
+
+// An ask is its own kind of change: allowed -> ask and ask -> refused
+// are groups of their own, never "refused" on either side.
+func TestAskChangesAreTheirOwnKind(t *testing.T) {
+	allowed := Verdict{Allowed: true, Outcome: "allow"}
+	ask := Verdict{Outcome: "ask", Reason: engine.ReasonAsk, Layer: "team"}
+	denied := Verdict{Outcome: "deny", Reason: engine.ReasonDenied, Layer: "team"}
+	require.False(t, allowed.same(ask))
+	require.False(t, ask.same(denied))
+	require.Equal(t, "allowed → asks a person (team)", allowed.String()+" → "+ask.String())
+	require.Equal(t, "asks a person (team) → refused by team (denied)", ask.String()+" → "+denied.String())
+	// a logged verdict from before outcomes reads its outcome from allowed
+	require.True(t, Verdict{Allowed: true}.same(allowed))
+	require.True(t, Verdict{Reason: engine.ReasonDenied, Layer: "team"}.same(denied))
 }
 
 // TestVerdictSame compares allowed, reason, layer and rule, and nothing
@@ -36,15 +52,18 @@ func TestVerdictSame(t *testing.T) {
 func TestReachesArguments(t *testing.T) {
 	for v, want := range map[Verdict]bool{
 		{Allowed: true}: true,
-		{Reason: engine.ReasonPath, Layer: "workspace"}:              true,
-		{Reason: engine.ReasonRunExhausted, Layer: "run"}:            true,
-		{Reason: engine.ReasonNotAllowed, Layer: "read_only"}:        true,
-		{Reason: engine.ReasonNotAllowed, Layer: "tenant"}:           false,
-		{Reason: engine.ReasonDenied, Layer: "read_only"}:            false,
-		{Reason: engine.ReasonExcluded, Layer: "subagent_hard_deny"}: false,
-		{Reason: engine.ReasonNotDeclared, Layer: "declaration"}:     false,
-		{Reason: engine.ReasonInvalidConfig, Layer: "config"}:        false,
-		{Reason: engine.ReasonInvalidInput, Layer: "input"}:          false,
+		{Reason: engine.ReasonPath, Layer: "workspace"}:                   true,
+		{Reason: engine.ReasonRunExhausted, Layer: "run"}:                 true,
+		{Reason: engine.ReasonDenied, Layer: "team", Argument: "command"}: true,
+		{Reason: engine.ReasonNotAllowed, Layer: "team", Argument: "url"}: true,
+		{Outcome: "ask", Reason: engine.ReasonAsk, Layer: "team"}:         true,
+		{Reason: engine.ReasonNotAllowed, Layer: "read_only"}:             true,
+		{Reason: engine.ReasonNotAllowed, Layer: "tenant"}:                false,
+		{Reason: engine.ReasonDenied, Layer: "read_only"}:                 false,
+		{Reason: engine.ReasonExcluded, Layer: "subagent_hard_deny"}:      false,
+		{Reason: engine.ReasonNotDeclared, Layer: "declaration"}:          false,
+		{Reason: engine.ReasonInvalidConfig, Layer: "config"}:             false,
+		{Reason: engine.ReasonInvalidInput, Layer: "input"}:               false,
 	} {
 		require.Equal(t, want, v.reachesArguments(), "%v", v)
 	}
@@ -163,13 +182,13 @@ func TestReplayReportsWhatChanges(t *testing.T) {
 	require.Equal(t, 4, r.Calls)
 	require.Equal(t, 1, r.ChangedRequests, "the main agent keeps send_email")
 	require.Equal(t, 2, r.ChangedCalls)
-	require.Equal(t, []Group{{Change: "allowed → refused by subagent_hard_deny (excluded)", Calls: 2, Requests: 1}}, r.Groups)
+	require.Equal(t, []Group{{Change: "allowed → refused by subagent_hard_deny (excluded)", Kind: "allow → deny", Calls: 2, Requests: 1}}, r.Groups)
 	for i, c := range r.Changes {
 		require.Equal(t, "r0", c.Request)
 		require.Equal(t, i+1, c.Call)
 		require.Equal(t, "send_email", c.Name)
-		require.Equal(t, Verdict{Allowed: true}, c.Before)
-		require.Equal(t, Verdict{Reason: engine.ReasonExcluded, Layer: "subagent_hard_deny"}, c.After)
+		require.Equal(t, Verdict{Allowed: true, Outcome: "allow"}, c.Before)
+		require.Equal(t, Verdict{Outcome: "deny", Reason: engine.ReasonExcluded, Layer: "subagent_hard_deny"}, c.After)
 		require.NotEmpty(t, c.AfterWhy, "the candidate's refusing check is named")
 		require.Equal(t, "refused", c.AfterWhy[len(c.AfterWhy)-1].Outcome)
 	}

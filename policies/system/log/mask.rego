@@ -49,6 +49,8 @@ kept := {
 	"/layers/*/allow/*": {"string"},
 	"/layers/*/deny": {"array"},
 	"/layers/*/deny/*": {"string"},
+	"/layers/*/ask": {"array"},
+	"/layers/*/ask/*": {"string"},
 	"/layers/*/message": {"string"},
 	"/calls": {"array"},
 	"/calls/*": {"object"},
@@ -188,6 +190,37 @@ mask contains sprintf("/result/%s", [list]) if {
 }
 
 # METADATA
+# description: |
+#   The message of a decision by an argument rule (a refusal or an ask
+#   with argument), which quotes how the command or URL was read; reason,
+#   layer and argument stay.
+mask contains sprintf("/result/decisions/%d/message", [i]) if {
+	_known_result
+	some i, decision in _array(object.get(_result, "decisions", []))
+	is_object(decision)
+	"argument" in object.keys(decision)
+	"message" in object.keys(decision)
+}
+
+# METADATA
+# description: |
+#   What an explain step read from a call's arguments (reading,
+#   readings: the command's words, the URL's hosts), and an argument
+#   rule it quotes (entry, entries: objects, masked in the input's layers
+#   too).
+mask contains sprintf("/result/decisions/%d/trace/%d/%s", [i, j, member]) if {
+	_known_result
+	some i, decision in _array(object.get(_result, "decisions", []))
+	is_object(decision)
+	some j, step in _array(object.get(decision, "trace", []))
+	is_object(step)
+	some member in ["reading", "readings", "entry", "entries"]
+	value := step[member]
+	not _scalar(value)
+	not _strings(value)
+}
+
+# METADATA
 # description: The message of a path refusal, which quotes the path; reason, layer and rule stay.
 mask contains sprintf("/result/decisions/%d/message", [i]) if {
 	_known_result
@@ -222,6 +255,13 @@ _scalar(x) if is_number(x)
 _scalar(x) if is_boolean(x)
 
 _scalar(null)
+
+_strings(x) if {
+	is_array(x)
+	every s in x {
+		is_string(s)
+	}
+}
 
 # The kept objects of the input, as [path, pattern]: path is where the
 # object is (member names and array indices), pattern its path in kept.

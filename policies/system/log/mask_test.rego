@@ -166,3 +166,35 @@ test_kept_objects_are_reached if {
 	reached := {pattern | some [_, pattern] in log._objects} with input as decision(one_of_each)
 	reached == {path | some path, types in log.kept; "object" in types}
 }
+
+# Argument rules quote commands and URLs: the message of a decision by
+# one, and what an explain step read, are masked; the reason, layer and
+# argument, and a name entry, stay.
+test_argument_readings_are_masked if {
+	event := {"path": "tooleval/explain", "input": {}, "result": {"decisions": [
+		{
+			"id": "a", "allowed": false, "outcome": "deny", "reason": "denied", "layer": "guard", "argument": "command",
+			"message": "tool \"bash\" is not permitted: denied by layer \"guard\"'s rule ... (read as [\"curl\",\"https://alice:pw@x\"])",
+			"trace": [
+				{"check": "layer", "name": "guard", "list": "deny", "outcome": "pass", "entry": "read_file", "source": "layers[0].deny[0]"},
+				{
+					"check": "arguments", "outcome": "refused", "list": "deny", "source": "layers[0].deny[1]",
+					"entry": {"tool": "bash", "command_prefix": "curl"},
+					"reading": {"parts": [{"words": ["curl", "https://alice:pw@x"], "wrapper": false}], "separators": []},
+				},
+				{
+					"check": "arguments", "outcome": "refused", "list": "allow", "sources": ["layers[0].allow[0]"],
+					"entries": [{"tool": "bash", "command": "ls"}], "readings": {"command": {"unreadable": "x"}},
+				},
+			],
+		},
+		{"id": "b", "allowed": false, "outcome": "ask", "reason": "ask", "layer": "team", "argument": "url", "message": "needs approval"},
+		{"id": "c", "allowed": false, "outcome": "ask", "reason": "ask", "layer": "team", "message": "tool \"x\" needs a person's approval"},
+	]}}
+	log.mask == {
+		"/result/decisions/0/message",
+		"/result/decisions/0/trace/1/entry", "/result/decisions/0/trace/1/reading",
+		"/result/decisions/0/trace/2/entries", "/result/decisions/0/trace/2/readings",
+		"/result/decisions/1/message",
+	} with input as event
+}

@@ -30,12 +30,26 @@ refusing_tool(refusing) := null if {
 	refusing.declaration
 } else := {"name": "t", "kind": "builtin", "server": null, "tool": null}
 
-fake_outcome(check, _, f) := object.union(
+fake_outcome(check, _, f) := object.union_n([
 	{"outcome": "refused", "reason": verdict.rows[check].reason, "layer": verdict.rows[check].layer},
-	{"refusal": {"layer": "read_only", "action": "x", "rule": "outside_workspace", "path": "/x"}},
-) if {
+	{"refusal": _fake_refusal[check]},
+	object.get({"arguments": {"argument": "command"}}, check, {}),
+]) if {
 	f.refusing[check]
 } else := {"outcome": "pass"}
+
+# What a refused outcome carries for its message: an argument rule's
+# refusal for the arguments row, a path's and an action's for the others.
+_fake_refusal[check] := {"layer": "read_only", "action": "x", "rule": "outside_workspace", "path": "/x"} if {
+	some check, _ in verdict.rows
+	check != "arguments"
+}
+
+_fake_refusal["arguments"] := {
+	"layer": "l", "source": "layers[0]", "list": "deny",
+	"rule": {"entry": {"tool": "t", "command": "x"}, "reads": "command"},
+	"readings": {"command": {"unreadable": "x"}},
+}
 
 fake_tool_ask(compiled, _, _) := "asking_layer" if compiled.refusing.ask
 

@@ -142,8 +142,15 @@ _arguments_refused(refusal) := {
 	"outcome": "refused",
 	"reason": _argument_reasons[refusal.list],
 	"layer": refusal.layer,
+	"argument": _argument_read(refusal),
 	"refusal": refusal,
 }
+
+# The reading a refusal by argument rules looked at: the deny rule's, or
+# (an allow list) the first of the rules the call did not meet.
+_argument_read(refusal) := refusal.rule.reads if {
+	refusal.list == "deny"
+} else := refusal.rules[0].reads
 
 # An argument rule refuses as its list does: a deny rule denies, an
 # allow list the call's arguments do not meet does not allow.

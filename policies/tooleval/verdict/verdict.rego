@@ -121,7 +121,7 @@ well_formed_verdict(f) := _refusal("declaration", f, o) if {
 #   refused by the argument rules, else asked (by a layer's ask list, then
 #   by an argument ask rule), else allowed; undecided when that cannot be
 #   told.
-judged_verdict(f) := _refusal("arguments", f, o) if {
+judged_verdict(f) := _argument_refusal(f, o) if {
 	o := outcome("arguments", null, f)
 	not _through[o]
 } else := ask_verdict(f.name, asking, _notes(f)) if {
@@ -145,12 +145,13 @@ _asking(f) := {"layer": layer} if {
 }
 
 # The first inline layer with an argument ask rule that bites on the
-# call with facts f, as {layer}.
-_argument_asking(f) := {"layer": asking[0]} if {
-	asking := [c.name |
+# call with facts f, as {layer, argument}: argument is the reading the
+# rule looked at (command or url).
+_argument_asking(f) := asking[0] if {
+	asking := [{"layer": c.name, "argument": rule.reads} |
 		some c in f.ctx.checks.arguing
 		not checks.exempt(c, f.tool)
-		argument_ask(c, f)
+		rule := argument_ask(c, f)
 	]
 	count(asking) > 0
 }
@@ -158,15 +159,20 @@ _argument_asking(f) := {"layer": asking[0]} if {
 # METADATA
 # description: |
 #   The verdict of a call that nothing refuses and that a layer's ask
-#   list matches (asking: {layer}): not allowed, outcome ask, reason ask,
+#   list matches (asking: {layer}, or {layer, argument} for an argument
+#   rule, whose decision then says which argument it read): not allowed,
+#   outcome ask, reason ask,
 #   with a message for the person who will answer.
-ask_verdict(name, asking, notes) := {
-	"allowed": false,
-	"outcome": "ask",
-	"reason": rows.ask.reason,
-	"layer": asking.layer,
-	"message": sprintf("tool %q needs a person's approval: asked by layer %q%s", [name, asking.layer, _note(notes, asking.layer)]),
-}
+ask_verdict(name, asking, notes) := object.union(
+	{
+		"allowed": false,
+		"outcome": "ask",
+		"reason": rows.ask.reason,
+		"layer": asking.layer,
+		"message": sprintf("tool %q needs a person's approval: asked by layer %q%s", [name, asking.layer, _note(notes, asking.layer)]),
+	},
+	object.filter(asking, {"argument"}),
+)
 
 # METADATA
 # description: |
@@ -203,6 +209,19 @@ _refusal(check, f, o) := {
 	o.rule
 } else := r if {
 	r := refused(o.reason, o.layer, message(check, f, o))
+} else := undecided
+
+# The refusal of a call by argument rules (outcome o of the arguments
+# row), with the reading they looked at, or undecided.
+_argument_refusal(f, o) := {
+	"allowed": false,
+	"outcome": "deny",
+	"reason": o.reason,
+	"layer": o.layer,
+	"message": message("arguments", f, o),
+	"argument": o.argument,
+} if {
+	o.outcome == "refused"
 } else := undecided
 
 # The refusal of a call that a name-level check refused, or undecided.
