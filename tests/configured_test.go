@@ -179,7 +179,7 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 		checked := len(inputs) // the check document of every example and odd input, and of one generated input in four
 		gen := corpus.New(uint64(len(d.name)) * 7919)
 		rng := rand.New(rand.NewPCG(2026, uint64(len(inputs))))
-		for _, doc := range gen.Decisions(scaled(t, 40)) {
+		for _, doc := range gen.Decisions(scaled(t, 25)) {
 			identify(t, rng, doc, config)
 			data, err := json.Marshal(doc)
 			require.NoError(t, err)

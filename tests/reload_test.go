@@ -75,7 +75,7 @@ func TestHotReloadUnderConcurrency(t *testing.T) {
 	var wg sync.WaitGroup
 	var decided atomic.Int64
 	seen := sync.Map{}
-	goroutines := scaled(t, 16) // make soak: 160
+	goroutines := scaled(t, 8) // make soak: 80
 	for g := range goroutines {
 		wg.Add(1)
 		go func() {

@@ -375,6 +375,15 @@ func (g *Generator) argumentRule() map[string]any {
 	default:
 		rule["command"] = g.pick(ruleCommands)
 	}
+	if g.chance(0.15) { // examples, which hold or fail
+		example := func() any {
+			if _, domain := rule["domain"]; domain {
+				return g.urls()
+			}
+			return g.command()
+		}
+		rule[g.pick([]string{"match", "not_match"})] = []any{example()}
+	}
 	return rule
 }
 

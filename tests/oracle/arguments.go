@@ -42,7 +42,7 @@ func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) 
 	conds := 0
 	for k := range m {
 		switch k {
-		case "tool":
+		case "tool", "match", "not_match":
 		case "command_prefix", "command", "domain":
 			conds++
 			r.cond = k
@@ -65,14 +65,54 @@ func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) 
 	}
 	if r.cond == "domain" {
 		r.domain = value
-		return r, value == "*" || domainEntry.MatchString(value)
+		if value != "*" && !domainEntry.MatchString(value) {
+			return r, false
+		}
+	} else {
+		parts, readable := shellParts(value)
+		if !readable || len(parts) != 1 || allowList && wrappers[lastSegment(parts[0][0])] {
+			return r, false
+		}
+		r.words = parts[0]
 	}
-	parts, readable := shellParts(value)
-	if !readable || len(parts) != 1 {
-		return r, false
+	return r, r.examplesHold(m, allowList)
+}
+
+// examplesHold: the rule's match and not_match are lists of strings, and
+// it matches each of the first and none of the second (an allow rule by
+// permitting a call carrying the example, a deny or ask rule by biting).
+func (r argRule) examplesHold(m map[string]any, allowList bool) bool {
+	for member, want := range map[string]bool{"match": true, "not_match": false} {
+		x, present := m[member]
+		if !present {
+			continue
+		}
+		list, isList := x.([]any)
+		if !isList {
+			return false
+		}
+		for _, e := range list {
+			example, isString := e.(string)
+			if !isString {
+				return false
+			}
+			var c callReading
+			if r.cond == "domain" {
+				c.url, c.urlOK = readURL(example)
+				c.urlReadHosts = c.url.exact || len(c.url.hosts) > 0
+			} else {
+				c.command, c.commandOK = shellParts(example)
+			}
+			matches := r.bites(c)
+			if allowList {
+				matches = permits([]argRule{r}, c)
+			}
+			if matches != want {
+				return false
+			}
+		}
 	}
-	r.words = parts[0]
-	return r, !allowList || !wrappers[lastSegment(parts[0][0])]
+	return true
 }
 
 var domainEntry = regexp.MustCompile(`^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)

@@ -24,8 +24,9 @@ rule_conditions := {
 	"domain": "url",
 }
 
-# The members an argument rule may have.
-_rule_members := {"tool", "command_prefix", "command", "domain"}
+# The members an argument rule may have: its tool, one condition, and
+# examples (match, not_match).
+_rule_members := {"tool", "command_prefix", "command", "domain", "match", "not_match"}
 
 # METADATA
 # description: |
@@ -38,6 +39,8 @@ rule_problem_messages := {
 	"invalid_command_rule": "a command rule must be one simple command a shell reads exactly (no operator, quoting aside nothing a shell expands)",
 	"wrapper_in_allow": "an allow command rule cannot start with a wrapper (sh, bash, env, xargs, sudo ...): the words after it are not the command that runs",
 	"invalid_domain_rule": "a domain rule is a lower-case host name or IPv4 address, *.NAME or *",
+	"invalid_rule_examples": "an argument rule's match and not_match are lists of strings (commands or URLs)",
+	"rule_example_failed": "an argument rule does not match an example of its match list, or matches one of its not_match list (see example and expected)",
 }
 
 # METADATA
@@ -60,7 +63,57 @@ rule_problem(entry, kind) := "unknown_rule_member" if {
 	kind == "allow"
 	rule_conditions[rule_condition(entry)] == "command"
 	read_shell(entry[rule_condition(entry)]).parts[0].wrapper
+} else := "invalid_rule_examples" if {
+	some member in ["match", "not_match"]
+	not _strings(object.get(entry, member, []))
 }
+
+_strings(x) if {
+	is_array(x)
+	every s in x {
+		is_string(s)
+	}
+}
+
+# METADATA
+# description: |
+#   The examples of a valid argument rule (entry, in a list of kind)
+#   that fail, as Codex checks a rule's examples when it loads: each
+#   {example, expected} with expected "match" for an example of its match
+#   list the rule does not match, "not_match" for one of its not_match
+#   list it does. An example is the argument's value, a command or a URL;
+#   an allow rule matches it when it allows a call that carries it
+#   (permits), a deny or ask rule when it bites on one (biting_rule),
+#   whatever the tool.
+rule_example_failures(entry, kind) := array.concat(
+	[{"example": example, "expected": "match"} |
+		some example in object.get(entry, "match", [])
+		not _example_matches(rule, kind, example)
+	],
+	[{"example": example, "expected": "not_match"} |
+		some example in object.get(entry, "not_match", [])
+		_example_matches(rule, kind, example)
+	],
+) if {
+	condition := rule_condition(entry)
+	rule := {
+		"condition": condition,
+		"reads": rule_conditions[condition],
+		"value": entry[condition],
+		"words": _rule_words(rule_conditions[condition], entry[condition]),
+	}
+}
+
+_example_matches(rule, "allow", example) if permits([rule], _example_readings(rule.reads, example))
+
+_example_matches(rule, kind, example) if {
+	kind != "allow"
+	_bites(rule, _example_readings(rule.reads, example))
+}
+
+_example_readings("command", example) := {"command": read_shell(example), "url": _not_read("an example of a command")}
+
+_example_readings("url", example) := {"command": _not_read("an example of a URL"), "url": read_url(example)}
 
 _stated_conditions(entry) := object.keys(entry) & object.keys(rule_conditions)
 

@@ -327,3 +327,45 @@ test_presets_read_their_runtimes_arguments if {
 	count(got) == count(cases)
 	[g | some g in got; g[3] != g[4]] == []
 }
+
+# Examples are tests, as Codex's match / not_match are at load
+# (codex-rs/execpolicy): each example that fails is an error, located at
+# its rule, and the request's calls are refused.
+test_rule_examples_that_fail_are_errors if {
+	layer := {
+		"name": "team", "allow": [
+			{
+				"tool": shell, "command_prefix": "git status",
+				"match": ["git status -s", "'git' status"],
+				"not_match": ["git statusx", "git status; rm x", "sudo git status"],
+			},
+			{
+				"tool": "web_fetch", "domain": "*.example.com",
+				"match": ["https://a.example.com/x"],
+				"not_match": ["https://example.com/", "https://a.example.com@evil.net/"],
+			},
+		],
+		"deny": [
+			{"tool": shell, "command_prefix": "rm", "match": ["rm -rf /", "/bin/rm x", "ls; rm", "env ls"], "not_match": ["rmdir x", "ls"]},
+			{"tool": shell, "command_prefix": "git push", "match": ["git log"], "not_match": ["git -C x push", "git pull"]},
+		],
+	}
+	d := tooleval.decision with input as rule_request([layer], [cmd("git status")])
+	[[e.code, e.list, e.index, e.example, e.expected] | some e in d.errors] == [
+		["rule_example_failed", "deny", 1, "git log", "match"],
+		["rule_example_failed", "deny", 1, "git -C x push", "not_match"],
+	]
+	d.decisions[0].outcome == "deny"
+
+	# every example holds: no error
+	holding := object.union(layer, {"deny": [layer.deny[0]]})
+	tooleval.decision.errors == [] with input as rule_request([holding], [cmd("git status")])
+}
+
+test_rule_examples_must_be_lists_of_strings if {
+	every examples in ["ls", [1], {"a": "ls"}, null] {
+		layer := {"name": "team", "allow": [{"tool": shell, "command": "ls", "match": examples}]}
+		d := tooleval.decision with input as rule_request([layer], [cmd("ls")])
+		[e.code | some e in d.errors] == ["invalid_rule_examples"]
+	}
+}

@@ -85,9 +85,14 @@ _list_problems(entries, list, groups) := pattern.list_problems(entries, _grammar
 
 _rule_problems(j, entry, list, groups) := [{"index": j, "entry": entry, "code": code}] if {
 	code := arguments.rule_problem(entry, list)
-} else := [object.union(p, {"index": j, "entry": entry}) |
-	some p in pattern.list_problems([entry.tool], _grammar[list], groups)
-]
+} else := array.concat(
+	[object.union(p, {"index": j, "entry": entry}) |
+		some p in pattern.list_problems([entry.tool], _grammar[list], groups)
+	],
+	[object.union(failure, {"index": j, "entry": entry, "code": "rule_example_failed"}) |
+		some failure in arguments.rule_example_failures(entry, list)
+	],
+)
 
 _has_rules(entries) if {
 	some entry in entries
