@@ -63,7 +63,7 @@ func bundleCopy(t *testing.T, skip string, replace map[string]string) string {
 func integrityCorpus(t *testing.T) (decisions, launches [][]byte) {
 	t.Helper()
 	gen := corpus.New(12)
-	for _, doc := range gen.Decisions(300) {
+	for _, doc := range gen.Decisions(200) {
 		data, err := json.Marshal(doc)
 		require.NoError(t, err)
 		decisions = append(decisions, data)
@@ -71,7 +71,7 @@ func integrityCorpus(t *testing.T) (decisions, launches [][]byte) {
 	decisions = append(decisions, []byte(`{"agent": {"role": "subagent", "depth": 1},
 		"declared": [{"name": "message"}, {"name": "read_file"}],
 		"calls": [{"id": "a", "name": "ｍｅｓｓａｇｅ"}, {"id": "b", "name": "read_file"}, {"id": "c", "name": "ＲＥＡＤ_ＦＩＬＥ"}]}`))
-	for _, doc := range gen.Launches(100) {
+	for _, doc := range gen.Launches(60) {
 		data, err := json.Marshal(doc)
 		require.NoError(t, err)
 		launches = append(launches, data)

@@ -63,10 +63,10 @@ func (g *Generator) pick(xs []string) string { return xs[g.rng.IntN(len(xs))] }
 
 func (g *Generator) chance(p float64) bool { return g.rng.Float64() < p }
 
-// Decision returns one decision input document; one in four is about
+// Decision returns one decision input document; one in five is about
 // argument rules (argumentDecision).
 func (g *Generator) Decision() map[string]any {
-	if g.chance(0.25) {
+	if g.chance(0.2) {
 		return g.argumentDecision()
 	}
 	doc := map[string]any{}
