@@ -369,3 +369,27 @@ test_rule_examples_must_be_lists_of_strings if {
 		[e.code | some e in d.errors] == ["invalid_rule_examples"]
 	}
 }
+
+# A deny or ask list's argument rule is never the entry a name-level
+# refusal or ask is put down to: only its list's name entries are.
+test_name_level_steps_are_put_down_to_name_entries if {
+	layers := [{
+		"name": "guard",
+		"allow": [shell],
+		"deny": [{"tool": shell, "command_prefix": "rm"}, shell],
+		"ask": [{"tool": "web_fetch", "domain": "*"}, "web_fetch"],
+	}]
+	d := tooleval.explain with input as rule_request(layers, [cmd("ls"), url("https://a.example.com/")])
+	[s | some s in d.decisions[0].trace; s.outcome == "refused"][0].entry == shell
+	[s | some s in d.decisions[0].trace; s.outcome == "refused"][0].source == "layers[0].deny[1]"
+	[s | some s in d.decisions[1].trace; s.outcome == "ask"][0].entry == "web_fetch"
+	[s | some s in d.decisions[1].trace; s.outcome == "ask"][0].source == "layers[0].ask[1]"
+}
+
+# A list of argument rules is held to the cap on entries like any other.
+test_too_many_argument_rules_are_an_error if {
+	rules := [{"tool": shell, "command_prefix": "ls"} | some _ in numbers.range(0, 4096)]
+	d := tooleval.decision with input as rule_request([{"name": "team", "allow": rules}], [cmd("ls")])
+	"too_many_entries" in {e.code | some e in d.errors}
+	d.decisions[0].outcome == "deny"
+}

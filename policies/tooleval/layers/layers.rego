@@ -74,7 +74,7 @@ _list_problems(entries, list, groups) := pattern.list_problems(entries, _grammar
 } else := array.concat(
 	[p |
 		some p in pattern.list_problems(entries, _grammar[list], groups)
-		not is_object(p.entry)
+		not _rule_read_as_name(p)
 	],
 	[p |
 		some j, entry in entries
@@ -93,6 +93,14 @@ _rule_problems(j, entry, list, groups) := [{"index": j, "entry": entry, "code": 
 		some failure in arguments.rule_example_failures(entry, list)
 	],
 )
+
+# A pattern problem that only says an argument rule is not a name entry
+# (it is checked as a rule instead); any other problem stands, too many
+# entries included.
+_rule_read_as_name(p) if {
+	p.code == "non_string_entry"
+	is_object(p.entry)
+}
 
 _has_rules(entries) if {
 	some entry in entries

@@ -280,11 +280,13 @@ _first_hit(entries, entry_sources, kind, f) := hits[0] if {
 } else := {}
 
 _entry_hits(entry, source, kind, vocabulary, f) := [{"entry": entry, "source": source}] if {
-	# an argument rule, by its tool entry (the arguments step says what
-	# its condition said)
+	# an allow list's argument rule lets its tool through by name (the
+	# arguments step says what its condition said)
 	is_object(entry)
+	kind == "allow"
 	pattern.matches(pattern.compile([entry.tool], kind, vocabulary), f.canonical, f.tool)
 } else := [] if {
+	# a deny or ask list's argument rule never matches by name alone
 	is_object(entry)
 } else := [{"entry": entry, "source": source}] if {
 	not pattern.group_name(entry)
