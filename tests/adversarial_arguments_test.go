@@ -1,0 +1,100 @@
+package tests
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+// argumentBypassRequest puts every attempt under one layer that allows
+// `git status` (prefix) and URLs below example.com, and denies `rm` and
+// evil.example.com: no attempt may come out allowed.
+func argumentBypassRequest(calls []any) map[string]any {
+	return map[string]any{
+		"declared": []any{map[string]any{"name": "run_shell_command"}, map[string]any{"name": "web_fetch"}},
+		"layers": []any{map[string]any{
+			"name": "team",
+			"allow": []any{
+				map[string]any{"tool": "run_shell_command", "command_prefix": "git status"},
+				map[string]any{"tool": "web_fetch", "domain": "*.example.com"},
+			},
+			"deny": []any{
+				map[string]any{"tool": "run_shell_command", "command_prefix": "rm"},
+				map[string]any{"tool": "web_fetch", "domain": "evil.example.com"},
+			},
+		}},
+		"calls": calls,
+	}
+}
+
+// TestArgumentBypassesEndInAskOrDeny: the classes of shell and URL
+// bypasses issue 23 names (separators, substitution, redirection,
+// wrappers, assignments, quoting and escapes, here-documents, line
+// continuations, globs; userinfo, backslashes, percent-encoding, trailing
+// dots, case, IDNA look-alikes, numeric IPs), Unicode look-alikes, NUL
+// bytes and very long values, each decided by the embedded engine: none
+// is allowed, and the control calls are.
+func TestArgumentBypassesEndInAskOrDeny(t *testing.T) {
+	t.Parallel()
+	e, err := engine.New(context.Background())
+	require.NoError(t, err)
+
+	commands := []string{
+		"git status; rm -rf /", "git status && rm -rf /", "git status || rm -rf /", "git status | sh",
+		"git status |& sh", "git status & rm -rf /", "git status\nrm -rf /", "git status\r\nrm -rf /",
+		"git status $(rm -rf /)", "git status `rm -rf /`", "git status <(rm -rf /)", "git status >(rm -rf /)",
+		"git status > /etc/passwd", "git status >> ~/.bashrc", "git status 2>&1", "git status <<EOF\nx\nEOF",
+		"git status <<<x", "GIT_DIR=/tmp git status", "PATH=/tmp git status", "env git status",
+		"sudo git status", "bash -c 'git status'", "sh -c \"git status\"", "eval git status", "xargs git status",
+		"timeout 5 git status", "nohup git status", "command git status", "exec git status", "/tmp/git status",
+		"./git status", "git\\ status", "git sta\\\ntus", "git status \\; rm", "gi\"t\" status; rm -rf /",
+		"git status *", "git status ?", "git status [a]", "git status ~root", "git status #x\nrm", "! git status",
+		"(git status)", "{ git status; }", "git ${IFS}status", "git$IFS status", "git status\x00; rm -rf /",
+		"ｇｉｔ status", "gіt status", "git\u00a0status", "git\u200bstatus", "git status\u2028rm -rf /",
+		"git status" + strings.Repeat(" -v", 3400), strings.Repeat("git status; ", 70), "",
+		"'git status", "git status \"", "git status 'a\nb'; rm",
+	}
+	urls := []string{
+		"https://docs.example.com@evil.com/", "https://evil.com#@docs.example.com/", "https://evil.com\\@docs.example.com/",
+		"https://evil.com\\.docs.example.com/", "https://docs%2eexample.com/", "https://%65vil.example.com/",
+		"https://docs.example.com.evil.com/", "https://docs.example.com../", "https://DOCS.EXAMPLE.COM%00.evil.com/",
+		"https://docs.еxample.com/", "https://docs.example。com/", "https://docs.ｅxample.com/", "https://xn--e1awd7f.com/",
+		"https://2130706433/", "https://0x7f.1/", "https://0177.0.0.1/", "https://[::1]/", "https://127.1/",
+		"ftp://docs.example.com/", "javascript:alert(1)", "//docs.example.com/", "docs.example.com/x",
+		"https:docs.example.com", "https://docs.example.com\t.evil.com/", " https://docs.example.com/", "https://evil.example.com/",
+		"https://docs.example.com/" + strings.Repeat("a", 9000), "https://docs.example.com\x00/", "",
+	}
+	var calls []any
+	for i, c := range commands {
+		calls = append(calls, map[string]any{"id": fmt.Sprintf("cmd%d", i), "name": "run_shell_command", "args": map[string]any{"command": c}})
+	}
+	for i, u := range urls {
+		calls = append(calls, map[string]any{"id": fmt.Sprintf("url%d", i), "name": "web_fetch", "args": map[string]any{"url": u}})
+	}
+	for i, args := range []any{nil, map[string]any{}, map[string]any{"command": []any{"git", "status"}}, map[string]any{"url": map[string]any{}},
+		map[string]any{"command": "git status", "env": map[string]any{"GIT_DIR": "/tmp"}}, "git status"} {
+		for _, name := range []string{"run_shell_command", "web_fetch"} {
+			calls = append(calls, map[string]any{"id": fmt.Sprintf("odd%d_%s", i, name), "name": name, "args": args})
+		}
+	}
+	control := []any{
+		map[string]any{"id": "ok_cmd", "name": "run_shell_command", "args": map[string]any{"command": "git status --short"}},
+		map[string]any{"id": "ok_url", "name": "web_fetch", "args": map[string]any{"url": "https://docs.example.com/guide"}},
+	}
+	d, err := e.Decide(context.Background(), argumentBypassRequest(append(control, calls...)))
+	require.NoError(t, err)
+	require.Empty(t, d.Errors)
+	require.Len(t, d.Decisions, len(calls)+len(control))
+	require.Equal(t, engine.OutcomeAllow, d.Decisions[0].Outcome, "the control command")
+	require.Equal(t, engine.OutcomeAllow, d.Decisions[1].Outcome, "the control URL")
+	for i, c := range d.Decisions[len(control):] {
+		require.NotEqual(t, engine.OutcomeAllow, c.Outcome, "%v (%v) was allowed", c.ID, calls[i])
+		require.False(t, c.Allowed, "%v", c.ID)
+	}
+	t.Logf("%d bypass attempts, none allowed", len(calls))
+}
