@@ -393,3 +393,14 @@ test_too_many_argument_rules_are_an_error if {
 	"too_many_entries" in {e.code | some e in d.errors}
 	d.decisions[0].outcome == "deny"
 }
+
+# Argument rules that cannot be worked out for a call (here: its
+# readings are undefined) refuse it as undecided; they never let it pass.
+undefined_readings(_, _) := input.no_such_member
+
+test_argument_rules_that_cannot_be_worked_out_refuse if {
+	layers := [{"name": "team", "allow": [shell], "deny": [{"tool": shell, "command_prefix": "rm"}]}]
+	d := tooleval.decision with input as rule_request(layers, [cmd("ls")])
+		with arguments.call_readings as undefined_readings
+	[[x.outcome, x.reason] | some x in d.decisions] == [["deny", "invalid_config"]]
+}

@@ -104,12 +104,17 @@ session(input_doc) := object.union(ctx, {
 }
 
 # Every declared tool that an argument rule of an inline layer names, by
-# canonical name: its calls are decided on their arguments.
-_argued(ctx) := {name: true |
-	some c in ctx.checks.arguing
-	some list in ["allow", "deny", "ask"]
-	some rule in c.arguments[list]
-	some name in pattern.matched(rule.tool, ctx.tools)
+# canonical name: its calls are decided on their arguments. Undefined if
+# a rule's tool cannot be matched, so that the session is (and fails
+# closed) rather than answer such a tool's calls from its entries.
+_argued(ctx) := {name: true | some names in matched; some name in names} if {
+	rules := [rule |
+		some c in ctx.checks.arguing
+		some list in ["allow", "deny", "ask"]
+		some rule in c.arguments[list]
+	]
+	matched := [pattern.matched(rule.tool, ctx.tools) | some rule in rules]
+	count(matched) == count(rules)
 }
 
 # by_tool (a value per declared tool, by its canonical name) keyed also

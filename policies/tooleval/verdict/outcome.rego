@@ -73,9 +73,14 @@ outcome("arguments", _, f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	f.ctx.checks.arguing == []
-} else := _arguments_refused(refusal) if {
-	refusal := _argument_refusals(f)[0]
-} else := _pass
+} else := _arguments_refused(refusals[0]) if {
+	refusals := _argument_refusals(f)
+	count(refusals) > 0
+} else := _pass if {
+	# positive evidence only: refusals that cannot be worked out leave the
+	# default outcome, which refuses as undecided
+	_argument_refusals(f) == []
+}
 
 # The ask list of the k-th stage or layer: ask when it matches the
 # call's tool, or one of its argument rules bites on the call (then with

@@ -161,8 +161,8 @@ _argument_asking(f) := asking[0] if {
 #   The verdict of a call that nothing refuses and that a layer's ask
 #   list matches (asking: {layer}, or {layer, argument} for an argument
 #   rule, whose decision then says which argument it read): not allowed,
-#   outcome ask, reason ask,
-#   with a message for the person who will answer.
+#   outcome ask, reason ask, with a message for the person who will
+#   answer.
 ask_verdict(name, asking, notes) := object.union(
 	{
 		"allowed": false,
