@@ -47,9 +47,10 @@ type CallDecision struct {
 	// treats ask as a refusal.
 	Outcome Outcome `json:"outcome"`
 	// Reason, Layer and Message explain a refusal; Rule names the path
-	// rule of a path refusal; Argument ("command" or "url") says that an
-	// argument rule refused or asked for the call, and which reading of
-	// its arguments it looked at (the message quotes that reading).
+	// rule of a path refusal; Argument ("command", "url", "path" or
+	// "args") says that an argument rule refused or asked for the call,
+	// and which reading of its arguments it looked at (the message quotes
+	// that reading).
 	Reason   string `json:"reason,omitempty"`
 	Layer    string `json:"layer,omitempty"`
 	Message  string `json:"message,omitempty"`

@@ -2,10 +2,12 @@
 # that match a call's arguments as well as its tool (issue 23). An entry
 # that is an object is an argument rule: {"tool": ENTRY, CONDITION:
 # VALUE}, ENTRY one entry of the list's own grammar, CONDITION one of
-# rule_conditions. The argument a condition reads is named per tool by
-# the configuration's rule_arguments; a rule whose argument is missing,
-# not a string or unreadable never allows, and every deny and ask rule
-# bites on it.
+# rule_conditions. The command and URL a condition reads are the
+# arguments the configuration's rule_arguments names per tool, the paths
+# those its path_arguments names (path_rules.rego), the arguments the
+# call's args object (args_rules.rego). A rule whose argument is
+# missing, not what it reads or unreadable never allows, and every deny
+# and ask rule bites on it.
 package tooleval.arguments
 
 import data.tooleval.pattern
@@ -15,31 +17,56 @@ import data.tooleval.shape
 # description: |
 #   The conditions an argument rule can state, each with the reading of
 #   the call it looks at: command_prefix (the command's words start with
-#   these words) and command (the command's words are these words) read
-#   the shell command (read_shell), domain (the host, *.NAME below NAME,
-#   * any) the URL (read_url).
+#   these words), command (the command's words are these words) and
+#   command_wildcard (these words, a word * standing for any words and a
+#   * in a word for any characters of it) read the shell command
+#   (read_shell); domain (the host, *.NAME below NAME, * any) the URL
+#   (read_url); path (a glob, see path_glob_problem) the resolved paths
+#   (path_reading); args_pattern (a regular expression) the arguments as
+#   canonical JSON, args (an object) the arguments' values
+#   (args_reading).
 rule_conditions := {
 	"command_prefix": "command",
 	"command": "command",
+	"command_wildcard": "command",
 	"domain": "url",
+	"path": "path",
+	"args_pattern": "args",
+	"args": "args",
 }
 
 # The members an argument rule may have: its tool, one condition, and
 # examples (match, not_match).
-_rule_members := {"tool", "command_prefix", "command", "domain", "match", "not_match"}
+_rule_members := {
+	"tool", "match", "not_match",
+	"command_prefix", "command", "command_wildcard", "domain", "path", "args_pattern", "args",
+}
+
+_conditions_text := "command_prefix, command, command_wildcard, domain, path, args_pattern or args"
 
 # METADATA
 # description: |
 #   The problem codes of argument rules, with their messages (the layer
 #   errors quote them).
 rule_problem_messages := {
-	"unknown_rule_member": "an argument rule has only tool and one condition (command_prefix, command or domain)",
+	"unknown_rule_member": sprintf("an argument rule has only tool, one condition (%s), match and not_match", [_conditions_text]),
 	"invalid_rule_tool": "an argument rule's tool must be a string entry",
-	"rule_condition_count": "an argument rule states exactly one condition (command_prefix, command or domain)",
+	"rule_condition_count": sprintf("an argument rule states exactly one condition (%s)", [_conditions_text]),
 	"invalid_command_rule": "a command rule must be one simple command a shell reads exactly (no operator, quoting aside nothing a shell expands)",
+	"wildcard_program": "a command_wildcard rule names its program exactly: its first word has no *",
 	"wrapper_in_allow": "an allow command rule cannot start with a wrapper (sh, bash, env, xargs, sudo ...): the words after it are not the command that runs",
 	"invalid_domain_rule": "a domain rule is a lower-case host name or IPv4 address, *.NAME or *",
-	"invalid_rule_examples": "an argument rule's match and not_match are lists of strings (commands or URLs)",
+	"invalid_path_rule": concat("", [
+		"a path rule is a glob of / separated segments (* and ? within a segment, ** a whole segment), ",
+		"absolute or relative to the workspace root, in NFC, with no empty, . or .. segment, ",
+		"no [ ] { } \\ or NUL, and no leading ~ or $",
+	]),
+	"invalid_args_pattern": "an args_pattern rule is a regular expression (RE2 syntax)",
+	"invalid_args_rule": "an args rule is a non-empty object of argument names to the values they must have",
+	"invalid_rule_examples": concat("", [
+		"an argument rule's match and not_match are lists of examples: strings (commands, URLs or paths), ",
+		"or objects (arguments) for args_pattern and args rules",
+	]),
 	"rule_example_failed": "an argument rule does not match an example of its match list, or matches one of its not_match list (see example and expected)",
 }
 
@@ -62,16 +89,26 @@ rule_problem(entry, kind) := "unknown_rule_member" if {
 } else := "wrapper_in_allow" if {
 	kind == "allow"
 	rule_conditions[rule_condition(entry)] == "command"
-	read_shell(entry[rule_condition(entry)]).parts[0].wrapper
+	_rule_command(rule_condition(entry), entry[rule_condition(entry)]).parts[0].wrapper
 } else := "invalid_rule_examples" if {
 	some member in ["match", "not_match"]
-	not _strings(object.get(entry, member, []))
+	not _examples(rule_conditions[rule_condition(entry)], object.get(entry, member, []))
 }
 
-_strings(x) if {
+# Examples are the values a rule reads: arguments objects for an args
+# rule, strings (a command, a URL, a path) for the others.
+_examples("args", x) if {
 	is_array(x)
-	every s in x {
-		is_string(s)
+	every example in x {
+		is_object(example)
+	}
+}
+
+_examples(reads, x) if {
+	reads != "args"
+	is_array(x)
+	every example in x {
+		is_string(example)
 	}
 }
 
@@ -81,7 +118,9 @@ _strings(x) if {
 #   that fail, as Codex checks a rule's examples when it loads: each
 #   {example, expected} with expected "match" for an example of its match
 #   list the rule does not match, "not_match" for one of its not_match
-#   list it does. An example is the argument's value, a command or a URL;
+#   list it does. An example is the value the rule reads: a command, a
+#   URL, a path (relative to the workspace root, which examples take to
+#   be /, or absolute), or the arguments (an object);
 #   an allow rule matches it when it allows a call that carries it
 #   (permits), a deny or ask rule when it bites on one (biting_rule),
 #   whatever the tool.
@@ -96,12 +135,7 @@ rule_example_failures(entry, kind) := array.concat(
 	],
 ) if {
 	condition := rule_condition(entry)
-	rule := {
-		"condition": condition,
-		"reads": rule_conditions[condition],
-		"value": entry[condition],
-		"words": _rule_words(rule_conditions[condition], entry[condition]),
-	}
+	rule := _rule(condition, entry[condition])
 }
 
 _example_matches(rule, "allow", example) if permits([rule], _example_readings(rule.reads, example))
@@ -111,9 +145,26 @@ _example_matches(rule, kind, example) if {
 	_bites(rule, _example_readings(rule.reads, example))
 }
 
-_example_readings("command", example) := {"command": read_shell(example), "url": _not_read("an example of a command")}
+# An example read as a call that carries it: the reading the rule looks
+# at, the others unreadable. A path example is a path relative to the
+# workspace root, which examples take to be /, or an absolute one.
+_example_readings(reads, example) := {r: _example_reading_of(r, reads, example) | some r in ["command", "url", "path", "args"]}
 
-_example_readings("url", example) := {"command": _not_read("an example of a URL"), "url": read_url(example)}
+_example_reading_of(r, reads, example) := _example_reading(reads, example) if {
+	r == reads
+} else := _not_read("an example of another argument")
+
+_example_reading("command", example) := read_shell(example)
+
+_example_reading("url", example) := read_url(example)
+
+_example_reading("path", example) := paths_reading([_absolute_example(example)], "/")
+
+_example_reading("args", example) := args_reading({"args": example})
+
+_absolute_example(example) := example if startswith(example, "/")
+
+else := concat("", ["/", trim_prefix(example, "./")])
 
 _stated_conditions(entry) := object.keys(entry) & object.keys(rule_conditions)
 
@@ -129,16 +180,38 @@ _condition_problem("domain", value) := "invalid_domain_rule" if not _domain_entr
 
 _condition_problem(condition, value) := "invalid_command_rule" if {
 	rule_conditions[condition] == "command"
-	not _one_command(value)
+	not _one_command(condition, value)
 }
 
-_one_command(value) if count(read_shell(value).parts) == 1
+_condition_problem("command_wildcard", value) := "wildcard_program" if {
+	_one_command("command_wildcard", value)
+	contains(_rule_command("command_wildcard", value).parts[0].words[0], "*")
+}
 
+_condition_problem("path", value) := "invalid_path_rule" if not path_glob(value)
+
+_condition_problem("args_pattern", value) := "invalid_args_pattern" if not _regex(value)
+
+_condition_problem("args", value) := "invalid_args_rule" if not _non_empty_object(value)
+
+# A valid domain entry: see rule_conditions.
 _domain_entry("*")
 
 _domain_entry(value) if {
 	is_string(value)
 	regex.match(`^(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$`, value)
+}
+
+_one_command(condition, value) if count(_rule_command(condition, value).parts) == 1
+
+_regex(value) if {
+	is_string(value)
+	regex.is_valid(value)
+}
+
+_non_empty_object(value) if {
+	is_object(value)
+	count(value) > 0
 }
 
 # METADATA
@@ -149,23 +222,48 @@ _domain_entry(value) if {
 #   "deny"), reads the reading it looks at (rule_conditions), words the
 #   words of a command rule (null for a domain rule). Entries that are
 #   not objects are the list's name entries (tooleval.pattern).
-compile_rules(list, grammar, vocabulary) := [{
+compile_rules(list, grammar, vocabulary) := [object.union(_rule(condition, entry[condition]), {
 	"index": j,
 	"entry": entry,
 	"tool": pattern.compile([entry.tool], grammar, vocabulary),
-	"condition": condition,
-	"reads": rule_conditions[condition],
-	"value": entry[condition],
-	"words": _rule_words(rule_conditions[condition], entry[condition]),
-} |
+}) |
 	some j, entry in list
 	is_object(entry)
 	condition := rule_condition(entry)
 ]
 
-_rule_words("command", value) := read_shell(value).parts[0].words
+# A rule as matching reads it: its condition, the reading it looks at,
+# its value, its words (a command rule's, null otherwise) and what it is
+# matched with (null when the value itself is).
+_rule(condition, value) := {
+	"condition": condition,
+	"reads": rule_conditions[condition],
+	"value": value,
+	"words": _rule_words(rule_conditions[condition], condition, value),
+	"matcher": _matcher(condition, value),
+}
 
-_rule_words("url", _) := null
+_rule_words("command", condition, value) := _rule_command(condition, value).parts[0].words
+
+_rule_words(reads, _, _) := null if reads != "command"
+
+_matcher("command_wildcard", value) := wildcard_matcher(_rule_command("command_wildcard", value).parts[0].words)
+
+_matcher("path", value) := path_matcher(value)
+
+_matcher(condition, _) := null if not condition in {"command_wildcard", "path"}
+
+# METADATA
+# description: |
+#   Every reading of a call that argument rules look at, {command, url,
+#   path, args}: call_readings's command and URL (sources: the tool's
+#   entry of the configuration's rule_arguments), path_reading's paths
+#   (path_arguments: the tool's path arguments, workspace: the request's
+#   compiled workspace, or null) and args_reading's arguments.
+readings(sources, workspace, path_arguments, call) := object.union(call_readings(sources, call), {
+	"path": path_reading(workspace, path_arguments, call),
+	"args": args_reading(call),
+})
 
 # METADATA
 # description: |
@@ -223,14 +321,20 @@ _not_read(why) := {"unreadable": why, "hosts": [], "numeric": false}
 # description: |
 #   The first rule of rules (compiled, of a deny or an ask list) that
 #   bites on a call of the declared tool with canonical name name and
-#   record {kind, server, tool}, read as readings (call_readings): its
-#   tool entry matches the tool, and its condition could hold: for a
+#   record {kind, server, tool}, read as readings (see readings): its
+#   tool entry matches the tool, and its condition could hold. For a
 #   command rule, the command is unreadable, or one of its parts runs a
 #   wrapper (what it runs is not read) or runs the rule's program (by any
 #   path, in any case) with the rule's other words among its own, in
-#   order (options between them do not hide it); for a domain rule, the
-#   URL could reach a host the rule names, or reaches none that can be
-#   read. Undefined when none bites.
+#   order (options between them do not hide it; a * in a wildcard rule's
+#   word stands for any characters, a word * is dropped). For a domain
+#   rule, the URL could reach a host the rule names, or reaches none that
+#   can be read. For a path rule, the paths are unreadable or one of them
+#   matches the glob compared segment by segment by key (path_bites). For
+#   an args_pattern rule, the arguments are unreadable or their canonical
+#   JSON matches; for an args rule, they are unreadable or carry each of
+#   its members with a value that may be the same (args_bites). Undefined
+#   when none bites.
 biting_rule(rules, name, record, readings) := biting[0] if {
 	biting := [rule |
 		some rule in rules
@@ -241,19 +345,8 @@ biting_rule(rules, name, record, readings) := biting[0] if {
 }
 
 _bites(rule, readings) if {
-	rule.reads == "command"
-	readings.command.unreadable
-}
-
-_bites(rule, readings) if {
-	rule.reads == "command"
-	some part in readings.command.parts
-	_part_bites(rule.words, part)
-}
-
-_bites(rule, readings) if {
-	rule.reads == "url"
-	url_matches(readings.url, rule.value, "deny")
+	rule.reads != "url"
+	readings[rule.reads].unreadable
 }
 
 _bites(rule, readings) if {
@@ -262,26 +355,31 @@ _bites(rule, readings) if {
 	count(readings.url.hosts) == 0
 }
 
-_part_bites(_, part) if part.wrapper
-
-_part_bites(words, part) if {
-	_program(part.words[0]) == _program(words[0])
-	regex.match(_in_order(array.slice(words, 1, count(words))), _joined(array.slice(part.words, 1, count(part.words))))
+_bites(rule, readings) if {
+	rule.reads == "command"
+	some part in readings.command.parts
+	_part_bites(rule, part)
 }
 
-# A program as a deny rule compares it: the last segment of its path,
-# lower case.
-_program(word) := lower(regex.replace(word, `^.*/`, ""))
+_bites(rule, readings) if {
+	rule.reads == "url"
+	url_matches(readings.url, rule.value, "deny")
+}
 
-# Words joined with NUL around each (a word a shell reads has none).
-_joined(words) := concat("", ["\u0000", concat("\u0000", words), "\u0000"])
+_bites(rule, readings) if {
+	rule.reads == "path"
+	path_bites(rule.matcher, readings.path)
+}
 
-# The regular expression that finds words, in order, among _joined words.
-_in_order(words) := concat("", [`\x00`, concat(`\x00(?:[^\x00]*\x00)*?`, [_quoted(w) | some w in words]), `\x00`]) if {
-	count(words) > 0
-} else := ""
+_bites(rule, readings) if {
+	rule.condition == "args_pattern"
+	regex.match(rule.value, readings.args.json)
+}
 
-_quoted(word) := regex.replace(word, `[\\.+*?()|\[\]{}^$]`, `\${0}`)
+_bites(rule, readings) if {
+	rule.condition == "args"
+	args_bites(rule.value, readings.args.args)
+}
 
 # METADATA
 # scope: document
@@ -289,8 +387,12 @@ _quoted(word) := regex.replace(word, `[\\.+*?()|\[\]{}^$]`, `\${0}`)
 #   Whether the allow rules of a layer that match a call's tool (rules,
 #   compiled) permit the call read as readings: every part of a command
 #   read exactly is allowed by one of the command rules, and none runs a
-#   wrapper; or a domain rule names the host of a URL read exactly.
-#   Nothing unreadable is ever permitted.
+#   wrapper; a domain rule names the host of a URL read exactly; every
+#   path of the call is matched exactly by one of the path rules
+#   (path_permits); an args_pattern rule's expression matches the
+#   arguments' canonical JSON, or the arguments carry each member of an
+#   args rule with that very value. Nothing unreadable is ever
+#   permitted.
 permits(rules, readings) if {
 	command_rules := [rule | some rule in rules; rule.reads == "command"]
 	count(command_rules) > 0
@@ -307,17 +409,22 @@ permits(rules, readings) if {
 	url_matches(readings.url, rule.value, "allow")
 }
 
-_allows_words(rules, words) if {
-	some rule in rules
-	rule.condition == "command"
-	words == rule.words
+permits(rules, readings) if {
+	matchers := [rule.matcher | some rule in rules; rule.reads == "path"]
+	count(matchers) > 0
+	path_permits(matchers, readings.path)
 }
 
-_allows_words(rules, words) if {
+permits(rules, readings) if {
 	some rule in rules
-	rule.condition == "command_prefix"
-	count(words) >= count(rule.words)
-	array.slice(words, 0, count(rule.words)) == rule.words
+	rule.condition == "args_pattern"
+	regex.match(rule.value, readings.args.json)
+}
+
+permits(rules, readings) if {
+	some rule in rules
+	rule.condition == "args"
+	args_permits(rule.value, readings.args.args)
 }
 
 # METADATA
@@ -335,14 +442,18 @@ conditional_allow(compiled, name, record) := matching if {
 
 # METADATA
 # description: |
-#   How a reading (read_shell's or read_url's) is quoted in a message:
-#   why it is unreadable, or the command's parts (wrappers marked) or the
-#   URL's host.
+#   How a reading (see readings) is quoted in a message: why it is
+#   unreadable, or the command's parts (wrappers marked), the URL's host,
+#   the paths or the arguments' canonical JSON.
 reading_summary(reading) := sprintf("the argument is unreadable: %s", [reading.unreadable]) if {
 	reading.unreadable
 } else := sprintf("read as %s", [concat(" | ", [_part_summary(p) | some p in reading.parts])]) if {
 	reading.parts
-} else := sprintf("read as host %q", [reading.host])
+} else := sprintf("read as host %q", [reading.host]) if {
+	reading.host
+} else := sprintf("read as paths %s", [json.marshal(reading.paths)]) if {
+	reading.paths
+} else := sprintf("read as arguments %s", [reading.json])
 
 _part_summary(part) := sprintf("%s (runs another command)", [json.marshal(part.words)]) if {
 	part.wrapper

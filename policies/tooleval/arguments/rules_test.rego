@@ -263,6 +263,11 @@ test_valid_argument_rules_have_no_problem if {
 		{"tool": "web_fetch", "domain": "*"},
 		{"tool": "web_fetch", "domain": "*.example.com"},
 		{"tool": "web_fetch", "domain": "10.0.0.1"},
+		{"tool": shell, "command_wildcard": "git * main"},
+		{"tool": "read_file", "path": "src/**"},
+		{"tool": "read_file", "path": "/"},
+		{"tool": "deploy", "args_pattern": `^\{"env":"dev"`},
+		{"tool": "deploy", "args": {"env": "dev", "replicas": 2}},
 	] {
 		not arguments.rule_problem(entry, "deny")
 	}
@@ -403,4 +408,52 @@ test_argument_rules_that_cannot_be_worked_out_refuse if {
 	d := tooleval.decision with input as rule_request(layers, [cmd("ls")])
 		with arguments.call_readings as undefined_readings
 	[[x.outcome, x.reason] | some x in d.decisions] == [["deny", "invalid_config"]]
+}
+
+# Wildcard rules on a command's words: Claude Code's Bash(git * main)
+# ("permissions"), read word by word.
+wildcard_layer := {
+	"name": "team",
+	"allow": [
+		{"tool": shell, "command_wildcard": "git * main"},
+		{"tool": shell, "command_wildcard": "npm run test:*"},
+	],
+	"deny": [{"tool": shell, "command_wildcard": "git push * --force*"}],
+}
+
+# [source, command, expected outcome under wildcard_layer]
+wildcard_rows := [
+	["permissions: * anywhere", "git push origin main", allowed],
+	["a word * is any words, none included", "git main", allowed],
+	["words, not text", "git push origin main2", not_allowed("team")],
+	["words, not text", "git push 'origin main'", not_allowed("team")],
+	["permissions: * at the end", "npm run test:unit", allowed],
+	["* in a word stays in its word", "npm run test:unit extra", not_allowed("team")],
+	["* in a word needs the rest of its word", "npm run test", not_allowed("team")],
+	["permissions: every subcommand", "git push origin main; rm -rf /", not_allowed("team")],
+	["deny: words in order", "git push origin --force", denied("team")],
+	["deny: * in a word", "git push origin --force-with-lease", denied("team")],
+	["deny: options between the words", "git -C x push o --force", denied("team")],
+	["deny: over an allow", "git push --force main", denied("team")],
+	["deny: words out of order", "git --force push", not_allowed("team")],
+]
+
+test_wildcard_rules if {
+	got := rule_outcomes([wildcard_layer], [cmd(row[1]) | some row in wildcard_rows])
+	[[row[0], row[1], got[i], row[2]] | some i, row in wildcard_rows; got[i] != row[2]] == []
+}
+
+test_wildcard_rule_errors if {
+	rows := [
+		[{"tool": shell, "command_wildcard": "* main"}, "wildcard_program"],
+		[{"tool": shell, "command_wildcard": "g* main"}, "wildcard_program"],
+		[{"tool": shell, "command_wildcard": "git '*' main"}, "invalid_command_rule"],
+		[{"tool": shell, "command_wildcard": "git * && ls"}, "invalid_command_rule"],
+		[{"tool": shell, "command_wildcard": "sudo *"}, "wrapper_in_allow"],
+	]
+	got := [[e.code | some e in d.errors] |
+		some row in rows
+		d := tooleval.decision with input as rule_request([{"name": "l", "allow": [row[0]]}], [cmd("ls")])
+	]
+	[[row, got[i]] | some i, row in rows; got[i] != [row[1]]] == []
 }

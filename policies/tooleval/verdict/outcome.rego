@@ -119,9 +119,15 @@ _has_ask_rules(c) if c.arguments.ask != []
 #   call with facts f, or undefined.
 argument_ask(c, f) := arguments.biting_rule(c.arguments.ask, f.canonical, f.tool, _readings(f))
 
-# The readings of the call (tooleval.arguments.call_readings), of the
-# arguments the configuration in force names for its tool.
-_readings(f) := arguments.call_readings(object.get(configuration.prepared.rule_arguments, f.canonical, {}), f.call)
+# The readings of the call (tooleval.arguments.readings): of the
+# arguments the configuration in force names for its tool, of its path
+# arguments under the request's workspace, and of its arguments.
+_readings(f) := arguments.readings(
+	object.get(configuration.prepared.rule_arguments, f.canonical, {}),
+	f.ctx.workspace,
+	object.get(f.ctx.path_arguments, f.canonical, {}),
+	f.call,
+)
 
 # Every refusal by argument rules of the call with facts f, in order:
 # each layer's biting deny rule first, then each layer's allow rules

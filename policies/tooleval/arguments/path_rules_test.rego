@@ -1,0 +1,173 @@
+# Path rules through whole decisions under the shipped configuration
+# (read_file reads path, write_file writes path), and the glob grammar.
+# Rows that follow Claude Code's documented Read and Edit rules cite
+# https://code.claude.com/docs/en/permissions ("permissions"); the rest
+# are this policy's own reading.
+package tooleval.arguments_test
+
+import data.tooleval
+import data.tooleval.arguments
+
+# A decision input with a workspace at /ws that may also read /etc.
+path_request(layers, calls) := object.union(rule_request(layers, calls), {
+	"declared": [{"name": "read_file"}, {"name": "write_file"}],
+	"workspace": {"root": "/ws", "read_roots": ["/etc"]},
+})
+
+path_outcomes(layers, calls) := [[d.outcome, object.get(d, "reason", null), object.get(d, "layer", null)] |
+	some d in decisions
+] if {
+	decisions := tooleval.decision.decisions with input as path_request(layers, calls)
+}
+
+read_call(path) := ["read_file", {"path": path}]
+
+write_call(path) := ["write_file", {"path": path, "content": "x"}]
+
+path_layer := {
+	"name": "team",
+	"allow": [
+		{"tool": "read_file", "path": "src/**"},
+		{"tool": "read_file", "path": "/etc/hosts"},
+		{"tool": "read_file", "path": "*.md"},
+		"write_file",
+	],
+	"deny": [
+		{"tool": "read_file", "path": ".env"},
+		{"tool": "write_file", "path": "/ws/secrets"},
+	],
+	"ask": [{"tool": "write_file", "path": "*.lock"}],
+}
+
+# [source, call, expected outcome under path_layer]
+path_rows := [
+	["permissions: relative to the project", read_call("/ws/src/a.go"), allowed],
+	["** is any number of segments, none included", read_call("/ws/src"), allowed],
+	["** is any number of segments", read_call("/ws/src/a/b/c.go"), allowed],
+	["an allow compares exactly", read_call("/ws/SRC/a.go"), not_allowed("team")],
+	["segment boundary", read_call("/ws/srcx/a.go"), not_allowed("team")],
+	["permissions: a name with no / matches at any depth", read_call("/ws/docs/readme.md"), allowed],
+	["a name with no / matches at any depth", read_call("/ws/readme.md"), allowed],
+	["* stays in its segment", read_call("/ws/readme.md.bak"), not_allowed("team")],
+	["absolute", read_call("/etc/hosts"), allowed],
+	["absolute: segment boundary", read_call("/etc/hosts.allow"), not_allowed("team")],
+	["absolute: other file", read_call("/etc/passwd"), not_allowed("team")],
+	["permissions: deny wins over allow", read_call("/ws/src/.env"), denied("team")],
+	["a deny compares by key", read_call("/ws/src/.ENV"), denied("team")],
+	["a deny compares by key: trailing dot", read_call("/ws/src/.env."), denied("team")],
+	["a glob names what is below it", read_call("/ws/src/.env/x"), denied("team")],
+	["a glob names what is below it, new lines included", read_call("/ws/src/.env/a\nb"), denied("team")],
+	["not resolved: the workspace refuses first", read_call("/ws/src/../.env"), ["deny", "path", "workspace"]],
+	["deny: absolute", write_call("/ws/secrets/k"), denied("team")],
+	["deny: by key", write_call("/ws/Secrets/k"), denied("team")],
+	["deny: by key, full width", write_call("/ws/ｓｅｃｒｅｔｓ/k"), denied("team")],
+	["ask", write_call("/ws/a/Cargo.lock"), asked("team")],
+	["ask by key", write_call("/ws/a/x.LOCK"), asked("team")],
+	["named outright", write_call("/ws/a/b.txt"), allowed],
+]
+
+test_path_rules if {
+	got := path_outcomes([path_layer], [row[1] | some row in path_rows])
+	[[row[0], row[1], got[i], row[2]] | some i, row in path_rows; got[i] != row[2]] == []
+}
+
+# Without a workspace the host resolves no path: a path rule never
+# allows, and every deny and ask path rule bites.
+test_path_rules_need_a_workspace if {
+	request := object.remove(path_request([path_layer], [read_call("/ws/src/a.go"), write_call("/ws/a/b.txt")]), ["workspace"])
+	[d.outcome | some d in tooleval.decision.decisions] == ["deny", "deny"] with input as request
+}
+
+# A path rule never allows a call that names no path, or a path that is
+# not a string; a deny path rule bites on it.
+test_path_rules_never_allow_what_they_cannot_read if {
+	calls := [["read_file", {}], ["read_file", {"path": 7}], ["read_file", "x"]]
+	allow_only := {"name": "team", "allow": [{"tool": "read_file", "path": "**"}]}
+	every d in path_outcomes([allow_only], calls) {
+		d[0] == "deny"
+	}
+	deny_only := {"name": "team", "deny": [{"tool": "write_file", "path": "/nowhere"}]}
+	path_outcomes([deny_only], [["write_file", {"content": "x"}]]) == [denied("team")]
+}
+
+glob_rows := [
+	["/", true],
+	["**", true],
+	["src/**", true],
+	["./src", true],
+	["*.env", true],
+	["src/", true],
+	["/etc/hosts", true],
+	["a/**/b", true],
+	["a?c/*.go", true],
+	["", false],
+	["./", false],
+	["~/x", false],
+	["$HOME/x", false],
+	["a/../b", false],
+	["a//b", false],
+	["//etc", false],
+	["a/./b", false],
+	["a**", false],
+	["[ab]", false],
+	["{a,b}", false],
+	["a\\b", false],
+	["a\u0000b", false],
+	["e\u0301", false],
+	[7, false],
+	[["src"], false],
+]
+
+test_path_glob_grammar if {
+	[row | some row in glob_rows; arguments.path_glob(row[0]) != row[1]] == []
+}
+
+path_glob(value) if {
+	arguments.path_glob(value)
+} else := false
+
+test_path_rule_errors if {
+	layer := {"name": "l", "deny": [{"tool": "read_file", "path": "../x"}]}
+	d := tooleval.decision with input as path_request([layer], [read_call("/ws/a")])
+	[e.code | some e in d.errors] == ["invalid_path_rule"]
+}
+
+# [arguments, call args, expected reading] of path_reading under /ws.
+reading_rows := [
+	[{"path": {"read": true}}, {"path": "/ws/a"}, {"paths": ["/ws/a"], "root": "/ws"}],
+	[{"paths": {"read": true}}, {"paths": ["/ws/a", "/ws/b"]}, {"paths": ["/ws/a", "/ws/b"], "root": "/ws"}],
+	[{"a": {"read": true}, "b": {"write": true}}, {"b": "/ws/b", "a": "/ws/a"}, {"paths": ["/ws/a", "/ws/b"], "root": "/ws"}],
+	[{"patch": {"patch": true}}, {"patch": "*** Add File: /ws/x\n+y\n*** Delete File: /ws/z"}, {"paths": ["/ws/x", "/ws/z"], "root": "/ws"}],
+	[{}, {"path": "/ws/a"}, "the tool has no path argument (see the configuration's path_arguments)"],
+	[{"path": {"read": true}}, {}, "the call names no path"],
+	[{"path": {"read": true}}, {"path": ["/ws/a", 7]}, `argument "path" is not a path or a list of paths`],
+	[{"path": {"read": true}}, {"path": null}, `argument "path" is not a path or a list of paths`],
+	[{"pattern": {"glob": true}}, {"pattern": "/ws/*.go"}, `argument "pattern" is a glob pattern, which names many files`],
+	[{"path": {"read": true}}, {"path": "ws/a"}, `path "ws/a" is not resolved (absolute, clean, in NFC)`],
+	[{"path": {"read": true}}, {"path": "/ws/a/"}, `path "/ws/a/" is not resolved (absolute, clean, in NFC)`],
+	[{"path": {"read": true}}, {"path": "/ws/e\u0301"}, "path \"/ws/e\u0301\" is not resolved (absolute, clean, in NFC)"],
+]
+
+test_path_reading if {
+	workspace := arguments.workspace({"workspace": {"root": "/ws"}}, [])
+	got := [arguments.path_reading(workspace, row[0], {"args": row[1]}) | some row in reading_rows]
+	[[row, got[i]] | some i, row in reading_rows; not _reads_as(got[i], row[2])] == []
+	arguments.path_reading(null, {"path": {"read": true}}, {"args": {"path": "/ws/a"}}).unreadable
+}
+
+_reads_as(reading, expected) if reading == expected
+
+_reads_as(reading, expected) if reading == {"unreadable": expected}
+
+# A path rule's examples are paths, relative to a workspace root that
+# examples take to be /.
+test_path_rule_examples if {
+	layer := {"name": "l", "allow": [
+		"write_file",
+		{"tool": "read_file", "path": "src/**", "match": ["src/a.go", "/src/a/b"], "not_match": ["/ws/src/a", "srcx/a", "src/../x"]},
+	]}
+	tooleval.decision.errors == [] with input as path_request([layer], [read_call("/ws/src/a")])
+	failing := {"name": "l", "deny": [{"tool": "read_file", "path": ".env", "match": ["a/.ENV"], "not_match": ["a/.envrc", "x/.env"]}]}
+	d := tooleval.decision with input as path_request([failing], [read_call("/ws/src/a")])
+	[[e.code, e.example] | some e in d.errors] == [["rule_example_failed", "x/.env"]]
+}
