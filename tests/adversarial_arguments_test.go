@@ -3,6 +3,8 @@ package tests
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,4 +99,74 @@ func TestArgumentBypassesEndInAskOrDeny(t *testing.T) {
 		require.False(t, c.Allowed, "%v", c.ID)
 	}
 	t.Logf("%d bypass attempts, none allowed", len(calls))
+}
+
+// TestPathRuleBypassesEndInAskOrDeny: path rules judge the path the host
+// resolved (engine.ResolvePaths), on real files: a symbolic link into a
+// denied directory, a link out of the workspace, .. through a link, case
+// and Unicode spellings, and paths the host cannot resolve are never
+// allowed by `src/**`, and the ones that reach secrets/ are denied.
+func TestPathRuleBypassesEndInAskOrDeny(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e, err := engine.New(ctx)
+	require.NoError(t, err)
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	for _, dir := range []string{"src/pkg", "secrets", "other"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, dir), 0o755))
+	}
+	for _, file := range []string{"src/a.go", "src/pkg/b.go", "secrets/key", "other/c.go"} {
+		require.NoError(t, os.WriteFile(filepath.Join(root, file), []byte("x"), 0o644))
+	}
+	require.NoError(t, os.Symlink(filepath.Join(root, "secrets"), filepath.Join(root, "src/vault")))
+	require.NoError(t, os.Symlink(filepath.Join(root, "secrets/key"), filepath.Join(root, "src/key.go")))
+	require.NoError(t, os.Symlink("/etc", filepath.Join(root, "src/etc")))
+	require.NoError(t, os.Symlink("../other", filepath.Join(root, "src/up")))
+
+	allowed := []string{"src/a.go", root + "/src/pkg/b.go", root + "/src/./a.go", root + "//src/a.go", root + "/src/a.go/"}
+	denied := []string{"src/vault/key", root + "/src/vault/key", "src/key.go", root + "/secrets/key", "src/../secrets/key"}
+	refused := []string{
+		"src/etc/passwd", "src/up/c.go", "src/vault/../a.go", root + "/SRC/a.go", "",
+		root + "/src/a\u0301.go", root + "/ｓｒｃ/a.go", root + "/src/a.go\x00", "~/src/a.go", "$HOME/src/a.go",
+	}
+	var calls []any
+	add := func(kind string, paths []string) {
+		for i, p := range paths {
+			calls = append(calls, map[string]any{"id": fmt.Sprintf("%s%d", kind, i), "name": "read_file", "args": map[string]any{"path": p}})
+		}
+	}
+	add("allowed", allowed)
+	add("denied", denied)
+	add("refused", refused)
+	for i, args := range []any{nil, map[string]any{}, map[string]any{"path": []any{"src/a.go", "secrets/key"}}, map[string]any{"path": []any{}}, map[string]any{"path": 7}, "src/a.go"} {
+		calls = append(calls, map[string]any{"id": fmt.Sprintf("odd%d", i), "name": "read_file", "args": args})
+	}
+	request := map[string]any{
+		"declared":  []any{map[string]any{"name": "read_file"}},
+		"workspace": map[string]any{"root": root},
+		"layers": []any{map[string]any{
+			"name":  "team",
+			"allow": []any{map[string]any{"tool": "read_file", "path": "src/**"}},
+			"deny":  []any{map[string]any{"tool": "read_file", "path": "secrets"}},
+		}},
+		"calls": calls,
+	}
+	input, err := engine.DecodeInput([]byte(mustJSON(request)))
+	require.NoError(t, err)
+	d, err := e.DecideValue(ctx, e.ResolvePaths(input))
+	require.NoError(t, err)
+	require.Empty(t, d.Errors)
+	require.Len(t, d.Decisions, len(calls))
+	for i, c := range d.Decisions {
+		switch {
+		case i < len(allowed):
+			require.Equal(t, engine.OutcomeAllow, c.Outcome, "%v (%v): %s", c.ID, calls[i], c.Message)
+		case i < len(allowed)+len(denied):
+			require.Equal(t, engine.OutcomeDeny, c.Outcome, "%v (%v)", c.ID, calls[i])
+			require.Equal(t, "denied", c.Reason, "%v (%v): %s", c.ID, calls[i], c.Message)
+		default:
+			require.NotEqual(t, engine.OutcomeAllow, c.Outcome, "%v (%v) was allowed", c.ID, calls[i])
+		}
+	}
 }

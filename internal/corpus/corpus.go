@@ -297,6 +297,20 @@ var (
 	ruleTools    = []string{"run_shell_command", "run_shell_command", "bash", "web_fetch", "read_file"}
 	ruleCommands = []string{"git status", "git push", "ls", "rm", "npm run", "git", "'git' status", "ls -la"}
 	ruleDomains  = []string{"*.example.com", "example.com", "evil.net", "*", "a.example.com"}
+	// globs over the corpus's paths (workspace /ws); the last few are not
+	// globs
+	rulePaths = []string{
+		"src/**", "*.md", ".git", "/ws/**", "/etc/**", "/", "**", "./src", "/ws/.git/hooks", ".ssh", "/WS",
+		"/skills/*/SKILL.md", "?eadme.md", "README.md", "../x", "a/**b",
+	}
+	ruleArgsPatterns = []string{
+		`^\{"command":"ls`, `"path":"/ws/`, `git`, `&&`, `^\{"prompt":"summarize"`, `^\{\}$`, `^\{"url":"https://[a-z.]*example\.com/"\}$`, `(`,
+	}
+	ruleArgs = []map[string]any{
+		{"command": "ls"}, {"command": "LS"}, {"path": "/ws/README.md"}, {"path": "/WS/readme.md"}, {"url": "https://example.com/"},
+		{"prompt": "SUMMARIZE"}, {"prompt": "summarize"}, {"cwd": "/ws/src/main.go", "command": "ls"}, {},
+	}
+	ruleWildcards = []string{"git * status", "git *", "ls *", "rm *", "git push * --force*", "npm run t*", "git -*", "* x", "git '*'", "sudo *"}
 	// rules that are configuration errors (wherever they are, or in an
 	// allow list)
 	invalidRules = []map[string]any{
@@ -346,7 +360,7 @@ func (g *Generator) argumentDecision() map[string]any {
 	if g.chance(0.2) {
 		doc["run"] = g.run()
 	}
-	if g.chance(0.2) {
+	if g.chance(0.45) {
 		doc["workspace"] = g.workspace()
 	}
 	return doc
@@ -370,21 +384,37 @@ func (g *Generator) argumentRule() map[string]any {
 	switch {
 	case tool == "web_fetch" && g.chance(0.9), g.chance(0.05):
 		rule["domain"] = g.pick(ruleDomains)
+	case tool == "read_file" && g.chance(0.8), g.chance(0.08):
+		rule["path"] = g.pick(rulePaths)
+	case g.chance(0.15):
+		rule["args_pattern"] = g.pick(ruleArgsPatterns)
+	case g.chance(0.15):
+		rule["args"] = ruleArgs[g.rng.IntN(len(ruleArgs))]
+	case g.chance(0.25):
+		rule["command_wildcard"] = g.pick(ruleWildcards)
 	case g.chance(0.7):
 		rule["command_prefix"] = g.pick(ruleCommands)
 	default:
 		rule["command"] = g.pick(ruleCommands)
 	}
 	if g.chance(0.15) { // examples, which hold or fail
-		example := func() any {
-			if _, domain := rule["domain"]; domain {
-				return g.urls()
-			}
-			return g.command()
-		}
-		rule[g.pick([]string{"match", "not_match"})] = []any{example()}
+		rule[g.pick([]string{"match", "not_match"})] = []any{g.example(rule)}
 	}
 	return rule
+}
+
+// example is a value of what rule reads: a URL, a path, arguments or a
+// command.
+func (g *Generator) example(rule map[string]any) any {
+	switch {
+	case rule["domain"] != nil:
+		return g.urls()
+	case rule["path"] != nil:
+		return g.pick(append([]string{"src/a.go", ".env", "x/.ENV"}, paths...))
+	case rule["args_pattern"] != nil, rule["args"] != nil:
+		return g.args(g.pick(ruleTools))
+	}
+	return g.command()
 }
 
 // args are a call's arguments: a shell command for a shell tool, a URL

@@ -1,10 +1,15 @@
 package oracle
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // RuleArguments is one tool's entry of the configuration's
@@ -19,10 +24,14 @@ type RuleArguments struct {
 // argRule is an argument rule of a layer's list (docs/contract.md,
 // Argument rules).
 type argRule struct {
-	tool   []entry // the rule's tool, as an entry of its list
-	cond   string  // command_prefix, command or domain
-	words  []string
-	domain string
+	tool     []entry // the rule's tool, as an entry of its list
+	cond     string  // command_prefix, command, command_wildcard, domain, path, args_pattern or args
+	words    []string
+	domain   string
+	glob     []string // a path rule's segments, anchored ("" stands for the workspace root)
+	relative bool
+	pattern  *regexp.Regexp
+	members  map[string]any
 }
 
 // The programs a shell part runs another command through (contract: by
@@ -39,11 +48,12 @@ func init() {
 // invalid one.
 func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) (argRule, bool) {
 	var r argRule
+	var err error
 	conds := 0
 	for k := range m {
 		switch k {
 		case "tool", "match", "not_match":
-		case "command_prefix", "command", "domain":
+		case "command_prefix", "command", "command_wildcard", "domain", "path", "args_pattern", "args":
 			conds++
 			r.cond = k
 		default:
@@ -59,18 +69,42 @@ func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) 
 		return r, false
 	}
 	r.tool = tool
+	if r.cond == "args" {
+		members, isObject := m["args"].(map[string]any)
+		r.members = members
+		return r, isObject && len(members) > 0 && r.examplesHold(m, allowList)
+	}
 	value, isString := m[r.cond].(string)
 	if !isString {
 		return r, false
 	}
-	if r.cond == "domain" {
+	switch r.cond {
+	case "domain":
 		r.domain = value
 		if value != "*" && !domainEntry.MatchString(value) {
 			return r, false
 		}
-	} else {
-		parts, readable := shellParts(value)
+	case "path":
+		if r.glob, r.relative, ok = parseGlob(value); !ok {
+			return r, false
+		}
+	case "args_pattern":
+		if r.pattern, err = regexp.Compile(value); err != nil {
+			return r, false
+		}
+	default:
+		text := value
+		if r.cond == "command_wildcard" {
+			if strings.ContainsAny(value, `'"`) {
+				return r, false
+			}
+			text = strings.ReplaceAll(value, "*", "'*'")
+		}
+		parts, readable := shellParts(text)
 		if !readable || len(parts) != 1 || allowList && wrappers[lastSegment(parts[0][0])] {
+			return r, false
+		}
+		if r.cond == "command_wildcard" && strings.Contains(parts[0][0], "*") {
 			return r, false
 		}
 		r.words = parts[0]
@@ -92,15 +126,26 @@ func (r argRule) examplesHold(m map[string]any, allowList bool) bool {
 			return false
 		}
 		for _, e := range list {
-			example, isString := e.(string)
-			if !isString {
-				return false
-			}
 			var c callReading
-			if r.cond == "domain" {
+			switch example, isString := e.(string); {
+			case r.cond == "args_pattern" || r.cond == "args":
+				if _, isObject := e.(map[string]any); !isObject {
+					return false
+				}
+				c.args, c.argsOK = readArgs(e)
+				c.argsJSON = canonicalJSON(c.args)
+			case !isString:
+				return false
+			case r.cond == "domain":
 				c.url, c.urlOK = readURL(example)
 				c.urlReadHosts = c.url.exact || len(c.url.hosts) > 0
-			} else {
+			case r.cond == "path":
+				if !strings.HasPrefix(example, "/") {
+					example = "/" + strings.TrimPrefix(example, "./")
+				}
+				c.paths, c.pathsOK = []string{example}, resolved(example)
+				c.root = "/"
+			default:
 				c.command, c.commandOK = shellParts(example)
 			}
 			matches := r.bites(c)
@@ -307,10 +352,22 @@ type callReading struct {
 	url          urlReading
 	urlOK        bool
 	urlReadHosts bool // the URL reaches some host that can be read
+	paths        []string
+	pathsOK      bool
+	root         string
+	args         map[string]any
+	argsJSON     string
+	argsOK       bool
 }
 
-func readCall(spec RuleArguments, args any) callReading {
+func readCall(spec RuleArguments, w *ws, pathSpec map[string]string, args any) callReading {
 	var r callReading
+	r.args, r.argsOK = readArgs(args)
+	r.argsJSON = canonicalJSON(r.args)
+	r.paths, r.pathsOK = readPaths(w, pathSpec, args)
+	if w != nil {
+		r.root = w.root
+	}
 	m, isObject := args.(map[string]any)
 	if args == nil {
 		m, isObject = map[string]any{}, true
@@ -339,6 +396,35 @@ func readCall(spec RuleArguments, args any) callReading {
 
 // bites: a deny or ask rule could match the call.
 func (r argRule) bites(c callReading) bool {
+	switch r.cond {
+	case "path":
+		if !c.pathsOK {
+			return true
+		}
+		glob, anchored := r.anchored(c.root, true)
+		for _, p := range c.paths {
+			keys, keyed := keysOf(p)
+			// a key is compared as text: one that holds a / (a full-width
+			// solidus folds to one) reads as two
+			if !keyed || !anchored || globMatches(glob, segments(strings.Join(keys, "/"))) {
+				return true
+			}
+		}
+		return false
+	case "args_pattern":
+		return !c.argsOK || r.pattern.MatchString(c.argsJSON)
+	case "args":
+		if !c.argsOK {
+			return true
+		}
+		for name, want := range r.members {
+			got, present := c.args[name]
+			if !present || !mayBe(got, want) {
+				return false
+			}
+		}
+		return true
+	}
 	if r.cond == "domain" {
 		if !c.url.exact && !c.urlReadHosts {
 			return true
@@ -360,7 +446,10 @@ func (r argRule) bites(c callReading) bool {
 		if wrappers[lastSegment(part[0])] {
 			return true
 		}
-		if strings.EqualFold(lastSegment(part[0]), lastSegment(r.words[0])) && inOrder(r.words[1:], part[1:]) {
+		if !strings.EqualFold(lastSegment(part[0]), lastSegment(r.words[0])) {
+			continue
+		}
+		if r.cond == "command_wildcard" && inOrderWild(r.words[1:], part[1:]) || r.cond != "command_wildcard" && inOrder(r.words[1:], part[1:]) {
 			return true
 		}
 	}
@@ -380,15 +469,29 @@ func inOrder(needles, words []string) bool {
 // permits: the allow rules of a layer that name the call's tool let it
 // through.
 func permits(rules []argRule, c callReading) bool {
-	var commandRules []argRule
+	var commandRules, pathRules []argRule
 	for _, r := range rules {
-		if r.cond == "domain" {
+		switch r.cond {
+		case "domain":
 			if c.urlOK && c.url.exact && domainNames(r.domain, c.url.host) {
 				return true
 			}
-			continue
+		case "args_pattern":
+			if c.argsOK && r.pattern.MatchString(c.argsJSON) {
+				return true
+			}
+		case "args":
+			if c.argsOK && hasMembers(c.args, r.members) {
+				return true
+			}
+		case "path":
+			pathRules = append(pathRules, r)
+		default:
+			commandRules = append(commandRules, r)
 		}
-		commandRules = append(commandRules, r)
+	}
+	if len(pathRules) > 0 && c.pathsOK && allPermitted(pathRules, c) {
+		return true
 	}
 	if len(commandRules) == 0 || !c.commandOK {
 		return false
@@ -398,8 +501,11 @@ func permits(rules []argRule, c callReading) bool {
 			return false
 		}
 		if !slices.ContainsFunc(commandRules, func(r argRule) bool {
-			if r.cond == "command" {
+			switch r.cond {
+			case "command":
 				return slices.Equal(part, r.words)
+			case "command_wildcard":
+				return wildWords(r.words, part)
 			}
 			return len(part) >= len(r.words) && slices.Equal(part[:len(r.words)], r.words)
 		}) {
@@ -407,4 +513,287 @@ func permits(rules []argRule, c callReading) bool {
 		}
 	}
 	return true
+}
+
+// allPermitted: every path of the call is matched, exactly, by one of
+// the path rules.
+func allPermitted(rules []argRule, c callReading) bool {
+	for _, p := range c.paths {
+		if !slices.ContainsFunc(rules, func(r argRule) bool {
+			glob, _ := r.anchored(c.root, false)
+			return globMatches(glob, segments(p))
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+func segments(p string) []string {
+	var out []string
+	for _, s := range strings.Split(p, "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// wildWords: words match a wildcard rule's words exactly, a word * any
+// words (none included), a * in a word any characters of that word.
+func wildWords(pattern, words []string) bool {
+	if len(pattern) == 0 {
+		return len(words) == 0
+	}
+	if pattern[0] == "*" {
+		for i := 0; i <= len(words); i++ {
+			if wildWords(pattern[1:], words[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(words) > 0 && starMatch(pattern[0], words[0], "") && wildWords(pattern[1:], words[1:])
+}
+
+// inOrderWild: a deny wildcard rule's words but the word * appear among
+// words in order, each matched as a word.
+func inOrderWild(needles, words []string) bool {
+	var rest []string
+	for _, n := range needles {
+		if n != "*" {
+			rest = append(rest, n)
+		}
+	}
+	for _, w := range words {
+		if len(rest) > 0 && starMatch(rest[0], w, "") {
+			rest = rest[1:]
+		}
+	}
+	return len(rest) == 0
+}
+
+// starMatch: s matches pattern where * stands for any characters but
+// those in not, and (with a non-empty not) ? for any one of the others.
+func starMatch(pattern, s, not string) bool {
+	if pattern == "" {
+		return s == ""
+	}
+	switch c := pattern[0]; {
+	case c == '*':
+		for i := 0; i <= len(s); i++ {
+			if starMatch(pattern[1:], s[i:], not) {
+				return true
+			}
+			if i < len(s) && strings.ContainsRune(not, rune(s[i])) {
+				return false
+			}
+		}
+		return false
+	case c == '?' && not != "":
+		_, size := utf8.DecodeRuneInString(s)
+		return size > 0 && starMatch(pattern[1:], s[size:], not)
+	default:
+		return s != "" && s[0] == c && starMatch(pattern[1:], s[1:], not)
+	}
+}
+
+// parseGlob reads a path rule's glob (contract: Argument rules, path):
+// its segments, with ** before a relative glob of one segment that is
+// neither ./-led nor holds a / but a trailing one.
+func parseGlob(g string) ([]string, bool, bool) {
+	if strings.ContainsAny(g, "[]{}\\\x00") || strings.HasPrefix(g, "~") || strings.HasPrefix(g, "$") || !norm.NFC.IsNormalString(g) {
+		return nil, false, false
+	}
+	relative := !strings.HasPrefix(g, "/")
+	body := strings.TrimPrefix(g, "/")
+	if relative {
+		body = strings.TrimPrefix(g, "./")
+	}
+	body = strings.TrimSuffix(body, "/")
+	var segs []string
+	if body != "" {
+		segs = strings.Split(body, "/")
+	} else if relative {
+		return nil, false, false
+	}
+	for _, s := range segs {
+		if s == "" || s == "." || s == ".." || s != "**" && strings.Contains(s, "**") {
+			return nil, false, false
+		}
+		if _, ok := segmentKey(s); !ok {
+			return nil, false, false
+		}
+	}
+	if relative && len(segs) == 1 && !strings.HasPrefix(g, "./") {
+		segs = append([]string{"**"}, segs...)
+	}
+	return segs, relative, true
+}
+
+// anchored: the rule's glob as segments from the file system's root (the
+// workspace root's before a relative one), as keys when keyed; false when
+// the root has no keys.
+func (r argRule) anchored(root string, keyed bool) ([]string, bool) {
+	var out []string
+	if r.relative {
+		if keyed {
+			keys, ok := keysOf(root)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, keys...)
+		} else {
+			out = append(out, segments(root)...)
+		}
+	}
+	for _, s := range r.glob {
+		if keyed && s != "**" {
+			s, _ = segmentKey(s)
+			out = append(out, strings.Split(s, "/")...)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// globMatches: the glob's segments match the path's segments, or the
+// first of them (a glob names what is below it).
+func globMatches(glob, path []string) bool {
+	if len(glob) == 0 {
+		return true
+	}
+	if glob[0] == "**" {
+		for i := 0; i <= len(path); i++ {
+			if globMatches(glob[1:], path[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(path) > 0 && starMatch(glob[0], path[0], "/") && globMatches(glob[1:], path[1:])
+}
+
+func resolved(p string) bool { return absoluteClean(p) && norm.NFC.IsNormalString(p) }
+
+// readPaths: the paths a call names in its tool's path arguments, under
+// a workspace, each resolved; false when there is no workspace, no path
+// argument, no path, or a value that is not a path or a list of paths.
+func readPaths(w *ws, spec map[string]string, args any) ([]string, bool) {
+	if w == nil || len(spec) == 0 {
+		return nil, false
+	}
+	m, isObject := args.(map[string]any)
+	if args == nil {
+		m, isObject = map[string]any{}, true
+	}
+	if !isObject {
+		return nil, false
+	}
+	var paths []string
+	for name := range spec {
+		switch v := m[name].(type) {
+		case nil:
+			if _, present := m[name]; present {
+				return nil, false
+			}
+		case string:
+			paths = append(paths, v)
+		case []any:
+			for _, e := range v {
+				s, isString := e.(string)
+				if !isString {
+					return nil, false
+				}
+				paths = append(paths, s)
+			}
+		default:
+			return nil, false
+		}
+	}
+	if len(paths) == 0 {
+		return nil, false
+	}
+	for _, p := range paths {
+		if !resolved(p) {
+			return nil, false
+		}
+	}
+	return paths, true
+}
+
+// readArgs: a call's arguments as an object (none is {}).
+func readArgs(args any) (map[string]any, bool) {
+	if args == nil {
+		return map[string]any{}, true
+	}
+	m, isObject := args.(map[string]any)
+	return m, isObject
+}
+
+// canonicalJSON writes arguments as JSON.stringify does once members are
+// sorted (encoding/json sorts map keys): HTML characters unescaped, and
+// U+2028 and U+2029 (which encoding/json always escapes) given back.
+func canonicalJSON(m map[string]any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if m == nil || enc.Encode(m) != nil {
+		return ""
+	}
+	out := strings.TrimSuffix(b.String(), "\n")
+	var w strings.Builder
+	for i := 0; i < len(out); i++ {
+		switch {
+		case out[i] == '\\' && strings.HasPrefix(out[i:], `\u2028`):
+			w.WriteString("\u2028")
+			i += 5
+		case out[i] == '\\' && strings.HasPrefix(out[i:], `\u2029`):
+			w.WriteString("\u2029")
+			i += 5
+		case out[i] == '\\':
+			w.WriteString(out[i : i+2])
+			i++
+		default:
+			w.WriteByte(out[i])
+		}
+	}
+	return w.String()
+}
+
+// hasMembers: an allow args rule's members, each with that very value.
+func hasMembers(args, members map[string]any) bool {
+	for name, want := range members {
+		got, present := args[name]
+		if !present || !jsonEqual(got, want) {
+			return false
+		}
+	}
+	return true
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// mayBe: a deny or ask args rule's member value may be got: equal, or
+// strings with the same canonical form, or a string with none.
+func mayBe(got, want any) bool {
+	if jsonEqual(got, want) {
+		return true
+	}
+	g, gs := got.(string)
+	w, ws := want.(string)
+	if !gs || !ws {
+		return false
+	}
+	cg, ok := Canonical(g)
+	if !ok {
+		return true
+	}
+	cw, ok := Canonical(w)
+	return ok && cg == cw
 }

@@ -53,3 +53,37 @@ func TestArgumentRulesDecide(t *testing.T) {
 		{"allow", "", ""}, {"deny", "denied", "guard"}, {"deny", "not_allowed", "team"},
 	}, got)
 }
+
+func TestPathArgsAndWildcardRulesDecide(t *testing.T) {
+	r := decide(t, `{
+		"declared": [{"name": "run_shell_command"}, {"name": "read_file"}, {"name": "deploy"}],
+		"workspace": {"root": "/ws"},
+		"layers": [
+			{"name": "team",
+			 "allow": [{"tool": "run_shell_command", "command_wildcard": "git * main"}, {"tool": "read_file", "path": "src/**"},
+			           {"tool": "deploy", "args": {"env": "dev"}}, {"tool": "deploy", "args_pattern": "^\\{\"env\":\"qa\"\\}$"}],
+			 "deny": [{"tool": "read_file", "path": ".env"}, {"tool": "deploy", "args": {"mode": "force"}}],
+			 "ask": [{"tool": "run_shell_command", "command_wildcard": "git push * --force*"}]}],
+		"calls": [
+			{"id": "1", "name": "run_shell_command", "args": {"command": "git push origin main"}},
+			{"id": "2", "name": "run_shell_command", "args": {"command": "git push origin main2"}},
+			{"id": "3", "name": "run_shell_command", "args": {"command": "git push --force-with-lease main"}},
+			{"id": "4", "name": "read_file", "args": {"path": "/ws/src/a.go"}},
+			{"id": "5", "name": "read_file", "args": {"path": "/ws/SRC/a.go"}},
+			{"id": "6", "name": "read_file", "args": {"path": "/ws/src/x/.ENV"}},
+			{"id": "7", "name": "deploy", "args": {"env": "dev", "mode": "FORCE"}},
+			{"id": "8", "name": "deploy", "args": {"env": "qa"}},
+			{"id": "9", "name": "deploy", "args": {"env": "qa", "x": 1}}
+		]
+	}`)
+	require.False(t, r.HasErrors)
+	var got [][3]string
+	for _, v := range r.Verdicts {
+		got = append(got, [3]string{v.Outcome, v.Reason, v.Layer})
+	}
+	require.Equal(t, [][3]string{
+		{"allow", "", ""}, {"deny", "not_allowed", "team"}, {"ask", "ask", "team"},
+		{"allow", "", ""}, {"deny", "not_allowed", "team"}, {"deny", "denied", "team"},
+		{"deny", "denied", "team"}, {"allow", "", ""}, {"deny", "not_allowed", "team"},
+	}, got)
+}

@@ -886,7 +886,7 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 	// argument rules: a deny rule of any layer, then an allow list met
 	// only through rules the call does not meet; an ask rule asks only
 	// when nothing refuses (Decide asks a layer's ask list first)
-	reading := readCall(cfg.RuleArguments[canonical], m["args"])
+	reading := readCall(cfg.RuleArguments[canonical], w, cfg.PathArguments[canonical], m["args"])
 	for _, l := range layers {
 		if slices.ContainsFunc(l.argDeny, func(r argRule) bool { return anyMatch(r.tool, t) && r.bites(reading) }) {
 			return refuse("denied", l.name, "")
