@@ -173,6 +173,10 @@ func TestDiffShowsWhy(t *testing.T) {
 					sawAllowEntry = true
 				}
 			}
+		} else if c.Before.Outcome == "ask" {
+			// an ask: the entries that let it through, then the one that asked
+			require.NotEmpty(t, c.BeforeWhy, "%+v", c)
+			require.Equal(t, "ask", c.BeforeWhy[len(c.BeforeWhy)-1].Outcome, "%+v", c)
 		} else if c.Before.Reason != "" {
 			require.Len(t, c.BeforeWhy, 1, "%+v", c)
 			require.Equal(t, "refused", c.BeforeWhy[0].Outcome)

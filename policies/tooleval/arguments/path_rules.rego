@@ -150,8 +150,7 @@ path_reading(workspace, arguments, call) := _unread_path("path rules match the p
 } else := _unread_path("the call's arguments are not an object") if {
 	not is_object(shape.field(call, "args", {}))
 } else := unread if {
-	some unread in _argument_paths(arguments, shape.field(call, "args", {}))
-	unread.unreadable
+	unread := [item | some item in _argument_paths(arguments, shape.field(call, "args", {})); item.unreadable][0]
 } else := paths_reading(
 	array.flatten([item.paths | some item in _argument_paths(arguments, shape.field(call, "args", {}))]),
 	_root(workspace.root_prefix),
@@ -191,8 +190,7 @@ _unread_path(why) := {"unreadable": why}
 paths_reading(paths, root) := _unread_path("the call names no path") if {
 	count(paths) == 0
 } else := _unread_path(sprintf("path %q is not resolved (absolute, clean, in NFC)", [path])) if {
-	some path in paths
-	not _resolved(path)
+	path := [p | some p in paths; not _resolved(p)][0] # the first
 } else := {"paths": paths, "root": root}
 
 # METADATA

@@ -344,6 +344,17 @@ biting_rule(rules, name, record, readings) := biting[0] if {
 	count(biting) > 0
 }
 
+# METADATA
+# description: |
+#   The readings the rules of rules (compiled, of a deny or an ask list)
+#   that bite on the call look at (see biting_rule), as a set: the
+#   argument a decision names does not depend on the order of a list.
+biting_reads(rules, name, record, readings) := {rule.reads |
+	some rule in rules
+	pattern.matches(rule.tool, name, record)
+	_bites(rule, readings)
+}
+
 _bites(rule, readings) if {
 	rule.reads != "url"
 	readings[rule.reads].unreadable

@@ -457,3 +457,23 @@ test_wildcard_rule_errors if {
 	]
 	[[row, got[i]] | some i, row in rows; got[i] != [row[1]]] == []
 }
+
+# The argument a decision names does not depend on the order of a list:
+# of the readings the rules that bite (or, for an allow list, the rules
+# the call does not meet) look at, the first in alphabetical order.
+test_the_argument_named_does_not_depend_on_order if {
+	call := [shell, {"command": "ls", "env": {}}]
+
+	# the args_pattern bites (deny, ask), or does not allow (allow)
+	every case in [["deny", "env"], ["ask", "env"], ["allow", "^x"]] {
+		rules := [
+			{"tool": shell, "domain": "evil.net"},
+			{"tool": shell, "command_prefix": "rm"},
+			{"tool": shell, "args_pattern": case[1]},
+		]
+		every order in [rules, array.reverse(rules)] {
+			d := tooleval.decision.decisions[0] with input as rule_request([{"name": "l", case[0]: order}], [call])
+			d.argument == "args"
+		}
+	}
+}

@@ -134,10 +134,11 @@ _readings(f) := arguments.readings(
 # the call does not meet ({layer, source, list, rule or rules,
 # readings}).
 _argument_refusals(f) := array.concat(
-	[{"layer": c.name, "source": c.arguments.source, "list": "deny", "rule": rule, "readings": readings} |
+	[{"layer": c.name, "source": c.arguments.source, "list": "deny", "rule": rule, "reads": reads, "readings": readings} |
 		some c in f.ctx.checks.arguing
 		not checks.exempt(c, f.tool)
 		rule := arguments.biting_rule(c.arguments.deny, f.canonical, f.tool, readings)
+		reads := min(arguments.biting_reads(c.arguments.deny, f.canonical, f.tool, readings))
 	],
 	[{"layer": c.name, "source": c.arguments.source, "list": "allow", "rules": rules, "readings": readings} |
 		some c in f.ctx.checks.arguing
@@ -157,11 +158,13 @@ _arguments_refused(refusal) := {
 	"refusal": refusal,
 }
 
-# The reading a refusal by argument rules looked at: the deny rule's, or
-# (an allow list) the first of the rules the call did not meet.
-_argument_read(refusal) := refusal.rule.reads if {
+# The reading a refusal by argument rules looked at: the first in
+# alphabetical order of those its deny rules that bite read, or (an allow
+# list) of those its rules read; not the first rule's: the order of a
+# list decides nothing.
+_argument_read(refusal) := refusal.reads if {
 	refusal.list == "deny"
-} else := refusal.rules[0].reads
+} else := min({rule.reads | some rule in refusal.rules})
 
 # An argument rule refuses as its list does: a deny rule denies, an
 # allow list the call's arguments do not meet does not allow.

@@ -145,13 +145,15 @@ _asking(f) := {"layer": layer} if {
 }
 
 # The first inline layer with an argument ask rule that bites on the
-# call with facts f, as {layer, argument}: argument is the reading the
-# rule looked at (command or url).
+# call with facts f, as {layer, argument}: argument is the first in
+# alphabetical order of the readings its biting ask rules look at
+# (command, url, path or args).
 _argument_asking(f) := asking[0] if {
-	asking := [{"layer": c.name, "argument": rule.reads} |
+	asking := [{"layer": c.name, "argument": min(reads)} |
 		some c in f.ctx.checks.arguing
 		not checks.exempt(c, f.tool)
-		rule := argument_ask(c, f)
+		argument_ask(c, f)
+		reads := arguments.biting_reads(c.arguments.ask, f.canonical, f.tool, _readings(f))
 	]
 	count(asking) > 0
 }
