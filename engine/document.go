@@ -214,6 +214,9 @@ type ToolVerdict struct {
 	// Allowed is true when the name-level rules let the tool execute; its
 	// calls may still be refused for their arguments or the run budget.
 	Allowed bool `json:"allowed"`
+	// Outcome is allow, ask (a layer asks for the tool by name: each of
+	// its calls needs a person's approval) or deny.
+	Outcome Outcome `json:"outcome"`
 	// Reason and Layer explain a refusal.
 	Reason string `json:"reason,omitempty"`
 	Layer  string `json:"layer,omitempty"`

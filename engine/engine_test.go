@@ -117,7 +117,7 @@ func TestEvaluationErrorsFailClosed(t *testing.T) {
 		require.Contains(t, documentJSON(t, d), `"internal_error"`, name)
 		c, err := e.ToolsValue(context.Background(), in)
 		require.Error(t, err, name)
-		require.Equal(t, []ToolVerdict{{Name: "read_file", Reason: "invalid_config", Layer: "config"}}, c.Tools, name)
+		require.Equal(t, []ToolVerdict{{Name: "read_file", Outcome: OutcomeDeny, Reason: "invalid_config", Layer: "config"}}, c.Tools, name)
 		require.Empty(t, c.Effective, name)
 		l, err := e.LaunchValue(context.Background(), in)
 		require.Error(t, err, name)

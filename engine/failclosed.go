@@ -130,9 +130,9 @@ func (m failClosedMessages) failedCatalog(request ast.Value) *Catalog {
 	c := &Catalog{Errors: []Problem{internalError(m.catalog)}, Effective: []string{}, Tools: make([]ToolVerdict, 0, len(declared))}
 	tools := make([]any, 0, len(declared))
 	for _, d := range declared {
-		v := ToolVerdict{Name: fieldOrNull(d, "name"), Reason: ReasonInvalidConfig, Layer: "config"}
+		v := ToolVerdict{Name: fieldOrNull(d, "name"), Outcome: OutcomeDeny, Reason: ReasonInvalidConfig, Layer: "config"}
 		c.Tools = append(c.Tools, v)
-		tools = append(tools, map[string]any{"name": v.Name, "allowed": false, "reason": v.Reason, "layer": v.Layer})
+		tools = append(tools, map[string]any{"name": v.Name, "allowed": false, "outcome": string(v.Outcome), "reason": v.Reason, "layer": v.Layer})
 	}
 	c.document = map[string]any{"errors": []any{map[string]any(c.Errors[0])}, "effective": []any{}, "tools": tools}
 	return c

@@ -213,9 +213,9 @@ func TestSessionReusesItsContextAcrossBatches(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"mcp__gh__read", "read_file"}, c.Effective)
 	require.Equal(t, []ToolVerdict{
-		{Name: "read_file", Allowed: true},
-		{Name: "gateway", Reason: "excluded", Layer: "subagent_hard_deny"},
-		{Name: "mcp__gh__read", Allowed: true},
+		{Name: "read_file", Allowed: true, Outcome: OutcomeAllow},
+		{Name: "gateway", Outcome: OutcomeDeny, Reason: "excluded", Layer: "subagent_hard_deny"},
+		{Name: "mcp__gh__read", Allowed: true, Outcome: OutcomeAllow},
 	}, c.Tools)
 }
 

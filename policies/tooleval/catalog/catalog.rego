@@ -18,9 +18,11 @@ import data.tooleval.verdict
 # description: |
 #   The catalog of a request, given its compiled context:
 #   {errors, effective, tools}. tools has one entry per declaration, in
-#   order: {name, allowed} or {name, allowed, reason, layer}; effective is
-#   the sorted names (as declared) that are allowed. Under an error every
-#   tool is refused (invalid_config) and effective is empty.
+#   order: {name, allowed, outcome} or {name, allowed, outcome, reason,
+#   layer}, outcome "allow", "ask" (a layer asks for it by name: reason
+#   ask) or "deny"; effective is the sorted names (as declared) that are
+#   allowed. Under an error every tool is refused (invalid_config) and
+#   effective is empty.
 catalog(ctx, request) := {
 	"errors": ctx.errors,
 	"effective": sort([t.name | some t in tools; t.allowed == true]),
@@ -38,10 +40,12 @@ _tool(ctx, refusals, d) := _verdict(d.name, refusals[c]) if {
 	count(ctx.errors) == 0
 	c := canonical_or_null(d.name)
 	ctx.tools[c]
-} else := {"name": d.name, "allowed": true} if {
+} else := {"name": d.name, "allowed": true, "outcome": "allow"} if {
 	count(ctx.errors) == 0
 	ctx.tools[canonical_or_null(d.name)]
-} else := {"name": shape.field(d, "name", null), "allowed": false, "reason": "invalid_config", "layer": "config"}
+} else := _invalid_config(d)
+
+_invalid_config(d) := {"name": shape.field(d, "name", null), "allowed": false, "outcome": "deny", "reason": "invalid_config", "layer": "config"}
 
 # METADATA
 # description: |
@@ -50,9 +54,14 @@ _tool(ctx, refusals, d) := _verdict(d.name, refusals[c]) if {
 _verdict(name, refusal) := {
 	"name": name,
 	"allowed": false,
+	"outcome": _outcome(object.get(refusal, "reason", verdict.rows.ask.reason)),
 	"reason": object.get(refusal, "reason", verdict.rows.ask.reason),
 	"layer": refusal.layer,
 }
+
+_outcome(reason) := "ask" if {
+	reason == verdict.rows.ask.reason
+} else := "deny"
 
 # METADATA
 # description: |
@@ -62,7 +71,5 @@ _verdict(name, refusal) := {
 fail_closed(request) := {
 	"errors": [shape.problem("internal_error", host.fail_closed_messages.catalog, {"field": ""})],
 	"effective": [],
-	"tools": [{"name": shape.field(d, "name", null), "allowed": false, "reason": "invalid_config", "layer": "config"} |
-		some d in shape.list_field(shape.document(request), "declared")
-	],
+	"tools": [_invalid_config(d) | some d in shape.list_field(shape.document(request), "declared")],
 }

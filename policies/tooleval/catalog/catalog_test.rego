@@ -29,17 +29,17 @@ test_tools_gives_every_declared_verdict_and_the_effective_names if {
 	t.errors == []
 	t.effective == ["Refund", "mcp__github__create_issue", "mcp__github__read_issue", "read_file"]
 	t.tools == [
-		{"name": "read_file", "allowed": true},
-		{"name": "write_file", "allowed": false, "reason": "not_allowed", "layer": "agent"},
-		{"name": "read_issue", "allowed": false, "reason": "not_allowed", "layer": "agent"},
-		{"name": "gateway", "allowed": false, "reason": "excluded", "layer": "subagent_hard_deny"},
-		{"name": "sessions_spawn", "allowed": false, "reason": "excluded", "layer": "fork_no_spawn"},
-		{"name": "agent", "allowed": false, "reason": "excluded", "layer": "fork_no_spawn"},
-		{"name": "conversations_list", "allowed": false, "reason": "excluded", "layer": "subagent_hard_deny"},
-		{"name": "Refund", "allowed": true},
-		{"name": "mcp__github__read_issue", "allowed": true},
-		{"name": "mcp__github__create_issue", "allowed": true},
-		{"name": "researcher", "allowed": false, "reason": "not_allowed", "layer": "agent"},
+		{"name": "read_file", "allowed": true, "outcome": "allow"},
+		{"name": "write_file", "allowed": false, "outcome": "deny", "reason": "not_allowed", "layer": "agent"},
+		{"name": "read_issue", "allowed": false, "outcome": "deny", "reason": "not_allowed", "layer": "agent"},
+		{"name": "gateway", "allowed": false, "outcome": "deny", "reason": "excluded", "layer": "subagent_hard_deny"},
+		{"name": "sessions_spawn", "allowed": false, "outcome": "deny", "reason": "excluded", "layer": "fork_no_spawn"},
+		{"name": "agent", "allowed": false, "outcome": "deny", "reason": "excluded", "layer": "fork_no_spawn"},
+		{"name": "conversations_list", "allowed": false, "outcome": "deny", "reason": "excluded", "layer": "subagent_hard_deny"},
+		{"name": "Refund", "allowed": true, "outcome": "allow"},
+		{"name": "mcp__github__read_issue", "allowed": true, "outcome": "allow"},
+		{"name": "mcp__github__create_issue", "allowed": true, "outcome": "allow"},
+		{"name": "researcher", "allowed": false, "outcome": "deny", "reason": "not_allowed", "layer": "agent"},
 	]
 }
 
@@ -47,8 +47,8 @@ test_tools_under_errors_refuses_every_tool if {
 	t := tooleval.tools with input as {"declared": [{"name": "read_file"}, {"name": 5}], "layers": [{"name": "a", "allow": "read_file"}]}
 	t.effective == []
 	t.tools == [
-		{"name": "read_file", "allowed": false, "reason": "invalid_config", "layer": "config"},
-		{"name": 5, "allowed": false, "reason": "invalid_config", "layer": "config"},
+		{"name": "read_file", "allowed": false, "outcome": "deny", "reason": "invalid_config", "layer": "config"},
+		{"name": 5, "allowed": false, "outcome": "deny", "reason": "invalid_config", "layer": "config"},
 	]
 	count(t.errors) == 2
 }
@@ -62,8 +62,8 @@ test_an_asked_tool_is_not_effective if {
 	}
 	t.effective == ["read_file"]
 	t.tools == [
-		{"name": "read_file", "allowed": true},
-		{"name": "write_file", "allowed": false, "reason": "ask", "layer": "tenant"},
-		{"name": "Refund", "allowed": false, "reason": "denied", "layer": "tenant"},
+		{"name": "read_file", "allowed": true, "outcome": "allow"},
+		{"name": "write_file", "allowed": false, "outcome": "ask", "reason": "ask", "layer": "tenant"},
+		{"name": "Refund", "allowed": false, "outcome": "deny", "reason": "denied", "layer": "tenant"},
 	]
 }
