@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
 // SessionConfig is the static part of a decision input, as typed Go
 // values. Any JSON-compatible value of the same shape works as well.
 type SessionConfig struct {
@@ -92,15 +98,122 @@ type MCPIdentity struct {
 }
 
 // Layer is one named opinion on which tools may run. A nil Allow states
-// nothing; an empty, non-nil Allow refuses everything. Deny wins over
-// Allow within the layer.
+// nothing (unless AllowRules has rules); an empty, non-nil Allow refuses
+// everything. Deny wins over Ask, and Ask over Allow, within the layer.
+//
+// As JSON a layer is the contract's (docs/contract.md, Layer entries and
+// Argument rules): its allow, deny and ask lists hold the name entries
+// and then the argument rules of that list, so a rule's source index
+// counts the list's names first. [Layer.UnmarshalJSON] splits a list
+// back into names and rules, in their order.
 type Layer struct {
 	Name  string   `json:"name"`
 	Allow []string `json:"allow"`
 	Deny  []string `json:"deny,omitempty"`
+	// Ask lists the tools a person must approve a call of (outcome ask).
+	Ask []string `json:"ask,omitempty"`
+	// AllowRules, DenyRules and AskRules are the argument rules of the
+	// allow, deny and ask lists.
+	AllowRules []ArgumentRule `json:"-"`
+	DenyRules  []ArgumentRule `json:"-"`
+	AskRules   []ArgumentRule `json:"-"`
 	// Message, when not empty, is quoted in the refusals the layer makes
 	// (at most 1,000 characters).
 	Message string `json:"message,omitempty"`
+}
+
+// ArgumentRule is an entry of a layer's list that matches a call's
+// arguments as well as its tool: a JSON object such as {"tool":
+// "run_shell_command", "command_prefix": "git status"} (docs/contract.md,
+// Argument rules). The policy validates it; a malformed one is a
+// configuration error of the request, like any malformed entry.
+type ArgumentRule map[string]any
+
+// layerJSON is a layer as the contract writes it: lists of names and
+// argument rules.
+type layerJSON struct {
+	Name    string `json:"name"`
+	Allow   []any  `json:"allow"`
+	Deny    []any  `json:"deny,omitempty"`
+	Ask     []any  `json:"ask,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// MarshalJSON writes the layer as the contract does: each list its names
+// and then its argument rules; allow is null when the layer states no
+// allowlist.
+func (l Layer) MarshalJSON() ([]byte, error) {
+	out := layerJSON{Name: l.Name, Message: l.Message}
+	if l.Allow != nil || l.AllowRules != nil {
+		out.Allow = entries(l.Allow, l.AllowRules)
+	}
+	out.Deny = entries(l.Deny, l.DenyRules)
+	out.Ask = entries(l.Ask, l.AskRules)
+	return json.Marshal(out)
+}
+
+func entries(names []string, rules []ArgumentRule) []any {
+	if len(names) == 0 && len(rules) == 0 {
+		if names != nil {
+			return []any{}
+		}
+		return nil
+	}
+	out := make([]any, 0, len(names)+len(rules))
+	for _, n := range names {
+		out = append(out, n)
+	}
+	for _, r := range rules {
+		out = append(out, map[string]any(r))
+	}
+	return out
+}
+
+// UnmarshalJSON reads a layer as the contract writes it, strictly: a
+// member other than name, allow, deny, ask and message is an error, and
+// so is a list entry that is neither a string nor an object.
+func (l *Layer) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var in layerJSON
+	if err := dec.Decode(&in); err != nil {
+		return fmt.Errorf("a layer: %w", err)
+	}
+	out := Layer{Name: in.Name, Message: in.Message}
+	var err error
+	if out.Allow, out.AllowRules, err = splitEntries("allow", in.Allow); err != nil {
+		return err
+	}
+	if in.Allow != nil && out.Allow == nil {
+		out.Allow = []string{} // a list of rules only: the layer has an allowlist
+	}
+	if out.Deny, out.DenyRules, err = splitEntries("deny", in.Deny); err != nil {
+		return err
+	}
+	if out.Ask, out.AskRules, err = splitEntries("ask", in.Ask); err != nil {
+		return err
+	}
+	*l = out
+	return nil
+}
+
+func splitEntries(list string, in []any) ([]string, []ArgumentRule, error) {
+	var names []string
+	var rules []ArgumentRule
+	for i, e := range in {
+		switch v := e.(type) {
+		case string:
+			names = append(names, v)
+		case map[string]any:
+			rules = append(rules, ArgumentRule(v))
+		default:
+			return nil, nil, fmt.Errorf("a layer's %s[%d] is neither a name (a string) nor an argument rule (an object)", list, i)
+		}
+	}
+	if in != nil && names == nil && rules == nil {
+		names = []string{}
+	}
+	return names, rules, nil
 }
 
 // Workspace enables the path rules.
