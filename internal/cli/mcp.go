@@ -211,6 +211,7 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	auditPath := fs.String("audit-log", "", "append the audit log (JSON Lines, one record per decision) to FILE (default: standard error)")
 	maxAttempts := fs.Int64("max-attempts", 0, "refuse every call after this many calls over the proxy's lifetime (0: no cap)")
 	maxRefusals := fs.Int64("max-refusals", 0, "refuse every call once this many calls were refused over the proxy's lifetime (0: no cap)")
+	askTimeout := fs.Duration("ask-timeout", mcpproxy.DefaultAskTimeout, "how long a call the policy asks about waits for the person's answer (MCP elicitation) before it is refused")
 	watch := fs.Bool("watch", false, "reload when --bundle, --config or a --layer file changes, as on SIGHUP (replace files atomically)")
 	policy := addPolicyFlags(fs)
 	identity := addIdentityFlags(fs)
@@ -278,7 +279,7 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 
 	upstream := mcpproxy.UpstreamTransport(command, *upstreamURL, *identity.workspace, s.Err)
 	proxy, err := mcpproxy.Start(ctx, upstream, mcpproxy.Options{
-		ServerName: *serverName, Load: load, Guard: guard, Log: log, Audit: auditLog,
+		ServerName: *serverName, Load: load, Guard: guard, Log: log, Audit: auditLog, AskTimeout: *askTimeout,
 	})
 	if err != nil {
 		return ExitUsage, err

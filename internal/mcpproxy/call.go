@@ -26,9 +26,13 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if params == nil {
 		params = &mcp.CallToolParamsRaw{}
 	}
-	args, refusal := p.decide(ctx, params)
+	args, refusal, approved := p.decide(ctx, req.Session, params)
 	if refusal != nil {
 		return refusal, nil
+	}
+	inputResponses, requestState := params.InputResponses, params.RequestState
+	if approved != nil { // the proxy's own question and state stay here
+		inputResponses, requestState = approved.responses, approved.upstreamState(params.RequestState)
 	}
 	meta := forwardedMeta(params.Meta)
 	if level, ok := p.levels.Load(req.Session); ok && req.Session != nil {
@@ -43,8 +47,8 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 		Meta:           meta,
 		Name:           params.Name,
 		Arguments:      args, // as decided, written anew: see decide
-		InputResponses: params.InputResponses,
-		RequestState:   params.RequestState,
+		InputResponses: inputResponses,
+		RequestState:   requestState,
 	}
 	if token := params.GetProgressToken(); token != nil {
 		// The call goes upstream with a progress token of the proxy's own,
@@ -60,7 +64,11 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 			defer time.AfterFunc(progressGrace, func() { p.progress.Delete(own) })
 		}
 	}
-	return p.upstream.CallTool(ctx, forward)
+	res, err := p.upstream.CallTool(ctx, forward)
+	if err == nil && approved != nil && res != nil && res.InputRequests != nil {
+		res.RequestState = p.carry(approved, res.RequestState)
+	}
+	return res, err
 }
 
 // progressGrace is how long a call's progress token still routes the
@@ -108,18 +116,18 @@ func forwardedMeta(meta mcp.Meta) mcp.Meta {
 // Every call decide answers counts against the run guard: the policy
 // counts those it decides, and decide counts the ones it refuses itself
 // (before the policy, or allowed but not served).
-func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any, *mcp.CallToolResult) {
+func (p *Proxy) decide(ctx context.Context, session *mcp.ServerSession, params *mcp.CallToolParamsRaw) (any, *mcp.CallToolResult, *approval) {
 	name := ModelName(p.opts.ServerName, params.Name)
 	d := p.decider.Load()
 	if d.session == nil {
 		p.spend(true)
 		p.auditUnevaluated(ctx, name, engine.ReasonInvalidConfig, "config", d.failure)
-		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
+		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name)), nil
 	}
 	if !d.declared[params.Name] {
 		p.spend(true)
 		p.auditUnevaluated(ctx, params.Name, engine.ReasonNotDeclared, "", fmt.Errorf("the upstream lists no tool named exactly %q", params.Name))
-		return nil, Refusal(fmt.Sprintf("tool %q is not declared for this request: the server lists no tool of exactly that name", params.Name))
+		return nil, Refusal(fmt.Sprintf("tool %q is not declared for this request: the server lists no tool of exactly that name", params.Name)), nil
 	}
 	call := map[string]any{"id": fmt.Sprintf("mcp_call_%d", p.calls.Add(1)), "name": name}
 	args, err := decodeArguments(params.Arguments)
@@ -127,7 +135,7 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any,
 		p.spend(true)
 		p.log.Error("mcp proxy: the call's arguments are refused", "tool", params.Name, "error", err.Error())
 		p.auditUnevaluated(ctx, name, "invalid_arguments", "", err)
-		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: %s", name, err))
+		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: %s", name, err)), nil
 	}
 	if args != nil {
 		call["args"] = args // any JSON value: the policy refuses what is not an object of arguments
@@ -139,29 +147,36 @@ func (p *Proxy) decide(ctx context.Context, params *mcp.CallToolParamsRaw) (any,
 		p.log.Error("mcp proxy: the call could not be decided and is refused", "tool", params.Name, "error", err.Error())
 	}
 	if decision == nil || len(decision.Decisions) != 1 {
-		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name))
+		return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval policy could not be evaluated", name)), nil
 	}
 	verdict := decision.Decisions[0]
-	if err == nil && verdict.Allowed {
+	var approved *approval
+	if err == nil && verdict.Outcome == engine.OutcomeAsk {
+		var result *mcp.CallToolResult
+		if approved, result = p.askPerson(ctx, session, name, verdict, judged, params); result != nil {
+			return nil, result, nil
+		}
+	}
+	if err == nil && (verdict.Allowed || verdict.Outcome == engine.OutcomeAsk) { // an ask here was approved
 		forward, ok := judgedArguments(judged)
 		switch {
 		case !ok:
 			p.spend(false)
 			p.log.Error("mcp proxy: an allowed call's judged arguments cannot be read back, and it is refused", "tool", params.Name)
-			return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval proxy cannot forward what the policy judged", name))
+			return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval proxy cannot forward what the policy judged", name)), nil
 		case !(*p.served.Load())[params.Name]:
 			// Allowed, but the client was not given it (the SDK refused its
 			// schema, or the installation of this catalog is under way).
 			p.spend(false)
-			return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval proxy does not serve it", name))
+			return nil, Refusal(fmt.Sprintf("tool %q is not permitted: the tooleval proxy does not serve it", name)), nil
 		}
-		return forward, nil
+		return forward, nil, approved
 	}
 	message := verdict.Message
 	if message == "" {
 		message = fmt.Sprintf("tool %q is not permitted (%s)", name, verdict.Reason)
 	}
-	return nil, Refusal(message)
+	return nil, Refusal(message), nil
 }
 
 // judgedArguments is the args member of the one call the policy judged

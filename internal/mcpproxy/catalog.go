@@ -149,8 +149,11 @@ func (p *Proxy) compile(ctx context.Context) (map[string]bool, *decider) {
 		p.log.Error("mcp proxy: the configuration has errors; every tool is withheld and every call refused", "errors", catalog.Errors)
 		return allowed, &decider{session: session, declared: declared}
 	}
-	for _, name := range catalog.Effective {
-		if tool, ok := byModelName[name]; ok {
+	// A tool a layer asks for by name is served too: each of its calls
+	// is put to the person (askPerson) or refused.
+	for _, v := range catalog.Tools {
+		name, isString := v.Name.(string)
+		if tool, ok := byModelName[name]; ok && isString && (v.Allowed || v.Outcome == engine.OutcomeAsk) {
 			allowed[tool] = true
 		}
 	}

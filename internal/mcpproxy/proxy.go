@@ -10,8 +10,11 @@
 // A refused call never reaches the upstream: the client gets a
 // CallToolResult with isError set and the policy's message. Resources,
 // prompts, completion, logging, progress, sampling and elicitation pass
-// through. When the policy cannot be evaluated the tool list is empty
-// and every call is refused.
+// through. A call the policy asks about (outcome ask) is put to the
+// person at the client through MCP elicitation and forwarded only when
+// they approve it; a client without that capability, a decline and a
+// timeout refuse it. When the policy cannot be evaluated the tool list is
+// empty and every call is refused.
 package mcpproxy
 
 import (
@@ -21,6 +24,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,6 +66,10 @@ type Options struct {
 	// read otherwise); the engine's own audit logger records every other
 	// decision. Nil discards them.
 	Audit *slog.Logger
+	// AskTimeout is how long a call the policy asks about waits for the
+	// person's answer (MCP elicitation) before it is refused; zero is
+	// DefaultAskTimeout.
+	AskTimeout time.Duration
 }
 
 // Proxy is a running gateway between MCP clients and one upstream MCP
@@ -77,6 +85,9 @@ type Proxy struct {
 	// notifications and requests can arrive before.
 	ready atomic.Pointer[mcp.Server]
 	calls atomic.Uint64
+	// asks signs and checks the request state of the questions the
+	// proxy puts to people (ask.go).
+	asks *asks
 
 	// reloading serializes reloads, from the policy's load to its
 	// installation, so that an older load never replaces a newer one;
@@ -144,7 +155,7 @@ func Start(ctx context.Context, upstream mcp.Transport, opts Options) (*Proxy, e
 		log = slog.New(slog.DiscardHandler)
 	}
 	life, stop := context.WithCancel(context.WithoutCancel(ctx))
-	p := &Proxy{opts: opts, log: log, life: life, stop: stop}
+	p := &Proxy{opts: opts, log: log, life: life, stop: stop, asks: newAsks()}
 	p.decider.Store(&decider{failure: errNoPolicy})
 	p.served.Store(&map[string]bool{})
 	p.listed.Store(&listing{})

@@ -100,6 +100,13 @@ func connectInMemory(t *testing.T, upstream *mcp.Server, load PolicyLoader, opts
 // connectWith is connectInMemory with the proxy's options.
 func connectWith(t *testing.T, upstream *mcp.Server, options Options, opts *mcp.ClientOptions) (*Proxy, *mcp.ClientSession) {
 	t.Helper()
+	return connectSession(t, upstream, options, opts, nil)
+}
+
+// connectSession is connectWith with the client session's options (its
+// protocol version).
+func connectSession(t *testing.T, upstream *mcp.Server, options Options, opts *mcp.ClientOptions, sessionOpts *mcp.ClientSessionOptions) (*Proxy, *mcp.ClientSession) {
+	t.Helper()
 	ctx := context.Background()
 	upTransport, upServerSide := mcp.NewInMemoryTransports()
 	upSession, err := upstream.Connect(ctx, upServerSide, nil)
@@ -111,7 +118,7 @@ func connectWith(t *testing.T, upstream *mcp.Server, options Options, opts *mcp.
 	clientSide, proxySide := mcp.NewInMemoryTransports()
 	_, err = proxy.Server().Connect(ctx, proxySide, nil)
 	require.NoError(t, err)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts).Connect(ctx, clientSide, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, opts).Connect(ctx, clientSide, sessionOpts)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = cs.Close() })
 	return proxy, cs
@@ -372,10 +379,10 @@ func TestRefusalsBeforeThePolicyCount(t *testing.T) {
 	var received atomic.Int64
 	proxy, cs := connectWith(t, upstreamServer(&received), Options{ServerName: "files", Load: load, Guard: guard}, nil)
 	for _, raw := range []string{"{\"path\": \"\xff\"}", `{"path": "a", "path": "b"}`} {
-		_, refusal := proxy.decide(ctx, &mcp.CallToolParamsRaw{Name: "read_file", Arguments: json.RawMessage(raw)})
+		_, refusal, _ := proxy.decide(ctx, nil, &mcp.CallToolParamsRaw{Name: "read_file", Arguments: json.RawMessage(raw)})
 		require.NotNil(t, refusal, raw)
 	}
-	_, refusal := proxy.decide(ctx, &mcp.CallToolParamsRaw{Name: "Read_File"})
+	_, refusal, _ := proxy.decide(ctx, nil, &mcp.CallToolParamsRaw{Name: "Read_File"})
 	require.NotNil(t, refusal)
 	totals := guard.Totals()
 	require.Equal(t, json.Number("3"), totals.Attempts)
