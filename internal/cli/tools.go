@@ -96,6 +96,20 @@ func catalogStatus(c *engine.Catalog) int {
 	return ExitOK
 }
 
+// matrixVerdict is a row's verdict: allowed, asks (a person), refused,
+// or "by arguments" when argument rules decide its calls.
+func matrixVerdict(row matrix.Row) string {
+	switch {
+	case row.ByArguments:
+		return "by arguments"
+	case row.Allowed:
+		return "allowed"
+	case row.Outcome == engine.OutcomeAsk:
+		return "asks"
+	}
+	return "refused"
+}
+
 // writeMatrixTable prints one row per tool and one column per check,
 // numbered; the legend under it names the checks.
 func writeMatrixTable(w io.Writer, m *matrix.Matrix) {
@@ -105,12 +119,9 @@ func writeMatrixTable(w io.Writer, m *matrix.Matrix) {
 		header = append(header, strconv.Itoa(i+1))
 	}
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	symbols := map[string]string{matrix.Pass: "pass", matrix.Refused: "REFUSED", matrix.Exempt: "exempt", matrix.NotApplicable: "-"}
+	symbols := map[string]string{matrix.Pass: "pass", matrix.Refused: "REFUSED", matrix.Ask: "ASK", matrix.Exempt: "exempt", matrix.NotApplicable: "-"}
 	for _, row := range m.Rows {
-		verdict := "allowed"
-		if !row.Allowed {
-			verdict = "refused"
-		}
+		verdict := matrixVerdict(row)
 		cells := []string{display.Value(row.Tool), verdict}
 		for _, c := range row.Cells {
 			cells = append(cells, symbols[c])

@@ -19,6 +19,7 @@ import (
 const (
 	Pass          = "pass"
 	Refused       = "refused"
+	Ask           = "ask"
 	Exempt        = "exempt"
 	NotApplicable = "not_applicable"
 )
@@ -42,7 +43,14 @@ type Row struct {
 	// Allowed is the tool's verdict: a call of it passes every
 	// name-level check.
 	Allowed bool `json:"allowed"`
-	// Cells hold, per check, its outcome (Pass, Refused, Exempt or
+	// Outcome is the probe call's outcome: allow, ask (a layer asks a
+	// person about every call of the tool) or deny.
+	Outcome engine.Outcome `json:"outcome"`
+	// ByArguments is true when argument rules decide the tool's calls:
+	// the probe, a call without arguments, was refused or asked about by
+	// one (its name-level cells may all pass).
+	ByArguments bool `json:"by_arguments"`
+	// Cells hold, per check, its outcome (Pass, Refused, Ask, Exempt or
 	// NotApplicable).
 	Cells []string `json:"cells"`
 	// Entries hold the entry that decided each cell, or "".
@@ -62,7 +70,7 @@ func Build(ctx context.Context, e *engine.Engine, input ast.Value) (*Matrix, err
 	}
 	m := &Matrix{Checks: []string{}, Rows: make([]Row, 0, len(d.Decisions)), Errors: d.Errors}
 	for i, c := range d.Decisions {
-		row := Row{Tool: names[i], Allowed: c.Allowed}
+		row := Row{Tool: names[i], Allowed: c.Allowed, Outcome: c.Outcome, ByArguments: c.Argument != ""}
 		var checks []string
 		for _, step := range c.Trace {
 			if !nameChecks[step.Check] {

@@ -104,3 +104,23 @@ func TestBuildWithoutDeclaredTools(t *testing.T) {
 	require.Empty(t, m.Rows)
 	require.Equal(t, []string{}, m.Checks)
 }
+
+// TestBuildKnowsAsksAndArgumentRules: a tool a layer asks for by name is
+// an ask row with an ask cell; a tool whose calls argument rules decide is
+// marked by_arguments, whatever its name-level cells say.
+func TestBuildKnowsAsksAndArgumentRules(t *testing.T) {
+	m := build(t, `{"declared": [{"name": "read_file"}, {"name": "write_file"}, {"name": "run_shell_command"}],
+		"layers": [{"name": "team", "allow": ["read_file", "write_file", {"tool": "run_shell_command", "command_prefix": "ls"}],
+		            "ask": ["write_file"]}]}`)
+	require.Empty(t, m.Errors)
+	ask := column(t, m, "layer team ask")
+	readFile, writeFile, shell := m.Rows[0], m.Rows[1], m.Rows[2]
+	require.Equal(t, engine.OutcomeAllow, readFile.Outcome)
+	require.False(t, readFile.ByArguments)
+	require.Equal(t, engine.OutcomeAsk, writeFile.Outcome)
+	require.Equal(t, Ask, writeFile.Cells[ask])
+	require.False(t, writeFile.ByArguments)
+	require.Equal(t, engine.OutcomeDeny, shell.Outcome, "the probe carries no command")
+	require.True(t, shell.ByArguments)
+	require.NotContains(t, shell.Cells, Refused, "its name passes every name-level check")
+}
