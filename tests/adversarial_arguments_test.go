@@ -2,12 +2,14 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
@@ -45,7 +47,32 @@ func TestArgumentBypassesEndInAskOrDeny(t *testing.T) {
 	t.Parallel()
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)
+	request, controls := argumentBypasses()
+	d, err := e.Decide(context.Background(), request)
+	require.NoError(t, err)
+	requireNoBypass(t, d, request["calls"].([]any), controls)
+}
 
+// requireNoBypass: the decision has no error and one verdict per call;
+// the first controls calls are allowed, and no other is.
+func requireNoBypass(t *testing.T, d *engine.Decision, calls []any, controls int) {
+	t.Helper()
+	require.Empty(t, d.Errors)
+	require.Len(t, d.Decisions, len(calls))
+	for i, c := range d.Decisions {
+		if i < controls {
+			require.Equal(t, engine.OutcomeAllow, c.Outcome, "control %v (%v): %s", c.ID, calls[i], c.Message)
+			continue
+		}
+		require.NotEqual(t, engine.OutcomeAllow, c.Outcome, "%v (%v) was allowed", c.ID, calls[i])
+		require.False(t, c.Allowed, "%v", c.ID)
+	}
+	t.Logf("%d bypass attempts, none allowed", len(calls)-controls)
+}
+
+// argumentBypasses is the request of TestArgumentBypassesEndInAskOrDeny:
+// the control calls first (controls of them), then every attempt.
+func argumentBypasses() (request map[string]any, controls int) {
 	commands := []string{
 		"git status; rm -rf /", "git status && rm -rf /", "git status || rm -rf /", "git status | sh",
 		"git status |& sh", "git status & rm -rf /", "git status\nrm -rf /", "git status\r\nrm -rf /",
@@ -88,17 +115,7 @@ func TestArgumentBypassesEndInAskOrDeny(t *testing.T) {
 		map[string]any{"id": "ok_cmd", "name": "run_shell_command", "args": map[string]any{"command": "git status --short"}},
 		map[string]any{"id": "ok_url", "name": "web_fetch", "args": map[string]any{"url": "https://docs.example.com/guide"}},
 	}
-	d, err := e.Decide(context.Background(), argumentBypassRequest(append(control, calls...)))
-	require.NoError(t, err)
-	require.Empty(t, d.Errors)
-	require.Len(t, d.Decisions, len(calls)+len(control))
-	require.Equal(t, engine.OutcomeAllow, d.Decisions[0].Outcome, "the control command")
-	require.Equal(t, engine.OutcomeAllow, d.Decisions[1].Outcome, "the control URL")
-	for i, c := range d.Decisions[len(control):] {
-		require.NotEqual(t, engine.OutcomeAllow, c.Outcome, "%v (%v) was allowed", c.ID, calls[i])
-		require.False(t, c.Allowed, "%v", c.ID)
-	}
-	t.Logf("%d bypass attempts, none allowed", len(calls))
+	return argumentBypassRequest(append(control, calls...)), len(control)
 }
 
 // TestPathRuleBypassesEndInAskOrDeny: path rules judge the path the host
@@ -111,6 +128,37 @@ func TestPathRuleBypassesEndInAskOrDeny(t *testing.T) {
 	ctx := context.Background()
 	e, err := engine.New(ctx)
 	require.NoError(t, err)
+	input, calls, allowed, denied := pathBypasses(t, e)
+	d, err := e.DecideValue(ctx, input)
+	require.NoError(t, err)
+	requirePathVerdicts(t, d, calls, allowed, denied)
+}
+
+// requirePathVerdicts: the first allowed calls are allowed, the next
+// denied ones denied by the deny rule, and no other call is allowed.
+func requirePathVerdicts(t *testing.T, d *engine.Decision, calls []any, allowed, denied int) {
+	t.Helper()
+	require.Empty(t, d.Errors)
+	require.Len(t, d.Decisions, len(calls))
+	for i, c := range d.Decisions {
+		switch {
+		case i < allowed:
+			require.Equal(t, engine.OutcomeAllow, c.Outcome, "%v (%v): %s", c.ID, calls[i], c.Message)
+		case i < allowed+denied:
+			require.Equal(t, engine.OutcomeDeny, c.Outcome, "%v (%v)", c.ID, calls[i])
+			require.Equal(t, "denied", c.Reason, "%v (%v): %s", c.ID, calls[i], c.Message)
+		default:
+			require.NotEqual(t, engine.OutcomeAllow, c.Outcome, "%v (%v) was allowed", c.ID, calls[i])
+		}
+	}
+}
+
+// pathBypasses builds the files of TestPathRuleBypassesEndInAskOrDeny
+// and returns its input with the paths resolved on the host (what a
+// stock OPA server's caller must send), its calls, and how many of them
+// come first allowed, then denied.
+func pathBypasses(t *testing.T, e *engine.Engine) (input ast.Value, calls []any, allowed, denied int) {
+	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	require.NoError(t, err)
 	for _, dir := range []string{"src/pkg", "secrets", "other"} {
@@ -124,20 +172,19 @@ func TestPathRuleBypassesEndInAskOrDeny(t *testing.T) {
 	require.NoError(t, os.Symlink("/etc", filepath.Join(root, "src/etc")))
 	require.NoError(t, os.Symlink("../other", filepath.Join(root, "src/up")))
 
-	allowed := []string{"src/a.go", root + "/src/pkg/b.go", root + "/src/./a.go", root + "//src/a.go", root + "/src/a.go/"}
-	denied := []string{"src/vault/key", root + "/src/vault/key", "src/key.go", root + "/secrets/key", "src/../secrets/key"}
+	allow := []string{"src/a.go", root + "/src/pkg/b.go", root + "/src/./a.go", root + "//src/a.go", root + "/src/a.go/"}
+	deny := []string{"src/vault/key", root + "/src/vault/key", "src/key.go", root + "/secrets/key", "src/../secrets/key"}
 	refused := []string{
 		"src/etc/passwd", "src/up/c.go", "src/vault/../a.go", root + "/SRC/a.go", "",
 		root + "/src/a\u0301.go", root + "/ｓｒｃ/a.go", root + "/src/a.go\x00", "~/src/a.go", "$HOME/src/a.go",
 	}
-	var calls []any
 	add := func(kind string, paths []string) {
 		for i, p := range paths {
 			calls = append(calls, map[string]any{"id": fmt.Sprintf("%s%d", kind, i), "name": "read_file", "args": map[string]any{"path": p}})
 		}
 	}
-	add("allowed", allowed)
-	add("denied", denied)
+	add("allowed", allow)
+	add("denied", deny)
 	add("refused", refused)
 	for i, args := range []any{nil, map[string]any{}, map[string]any{"path": []any{"src/a.go", "secrets/key"}}, map[string]any{"path": []any{}}, map[string]any{"path": 7}, "src/a.go"} {
 		calls = append(calls, map[string]any{"id": fmt.Sprintf("odd%d", i), "name": "read_file", "args": args})
@@ -152,21 +199,52 @@ func TestPathRuleBypassesEndInAskOrDeny(t *testing.T) {
 		}},
 		"calls": calls,
 	}
-	input, err := engine.DecodeInput([]byte(mustJSON(request)))
+	decoded, err := engine.DecodeInput([]byte(mustJSON(request)))
 	require.NoError(t, err)
-	d, err := e.DecideValue(ctx, e.ResolvePaths(input))
+	return e.ResolvePaths(decoded), calls, len(allow), len(deny)
+}
+
+// TestArgumentBypassesOnAStockOPAServer: the same attempts, posted to a
+// stock `opa run --server` with the built bundle (the path attempts as
+// the host resolved them), get the embedded engine's decision document,
+// and none is allowed there either.
+func TestArgumentBypassesOnAStockOPAServer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	e, err := engine.New(ctx)
 	require.NoError(t, err)
-	require.Empty(t, d.Errors)
-	require.Len(t, d.Decisions, len(calls))
-	for i, c := range d.Decisions {
-		switch {
-		case i < len(allowed):
-			require.Equal(t, engine.OutcomeAllow, c.Outcome, "%v (%v): %s", c.ID, calls[i], c.Message)
-		case i < len(allowed)+len(denied):
-			require.Equal(t, engine.OutcomeDeny, c.Outcome, "%v (%v)", c.ID, calls[i])
-			require.Equal(t, "denied", c.Reason, "%v (%v): %s", c.ID, calls[i], c.Message)
-		default:
-			require.NotEqual(t, engine.OutcomeAllow, c.Outcome, "%v (%v) was allowed", c.ID, calls[i])
-		}
-	}
+
+	request, controls := argumentBypasses()
+	data := []byte(mustJSON(request))
+	want, err := e.DecideJSON(ctx, data)
+	require.NoError(t, err)
+	got := decideOnServer(t, server, data, want)
+	requireNoBypass(t, got, request["calls"].([]any), controls)
+
+	input, calls, allowed, denied := pathBypasses(t, e)
+	resolved, err := ast.JSON(input)
+	require.NoError(t, err)
+	data, err = json.Marshal(resolved)
+	require.NoError(t, err)
+	want, err = e.DecideJSON(ctx, data)
+	require.NoError(t, err)
+	got = decideOnServer(t, server, data, want)
+	requirePathVerdicts(t, got, calls, allowed, denied)
+}
+
+// decideOnServer posts input to data.tooleval.decision on the server,
+// requires the document to be the embedded engine's (want), and reads it
+// back as the engine's type.
+func decideOnServer(t *testing.T, server *opaServer, input []byte, want *engine.Decision) *engine.Decision {
+	t.Helper()
+	raw, ok, err := server.query("tooleval/decision", input)
+	require.NoError(t, err)
+	require.True(t, ok, "data.tooleval.decision is undefined on the server")
+	wantJSON, err := want.JSON()
+	require.NoError(t, err)
+	require.True(t, jsonEqual(t, wantJSON, raw), "the server's document differs from the embedded engine's")
+	var d engine.Decision
+	require.NoError(t, json.Unmarshal(raw, &d))
+	return &d
 }
