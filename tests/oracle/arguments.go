@@ -21,6 +21,19 @@ type RuleArguments struct {
 	Inert   []string `json:"inert"`
 }
 
+// required is the readings a tool's allow rules must permit whatever
+// they say: the command and URL the entry names an argument for.
+func (a RuleArguments) required() []string {
+	var out []string
+	if a.Command != "" {
+		out = append(out, "command")
+	}
+	if a.URL != "" {
+		out = append(out, "url")
+	}
+	return out
+}
+
 // argRule is an argument rule of a layer's list (docs/contract.md,
 // Argument rules).
 type argRule struct {
@@ -150,7 +163,7 @@ func (r argRule) examplesHold(m map[string]any, allowList bool) bool {
 			}
 			matches := r.bites(c)
 			if allowList {
-				matches = permits([]argRule{r}, c)
+				matches = permits([]argRule{r}, c, nil)
 			}
 			if matches != want {
 				return false
@@ -402,11 +415,10 @@ func (r argRule) bites(c callReading) bool {
 			return true
 		}
 		glob, anchored := r.anchored(c.root, true)
+		written, _ := r.anchored(c.root, false)
 		for _, p := range c.paths {
 			keys, keyed := keysOf(p)
-			// a key is compared as text: one that holds a / (a full-width
-			// solidus folds to one) reads as two
-			if !keyed || !anchored || globMatches(glob, segments(strings.Join(keys, "/"))) {
+			if !keyed || !anchored || globMatches(glob, keys, "") || globMatches(written, segments(p), "/") {
 				return true
 			}
 		}
@@ -467,40 +479,64 @@ func inOrder(needles, words []string) bool {
 }
 
 // permits: the allow rules of a layer that name the call's tool let it
-// through.
-func permits(rules []argRule, c callReading) bool {
-	var commandRules, pathRules []argRule
+// through: every kind of reading they look at, and the command and URL
+// the tool's rule_arguments name (required), is permitted by rules of
+// its kind.
+func permits(rules []argRule, c callReading, required []string) bool {
+	kinds := map[string][]argRule{}
 	for _, r := range rules {
-		switch r.cond {
-		case "domain":
-			if c.urlOK && c.url.exact && domainNames(r.domain, c.url.host) {
-				return true
-			}
-		case "args_pattern":
-			if c.argsOK && r.pattern.MatchString(c.argsJSON) {
-				return true
-			}
-		case "args":
-			if c.argsOK && hasMembers(c.args, r.members) {
-				return true
-			}
-		case "path":
-			pathRules = append(pathRules, r)
-		default:
-			commandRules = append(commandRules, r)
+		kinds[readsOf(r.cond)] = append(kinds[readsOf(r.cond)], r)
+	}
+	for _, k := range required {
+		if _, ok := kinds[k]; !ok {
+			kinds[k] = nil
 		}
 	}
-	if len(pathRules) > 0 && c.pathsOK && allPermitted(pathRules, c) {
-		return true
+	if len(rules) == 0 {
+		return false
 	}
-	if len(commandRules) == 0 || !c.commandOK {
+	for kind, rs := range kinds {
+		if !kindPermits(kind, rs, c) {
+			return false
+		}
+	}
+	return true
+}
+
+func readsOf(cond string) string {
+	switch cond {
+	case "domain":
+		return "url"
+	case "path":
+		return "path"
+	case "args", "args_pattern":
+		return "args"
+	}
+	return "command"
+}
+
+func kindPermits(kind string, rules []argRule, c callReading) bool {
+	switch kind {
+	case "url":
+		return slices.ContainsFunc(rules, func(r argRule) bool { return c.urlOK && c.url.exact && domainNames(r.domain, c.url.host) })
+	case "args":
+		return c.argsOK && slices.ContainsFunc(rules, func(r argRule) bool {
+			if r.cond == "args" {
+				return hasMembers(c.args, r.members)
+			}
+			return r.pattern.MatchString(c.argsJSON)
+		})
+	case "path":
+		return len(rules) > 0 && c.pathsOK && allPermitted(rules, c)
+	}
+	if len(rules) == 0 || !c.commandOK {
 		return false
 	}
 	for _, part := range c.command {
 		if wrappers[lastSegment(part[0])] {
 			return false
 		}
-		if !slices.ContainsFunc(commandRules, func(r argRule) bool {
+		if !slices.ContainsFunc(rules, func(r argRule) bool {
 			switch r.cond {
 			case "command":
 				return slices.Equal(part, r.words)
@@ -521,7 +557,7 @@ func allPermitted(rules []argRule, c callReading) bool {
 	for _, p := range c.paths {
 		if !slices.ContainsFunc(rules, func(r argRule) bool {
 			glob, _ := r.anchored(c.root, false)
-			return globMatches(glob, segments(p))
+			return globMatches(glob, segments(p), "/")
 		}) {
 			return false
 		}
@@ -649,30 +685,33 @@ func (r argRule) anchored(root string, keyed bool) ([]string, bool) {
 	}
 	for _, s := range r.glob {
 		if keyed && s != "**" {
+			// a key may be longer or shorter than its segment: ? stands
+			// for any characters, as *
 			s, _ = segmentKey(s)
-			out = append(out, strings.Split(s, "/")...)
-			continue
+			s = strings.ReplaceAll(s, "?", "*")
 		}
 		out = append(out, s)
 	}
 	return out, true
 }
 
-// globMatches: the glob's segments match the path's segments, or the
-// first of them (a glob names what is below it).
-func globMatches(glob, path []string) bool {
+// globMatches: the glob's segments match the path's segments (or keys),
+// or the first of them (a glob names what is below it); not is what *
+// does not stand for ("/" for segments, nothing for keys, where ? is any
+// characters too).
+func globMatches(glob, path []string, not string) bool {
 	if len(glob) == 0 {
 		return true
 	}
 	if glob[0] == "**" {
 		for i := 0; i <= len(path); i++ {
-			if globMatches(glob[1:], path[i:]) {
+			if globMatches(glob[1:], path[i:], not) {
 				return true
 			}
 		}
 		return false
 	}
-	return len(path) > 0 && starMatch(glob[0], path[0], "/") && globMatches(glob[1:], path[1:])
+	return len(path) > 0 && starMatch(glob[0], path[0], not) && globMatches(glob[1:], path[1:], not)
 }
 
 func resolved(p string) bool { return absoluteClean(p) && norm.NFC.IsNormalString(p) }

@@ -899,7 +899,7 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 				rules = append(rules, r)
 			}
 		}
-		if len(rules) > 0 && !anyMatch(l.allowNames, t) && !permits(rules, reading) {
+		if len(rules) > 0 && !anyMatch(l.allowNames, t) && !permits(rules, reading, cfg.RuleArguments[canonical].required()) {
 			return refuse("not_allowed", l.name, "")
 		}
 	}

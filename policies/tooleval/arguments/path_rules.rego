@@ -76,7 +76,7 @@ _glob_body(value) := trim_suffix(trim_prefix(value, "/"), "/") if {
 path_matcher(value) := {
 	"relative": relative,
 	"allows": concat("", [_segment_regex(s) | some s in segments]),
-	"bites": concat("", [_segment_regex(_glob_segment_key(s)) | some s in segments]),
+	"bites": concat("", [_key_segment_regex(_glob_segment_key(s)) | some s in segments]),
 } if {
 	relative := _relative(value)
 	segments := _anchored_segments(relative, _glob_segments(value), value)
@@ -97,6 +97,16 @@ _anchored_segments(false, segments, _) := segments
 _glob_segment_key("**") := "**"
 
 _glob_segment_key(segment) := _segment_key(segment) if segment != "**"
+
+# A segment's key is compared with NUL between keys (a key may hold a /:
+# a full-width solidus folds to one), ? and * standing for any characters
+# (a key may be longer or shorter than its segment: ß folds to ss, a soft
+# hyphen to nothing), ** for any keys, empty ones included.
+_key_segment_regex("**") := `(?:\x00[^\x00]*)*`
+
+_key_segment_regex(key) := concat("", [`\x00`, replace(replace(regex.replace(key, `[\\.+()|\[\]{}^$]`, `\${0}`), "*", `[^\x00]*`), "?", `[^\x00]*`)]) if {
+	key != "**"
+}
 
 _segment_regex("**") := `(?:/[^/]+)*`
 
@@ -123,14 +133,18 @@ _text("/") := ""
 
 _text(path) := path if path != "/"
 
-# A path's keys as the regular expressions read them: / before each;
-# undefined when a segment has no key.
+# A path's keys as the key regular expressions read them: NUL before
+# each; undefined when a segment has no key.
 _key_text("/") := ""
 
-_key_text(path) := concat("", ["/", concat("/", keys)]) if {
+_key_text(path) := concat("", ["\u0000", concat("\u0000", keys)]) if {
 	path != "/"
 	keys := _path_keys(path)
 }
+
+# The regular expression of a glob's keys (suffix) under anchor (keys
+# text): the path's keys, or those of one below it.
+_key_regex(suffix, anchor) := concat("", ["^", replace(_quoted(anchor), "\u0000", `\x00`), suffix, `(?s:\x00.*)?$`])
 
 # METADATA
 # description: |
@@ -197,8 +211,9 @@ paths_reading(paths, root) := _unread_path("the call names no path") if {
 # scope: document
 # description: |
 #   Whether a path rule (matcher: path_matcher's) bites on a path reading
-#   (readable): one of its paths matches by key, or cannot be keyed, or
-#   the rule is relative and the workspace root cannot be keyed.
+#   (readable): one of its paths matches by key or as written, or cannot
+#   be keyed, or the rule is relative and the workspace root cannot be
+#   keyed.
 path_bites(_, reading) if {
 	some path in reading.paths
 	not _key_text(path)
@@ -210,9 +225,14 @@ path_bites(matcher, reading) if {
 }
 
 path_bites(matcher, reading) if {
-	expression := _path_regex(matcher.bites, _anchor(matcher.relative, reading.root, "bites"))
+	expression := _key_regex(matcher.bites, _anchor(matcher.relative, reading.root, "bites"))
 	some path in reading.paths
 	regex.match(expression, _key_text(path))
+}
+
+path_bites(matcher, reading) if {
+	some path in reading.paths
+	regex.match(_path_regex(matcher.allows, _anchor(matcher.relative, reading.root, "allows")), _text(path))
 }
 
 # METADATA

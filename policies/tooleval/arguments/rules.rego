@@ -138,7 +138,7 @@ rule_example_failures(entry, kind) := array.concat(
 	rule := _rule(condition, entry[condition])
 }
 
-_example_matches(rule, "allow", example) if permits([rule], _example_readings(rule.reads, example))
+_example_matches(rule, "allow", example) if permits([rule], _example_readings(rule.reads, example), set())
 
 _example_matches(rule, kind, example) if {
 	kind != "allow"
@@ -393,46 +393,60 @@ _bites(rule, readings) if {
 }
 
 # METADATA
-# scope: document
 # description: |
 #   Whether the allow rules of a layer that match a call's tool (rules,
-#   compiled) permit the call read as readings: every part of a command
-#   read exactly is allowed by one of the command rules, and none runs a
-#   wrapper; a domain rule names the host of a URL read exactly; every
-#   path of the call is matched exactly by one of the path rules
-#   (path_permits); an args_pattern rule's expression matches the
-#   arguments' canonical JSON, or the arguments carry each member of an
-#   args rule with that very value. Nothing unreadable is ever
-#   permitted.
-permits(rules, readings) if {
-	command_rules := [rule | some rule in rules; rule.reads == "command"]
-	count(command_rules) > 0
-	parts := readings.command.parts
-	every part in parts {
-		not part.wrapper
-		_allows_words(command_rules, part.words)
+#   compiled, not empty) permit the call read as readings. Every kind of
+#   reading the rules look at, and every kind in required (the readings
+#   the configuration names an argument for, see required_readings), must
+#   be permitted by rules of its own kind: all are met, not one. So a
+#   path or args rule never allows a shell tool's call by itself: what
+#   the command runs is not judged by it. Within a kind one rule
+#   suffices: every part of a command read exactly is allowed by one of
+#   the command rules, and none runs a wrapper; a domain rule names the
+#   host of a URL read exactly; every path of the call is matched exactly
+#   by one of the path rules (path_permits); an args_pattern rule's
+#   expression matches the arguments' canonical JSON, or the arguments
+#   carry each member of an args rule with that very value. Nothing
+#   unreadable is ever permitted.
+permits(rules, readings, required) if {
+	count(rules) > 0
+	every kind in required | {rule.reads | some rule in rules} {
+		_kind_permits(kind, [rule | some rule in rules; rule.reads == kind], readings)
 	}
 }
 
-permits(rules, readings) if {
+# METADATA
+# description: |
+#   The readings a tool's allow rules must permit whatever the rules say,
+#   given its entry of the configuration's rule_arguments (sources): the
+#   command and the URL it names an argument for.
+required_readings(sources) := {reads | some reads in ["command", "url"]; is_string(sources[reads])}
+
+_kind_permits("command", rules, readings) if {
+	count(rules) > 0
+	every part in readings.command.parts {
+		not part.wrapper
+		_allows_words(rules, part.words)
+	}
+}
+
+_kind_permits("url", rules, readings) if {
 	some rule in rules
-	rule.reads == "url"
 	url_matches(readings.url, rule.value, "allow")
 }
 
-permits(rules, readings) if {
-	matchers := [rule.matcher | some rule in rules; rule.reads == "path"]
-	count(matchers) > 0
-	path_permits(matchers, readings.path)
+_kind_permits("path", rules, readings) if {
+	count(rules) > 0
+	path_permits([rule.matcher | some rule in rules], readings.path)
 }
 
-permits(rules, readings) if {
+_kind_permits("args", rules, readings) if {
 	some rule in rules
 	rule.condition == "args_pattern"
 	regex.match(rule.value, readings.args.json)
 }
 
-permits(rules, readings) if {
+_kind_permits("args", rules, readings) if {
 	some rule in rules
 	rule.condition == "args"
 	args_permits(rule.value, readings.args.args)

@@ -123,11 +123,14 @@ argument_ask(c, f) := arguments.biting_rule(c.arguments.ask, f.canonical, f.tool
 # arguments the configuration in force names for its tool, of its path
 # arguments under the request's workspace, and of its arguments.
 _readings(f) := arguments.readings(
-	object.get(configuration.prepared.rule_arguments, f.canonical, {}),
+	_sources(f),
 	f.ctx.workspace,
 	object.get(f.ctx.path_arguments, f.canonical, {}),
 	f.call,
 )
+
+# The tool's entry of the configuration's rule_arguments ({} for none).
+_sources(f) := object.get(configuration.prepared.rule_arguments, f.canonical, {})
 
 # Every refusal by argument rules of the call with facts f, in order:
 # each layer's biting deny rule first, then each layer's allow rules
@@ -144,7 +147,7 @@ _argument_refusals(f) := array.concat(
 		some c in f.ctx.checks.arguing
 		not checks.exempt(c, f.tool)
 		rules := arguments.conditional_allow(c.arguments, f.canonical, f.tool)
-		not arguments.permits(rules, readings)
+		not arguments.permits(rules, readings, arguments.required_readings(_sources(f)))
 	],
 ) if {
 	readings := _readings(f)
