@@ -23,7 +23,11 @@ func TestLayerJSON(t *testing.T) {
 		require.NoError(t, err)
 		require.JSONEq(t, tc.out, string(got), tc.in)
 	}
-	for _, bad := range []string{`{"name":"a","note":1}`, `{"name":"a","allow":[7]}`, `{"name":"a","ask":[null]}`, `[]`} {
+	for _, bad := range []string{
+		`{"name":"a","note":1}`, `{"name":"a","allow":[7]}`, `{"name":"a","ask":[null]}`, `[]`,
+		`{"name":"a","allow":["*"],"deny":[{"tool":"x","command":"rm"}],"Deny":["x"]}`, `{"name":"a","allow":["x"],"allow":["y"]}`,
+		`{"name":"a","deny":[{"tool":"x","tool":"y","command":"rm"}]}`,
+	} {
 		var l Layer
 		require.Error(t, json.Unmarshal([]byte(bad), &l), bad)
 	}
@@ -31,4 +35,10 @@ func TestLayerJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(`{"name":"a","allow":[{"tool":"b","command":"ls"}]}`), &l))
 	require.Equal(t, []string{}, l.Allow, "a list of rules only is an allowlist")
 	require.Equal(t, []ArgumentRule{{"tool": "b", "command": "ls"}}, l.AllowRules)
+
+	// numbers as written: a deny on an exact id stays that id
+	require.NoError(t, json.Unmarshal([]byte(`{"name":"a","deny":[{"tool":"b","args":{"id":9007199254740993}}]}`), &l))
+	out, err := json.Marshal(l)
+	require.NoError(t, err)
+	require.Contains(t, string(out), `9007199254740993`)
 }

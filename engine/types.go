@@ -171,9 +171,15 @@ func entries(names []string, rules []ArgumentRule) []any {
 
 // UnmarshalJSON reads a layer as the contract writes it, strictly: a
 // member other than name, allow, deny, ask and message is an error, and
-// so is a list entry that is neither a string nor an object.
+// so are two members (anywhere in it) whose names are equal or equal but
+// for case (see DistinctMembers) and a list entry that is neither a
+// string nor an object. Numbers are kept as written (json.Number).
 func (l *Layer) UnmarshalJSON(data []byte) error {
+	if err := DistinctMembers(data); err != nil {
+		return fmt.Errorf("a layer's members %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	dec.DisallowUnknownFields()
 	var in layerJSON
 	if err := dec.Decode(&in); err != nil {

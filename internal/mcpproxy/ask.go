@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,6 +37,7 @@ const (
 	answerFailed      = "failed"      // the question could not be put
 	answerUnsupported = "unsupported" // the client declares no elicitation
 	answerForged      = "not_this_call"
+	answerTooLong     = "too_long" // the arguments do not fit in a question
 )
 
 var refusalReasons = map[string]string{
@@ -61,8 +63,9 @@ var approvalSchema = map[string]any{
 	"required": []any{"approve"},
 }
 
-// maxAskArguments is the most bytes of a call's arguments the question
-// quotes.
+// maxAskArguments is the most characters of a call's arguments (as
+// asciiJSON writes them) a question shows; a call whose arguments are
+// longer is refused, not asked about.
 const maxAskArguments = 2000
 
 // asks keeps what the proxy needs to trust an answer that comes back in
@@ -87,6 +90,7 @@ func newAsks() *asks {
 // it may be answered, whether it was approved already (the upstream asked
 // for input of its own after an approval), and the upstream's own state.
 type askState struct {
+	Session  string `json:"s"` // the client session asked
 	Nonce    string `json:"n"`
 	Expires  int64  `json:"e"` // Unix milliseconds
 	Call     string `json:"c"`
@@ -176,17 +180,25 @@ func (p *Proxy) askPerson(ctx context.Context, session *mcp.ServerSession, name 
 	}
 	args, _ := judgedArguments(judged)
 	digest := callDigest(name, args)
-	if state, ok := p.asks.open(params.RequestState); ok && state.Approved && state.Call == digest && time.Now().UnixMilli() <= state.Expires {
-		// approved in an earlier round: the rounds since are the upstream's
+	if state, ok := p.asks.open(params.RequestState); ok && state.Approved {
+		// approved in an earlier round: the rounds since are the
+		// upstream's; each carried state serves one retry of this very
+		// call, by this session, before the question's expiry
+		if state.Call != digest || state.Session != sessionID(session) || time.Now().UnixMilli() > state.Expires || !p.asks.answer(state) {
+			return p.answered(ctx, name, verdict, question, answerForged, approval{})
+		}
+		p.auditAnswer(ctx, name, verdict, answerApproved)
 		return &approval{state: state, responses: params.InputResponses}, nil
 	}
 	if !canElicit(session) {
 		p.auditAnswer(ctx, name, verdict, answerUnsupported)
 		return nil, Refusal(question + " (this client cannot ask a person: it declares no elicitation capability, so the call is refused)")
 	}
-	quoted, _ := json.Marshal(args)
+	quoted := asciiJSON(args)
 	if len(quoted) > maxAskArguments {
-		quoted = append(quoted[:maxAskArguments], "…"...)
+		// the person would approve what they were not shown
+		p.auditAnswer(ctx, name, verdict, answerTooLong)
+		return nil, Refusal(fmt.Sprintf("%s, and the call is refused: its arguments are longer than the %d characters a question shows", question, maxAskArguments))
 	}
 	elicit := &mcp.ElicitParams{
 		Mode:            "form",
@@ -209,13 +221,13 @@ func (p *Proxy) askPerson(ctx context.Context, session *mcp.ServerSession, name 
 	}
 	response, answered := params.InputResponses[askKey]
 	if !answered {
-		state := askState{Nonce: nonce(), Expires: time.Now().Add(timeout).UnixMilli(), Call: digest}
+		state := askState{Session: sessionID(session), Nonce: nonce(), Expires: time.Now().Add(timeout).UnixMilli(), Call: digest}
 		return nil, &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{askKey: elicit}, RequestState: p.asks.sign(state)}
 	}
 	state, ok := p.asks.open(params.RequestState)
 	answer := answerForged
 	switch result, isElicit := response.(*mcp.ElicitResult); {
-	case !ok || state.Call != digest || !isElicit || !p.asks.answer(state):
+	case !ok || state.Approved || state.Call != digest || state.Session != sessionID(session) || !isElicit || !p.asks.answer(state):
 	case time.Now().UnixMilli() > state.Expires:
 		answer = answerTimedOut
 	default:
@@ -251,7 +263,7 @@ func (p *Proxy) carry(a *approval, upstreamState string) string {
 	if s.Nonce == "" { // an older client's approval: no retry comes back with it
 		return upstreamState
 	}
-	s.Approved, s.Upstream = true, upstreamState
+	s.Approved, s.Upstream, s.Nonce = true, upstreamState, nonce() // good for one retry
 	return p.asks.sign(s)
 }
 
@@ -329,4 +341,33 @@ func (p *Proxy) auditAnswer(ctx context.Context, name string, verdict engine.Cal
 		slog.String("answer", answer),
 		slog.Bool("forwarded", answer == answerApproved),
 	)
+}
+
+// sessionID names the client session an ask's state belongs to.
+func sessionID(session *mcp.ServerSession) string {
+	if session == nil {
+		return ""
+	}
+	return session.ID()
+}
+
+// asciiJSON writes arguments as JSON with every character outside
+// printable ASCII escaped (\uXXXX): the person reads what the server
+// gets, with no control, format or bidirectional character to hide or
+// reorder part of it.
+func asciiJSON(args any) string {
+	raw, _ := json.Marshal(args)
+	var b strings.Builder
+	for _, r := range string(raw) {
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", hi, lo)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
 }

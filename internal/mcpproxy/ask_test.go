@@ -285,3 +285,73 @@ func TestAnApprovalCarriesOverTheUpstreamsOwnQuestions(t *testing.T) {
 	require.Contains(t, questions[0], "needs a person's approval")
 	require.Equal(t, "which branch?", questions[1])
 }
+
+// TestACarriedApprovalServesOneRetry: the state that carries an approval
+// over the server's own question serves one retry of that call; sent
+// again, it is refused and the server does not run the call twice.
+func TestACarriedApprovalServesOneRetry(t *testing.T) {
+	ctx := context.Background()
+	var received atomic.Int64
+	upstream := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
+	upstream.AddTool(&mcp.Tool{Name: "read_file", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			if req.Params.InputResponses == nil {
+				return &mcp.CallToolResult{
+					InputRequests: mcp.InputRequestMap{"upstream_q": &mcp.ElicitParams{Mode: "form", Message: "sure?", RequestedSchema: map[string]any{"type": "object"}}},
+					RequestState:  "upstream-state",
+				}, nil
+			}
+			received.Add(1)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil
+		})
+	_, cs := connectWith(t, upstream, Options{ServerName: "files", Load: askPolicy(t)}, &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("not used")
+		},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	})
+	args := map[string]any{"path": "/a"}
+	call := func(responses mcp.InputResponseMap, state string) *mcp.CallToolResult {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: args, InputResponses: responses, RequestState: state})
+		require.NoError(t, err)
+		return res
+	}
+	asked := call(nil, "")
+	require.Contains(t, asked.InputRequests, askKey)
+	upstreamAsks := call(mcp.InputResponseMap{askKey: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}, asked.RequestState)
+	require.Contains(t, upstreamAsks.InputRequests, "upstream_q", "approved: the server's own question comes back")
+	require.NotContains(t, upstreamAsks.InputRequests, askKey)
+	answers := mcp.InputResponseMap{"upstream_q": &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}}
+	require.False(t, call(answers, upstreamAsks.RequestState).IsError)
+	require.Equal(t, int64(1), received.Load())
+	replayed := call(answers, upstreamAsks.RequestState)
+	require.True(t, replayed.IsError, "a carried approval serves one retry")
+	require.Contains(t, replayed.Content[0].(*mcp.TextContent).Text, "does not belong to this call")
+	require.Equal(t, int64(1), received.Load())
+}
+
+// TestAQuestionShowsWhatTheServerGets: arguments too long to show are
+// refused without asking, and characters that could hide or reorder
+// text are shown escaped.
+func TestAQuestionShowsWhatTheServerGets(t *testing.T) {
+	ctx := context.Background()
+	var received, asked atomic.Int64
+	var question atomic.Value
+	_, cs := connectWith(t, upstreamServer(&received), Options{ServerName: "files", Load: askPolicy(t)},
+		&mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked.Add(1)
+			question.Store(req.Params.Message)
+			return &mcp.ElicitResult{Action: "decline"}, nil
+		}})
+	long, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "/a", "pad": strings.Repeat(" ", 3000)}})
+	require.NoError(t, err)
+	require.True(t, long.IsError)
+	require.Contains(t, long.Content[0].(*mcp.TextContent).Text, "longer than the 2000 characters a question shows")
+	require.Zero(t, asked.Load(), "not asked")
+
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "read_file", Arguments: map[string]any{"path": "/a\u202e/gpj.exe", "n": "\x07😀"}})
+	require.NoError(t, err)
+	require.Contains(t, question.Load(), `"path":"/a\u202e/gpj.exe"`)
+	require.Contains(t, question.Load(), `"n":"\u0007\ud83d\ude00"`)
+	require.Zero(t, received.Load())
+}

@@ -7,14 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"slices"
 	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/text/cases"
 
 	"github.com/tooleval/tooleval/engine"
 )
@@ -221,8 +219,8 @@ func decodeArguments(raw json.RawMessage) (any, error) {
 	if !utf8.Valid(raw) {
 		return nil, errors.New("its arguments are not valid UTF-8")
 	}
-	if err := distinctMembers(raw); err != nil {
-		return nil, err
+	if err := engine.DistinctMembers(raw); err != nil {
+		return nil, fmt.Errorf("its arguments %w", err)
 	}
 	dec := json.NewDecoder(bytesReader(raw))
 	dec.UseNumber()
@@ -231,58 +229,6 @@ func decodeArguments(raw json.RawMessage) (any, error) {
 		return nil, fmt.Errorf("decode the arguments: %w", err)
 	}
 	return args, nil
-}
-
-// distinctMembers checks that no object in a JSON text has two members
-// whose names are equal under Unicode case folding.
-func distinctMembers(raw []byte) error {
-	type frame struct {
-		object    bool
-		expectKey bool
-		names     map[string]string // folded -> as written
-	}
-	var stack []*frame
-	dec := json.NewDecoder(bytesReader(raw))
-	dec.UseNumber()
-	fold := cases.Fold()
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("its arguments are not JSON: %w", err)
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
-		}
-		if top != nil && top.object && top.expectKey {
-			if tok == json.Delim('}') {
-				stack = stack[:len(stack)-1]
-				continue
-			}
-			name, _ := tok.(string)
-			folded := fold.String(name)
-			if first, seen := top.names[folded]; seen {
-				return fmt.Errorf("its arguments name the member %q twice (as %q and %q)", name, first, name)
-			}
-			top.names[folded] = name
-			top.expectKey = false
-			continue
-		}
-		if top != nil && top.object {
-			top.expectKey = true // tok is the member's value
-		}
-		switch tok {
-		case json.Delim('{'):
-			stack = append(stack, &frame{object: true, expectKey: true, names: map[string]string{}})
-		case json.Delim('['):
-			stack = append(stack, &frame{})
-		case json.Delim(']'):
-			stack = stack[:len(stack)-1]
-		}
-	}
 }
 
 // auditUnevaluated records a call the proxy refused without an
