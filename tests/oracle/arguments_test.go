@@ -43,15 +43,10 @@ func TestArgumentRulesDecide(t *testing.T) {
 			{"id": "7", "name": "web_fetch", "args": {"url": "https://a.example.com@b.example.com/"}}
 		]
 	}`)
-	require.False(t, r.HasErrors)
-	var got [][3]string
-	for _, v := range r.Verdicts {
-		got = append(got, [3]string{v.Outcome, v.Reason, v.Layer})
-	}
 	require.Equal(t, [][3]string{
 		{"allow", "", ""}, {"ask", "ask", "team"}, {"deny", "denied", "guard"}, {"deny", "not_allowed", "team"},
 		{"allow", "", ""}, {"deny", "denied", "guard"}, {"deny", "not_allowed", "team"},
-	}, got)
+	}, outcomes(t, r))
 }
 
 func TestPathArgsAndWildcardRulesDecide(t *testing.T) {
@@ -76,14 +71,21 @@ func TestPathArgsAndWildcardRulesDecide(t *testing.T) {
 			{"id": "9", "name": "deploy", "args": {"env": "qa", "x": 1}}
 		]
 	}`)
+	require.Equal(t, [][3]string{
+		{"allow", "", ""}, {"deny", "not_allowed", "team"}, {"ask", "ask", "team"},
+		{"allow", "", ""}, {"deny", "not_allowed", "team"}, {"deny", "denied", "team"},
+		{"deny", "denied", "team"}, {"allow", "", ""}, {"deny", "not_allowed", "team"},
+	}, outcomes(t, r))
+}
+
+// outcomes are the [outcome, reason, layer] of each verdict of a result
+// without errors.
+func outcomes(t *testing.T, r Result) [][3]string {
+	t.Helper()
 	require.False(t, r.HasErrors)
 	var got [][3]string
 	for _, v := range r.Verdicts {
 		got = append(got, [3]string{v.Outcome, v.Reason, v.Layer})
 	}
-	require.Equal(t, [][3]string{
-		{"allow", "", ""}, {"deny", "not_allowed", "team"}, {"ask", "ask", "team"},
-		{"allow", "", ""}, {"deny", "not_allowed", "team"}, {"deny", "denied", "team"},
-		{"deny", "denied", "team"}, {"allow", "", ""}, {"deny", "not_allowed", "team"},
-	}, got)
+	return got
 }
