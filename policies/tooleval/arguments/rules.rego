@@ -11,7 +11,6 @@
 package tooleval.arguments
 
 import data.tooleval.pattern
-import data.tooleval.shape
 
 # METADATA
 # description: |
@@ -255,70 +254,6 @@ _matcher(condition, _) := null if not condition in {"command_wildcard", "path"}
 
 # METADATA
 # description: |
-#   Every reading of a call that argument rules look at, {command, url,
-#   path, args}: call_readings's command and URL (sources: the tool's
-#   entry of the configuration's rule_arguments), path_reading's paths
-#   (path_arguments: the tool's path arguments, workspace: the request's
-#   compiled workspace, or null) and args_reading's arguments.
-readings(sources, workspace, path_arguments, call) := object.union(call_readings(sources, call), {
-	"path": path_reading(workspace, path_arguments, call),
-	"args": args_reading(call),
-})
-
-# METADATA
-# description: |
-#   The readings of a call that argument rules look at, {command, url}:
-#   read_shell and read_url of the argument that sources ({command?,
-#   url?, inert?}: the tool's entry of the configuration's rule_arguments,
-#   {} for a tool without one) names. Unreadable when the tool has no
-#   such argument, when the call does not carry it as a string (as the
-#   readers say), and when the call carries an argument that is neither
-#   read nor inert (sources.inert: arguments that do not change what the
-#   command runs or which host the URL reaches): a prefix rule over the
-#   command's words cannot say what an environment, a host or an
-#   elevation argument does to it.
-call_readings(sources, call) := {
-	"command": read_shell(_argument(sources, "command", args)),
-	"url": read_url(_argument(sources, "url", args)),
-} if {
-	args := shape.field(call, "args", {})
-	is_object(args)
-	not _other_argument(sources, args)
-} else := {
-	"command": _not_read(why),
-	"url": _not_read(why),
-} if {
-	why := _other_argument_why(sources, shape.field(call, "args", {}))
-}
-
-# The argument of args that sources name for reads; null (unreadable)
-# when there is none.
-_argument(sources, reads, args) := shape.field(args, sources[reads], null) if {
-	is_string(sources[reads])
-} else := null
-
-_other_argument(sources, args) if {
-	some name, _ in args
-	not _read_or_inert(sources, name)
-}
-
-_read_or_inert(sources, name) if sources.inert[name]
-
-_read_or_inert(sources, name) if {
-	some reads in ["command", "url"]
-	sources[reads] == name
-}
-
-_other_argument_why(sources, args) := "the call's arguments are not an object" if {
-	not is_object(args)
-} else := sprintf("the call carries argument %q, which can change what runs or where it connects", [name]) if {
-	name := sort([n | some n, _ in args; not _read_or_inert(sources, n)])[0]
-}
-
-_not_read(why) := {"unreadable": why, "hosts": [], "numeric": false}
-
-# METADATA
-# description: |
 #   The first rule of rules (compiled, of a deny or an ask list) that
 #   bites on a call of the declared tool with canonical name name and
 #   record {kind, server, tool}, read as readings (see readings): its
@@ -464,22 +399,3 @@ conditional_allow(compiled, name, record) := matching if {
 	count(matching) > 0
 	not pattern.matches(compiled.names, name, record)
 }
-
-# METADATA
-# description: |
-#   How a reading (see readings) is quoted in a message: why it is
-#   unreadable, or the command's parts (wrappers marked), the URL's host,
-#   the paths or the arguments' canonical JSON.
-reading_summary(reading) := sprintf("the argument is unreadable: %s", [reading.unreadable]) if {
-	reading.unreadable
-} else := sprintf("read as %s", [concat(" | ", [_part_summary(p) | some p in reading.parts])]) if {
-	reading.parts
-} else := sprintf("read as host %q", [reading.host]) if {
-	reading.host
-} else := sprintf("read as paths %s", [json.marshal(reading.paths)]) if {
-	reading.paths
-} else := sprintf("read as arguments %s", [reading.json])
-
-_part_summary(part) := sprintf("%s (runs another command)", [json.marshal(part.words)]) if {
-	part.wrapper
-} else := json.marshal(part.words)

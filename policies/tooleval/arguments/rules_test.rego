@@ -408,7 +408,15 @@ test_argument_rules_that_cannot_be_worked_out_refuse if {
 	d := tooleval.decision with input as rule_request(layers, [cmd("ls")])
 		with arguments.call_readings as undefined_readings
 	[[x.outcome, x.reason] | some x in d.decisions] == [["deny", "invalid_config"]]
+
+	# a path rule whose reading cannot be worked out
+	path_layers := [{"name": "team", "allow": ["read_file"], "deny": [{"tool": "read_file", "path": ".env"}]}]
+	p := tooleval.decision with input as object.union(rule_request(path_layers, [["read_file", {"path": "/ws/a"}]]), {"workspace": {"root": "/ws"}})
+		with arguments.path_reading as undefined_paths
+	[[x.outcome, x.reason] | some x in p.decisions] == [["deny", "invalid_config"]]
 }
+
+undefined_paths(_, _, _) := input.no_such_member
 
 # Wildcard rules on a command's words: Claude Code's Bash(git * main)
 # ("permissions"), read word by word.

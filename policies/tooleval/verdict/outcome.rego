@@ -127,6 +127,7 @@ _readings(f) := arguments.readings(
 	f.ctx.workspace,
 	object.get(f.ctx.path_arguments, f.canonical, {}),
 	f.call,
+	arguments.reading_kinds(f.ctx.checks.arguing) | arguments.required_readings(_sources(f)),
 )
 
 # The tool's entry of the configuration's rule_arguments ({} for none).
