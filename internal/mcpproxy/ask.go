@@ -233,17 +233,27 @@ func (p *Proxy) askPerson(ctx context.Context, session *mcp.ServerSession, name 
 	default:
 		answer = answerOf(ctx, result, nil)
 	}
-	upstream := make(mcp.InputResponseMap, len(params.InputResponses))
-	for k, v := range params.InputResponses {
+	state.Approved, state.Upstream = true, ""
+	return p.answered(ctx, name, verdict, question, answer, approval{state: state, responses: withoutAsk(params.InputResponses)})
+}
+
+// withoutAsk is a call's input responses as they go upstream: without an
+// answer to the proxy's own question (nil when nothing is left). The
+// server never sees it, on a call that was asked about or not.
+func withoutAsk(responses mcp.InputResponseMap) mcp.InputResponseMap {
+	if _, ours := responses[askKey]; !ours {
+		return responses
+	}
+	upstream := make(mcp.InputResponseMap, len(responses))
+	for k, v := range responses {
 		if k != askKey {
 			upstream[k] = v
 		}
 	}
 	if len(upstream) == 0 {
-		upstream = nil
+		return nil
 	}
-	state.Approved, state.Upstream = true, ""
-	return p.answered(ctx, name, verdict, question, answer, approval{state: state, responses: upstream})
+	return upstream
 }
 
 func (p *Proxy) answered(ctx context.Context, name string, verdict engine.CallDecision, question, answer string, a approval) (*approval, *mcp.CallToolResult) {

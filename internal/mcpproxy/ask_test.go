@@ -355,3 +355,28 @@ func TestAQuestionShowsWhatTheServerGets(t *testing.T) {
 	require.Contains(t, question.Load(), `"n":"\u0007\ud83d\ude00"`)
 	require.Zero(t, received.Load())
 }
+
+// TestTheProxysAnswerNeverGoesUpstream: an answer to the proxy's own
+// question sent with a call that was not asked about is not forwarded;
+// the server's own input responses are.
+func TestTheProxysAnswerNeverGoesUpstream(t *testing.T) {
+	ctx := context.Background()
+	var seen atomic.Value
+	upstream := mcp.NewServer(&mcp.Implementation{Name: "upstream", Version: "1"}, nil)
+	upstream.AddTool(&mcp.Tool{Name: "search", InputSchema: map[string]any{"type": "object"}},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var keys []string
+			for k := range req.Params.InputResponses {
+				keys = append(keys, k)
+			}
+			seen.Store(keys)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ran"}}}, nil
+		})
+	_, cs := connectWith(t, upstream, Options{ServerName: "files", Load: askPolicy(t)}, &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}})
+	accept := &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search", Arguments: map[string]any{"q": "x"},
+		InputResponses: mcp.InputResponseMap{askKey: accept, "upstream_q": accept}, RequestState: "upstream-state"})
+	require.NoError(t, err)
+	require.False(t, res.IsError, "search with another q is not asked about")
+	require.Equal(t, []string{"upstream_q"}, seen.Load())
+}

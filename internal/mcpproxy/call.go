@@ -28,7 +28,7 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.Ca
 	if refusal != nil {
 		return refusal, nil
 	}
-	inputResponses, requestState := params.InputResponses, params.RequestState
+	inputResponses, requestState := withoutAsk(params.InputResponses), params.RequestState
 	if approved != nil { // the proxy's own question and state stay here
 		inputResponses, requestState = approved.responses, approved.upstreamState(params.RequestState)
 	}
