@@ -155,7 +155,7 @@ func (p *Proxy) decide(ctx context.Context, session *mcp.ServerSession, params *
 			return nil, result, nil
 		}
 	}
-	if err == nil && (verdict.Allowed || verdict.Outcome == engine.OutcomeAsk) { // an ask here was approved
+	if err == nil && (verdict.Allowed || approved != nil) { // an ask goes on only once approved
 		forward, ok := judgedArguments(judged)
 		switch {
 		case !ok:
