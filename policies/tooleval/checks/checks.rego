@@ -18,16 +18,18 @@ import data.tooleval.pattern
 
 # METADATA
 # description: |
-#   The checks of a request: {exclusions, layers, denying}, the first
-#   two each an ordered list of {name, deny, allow, exempt} with compiled
+#   The checks of a request: {exclusions, layers, denying, asking,
+#   arguing, judging}, the first two each an ordered list of {name, deny,
+#   allow, ask, arguments, judges, exempt} with compiled
 #   matchers (allow null: the check states no allowlist; exempt "mcp" or
 #   "non_mcp": tools of that kind pass the check untouched, only
 #   configured stages have it); denying is the layers whose deny list
 #   can match a tool, in order: the only ones a deny check can refuse
 #   with, so that a tool's deny checks skip the others; asking is the
-#   layers with an ask list that can match a tool (an inline layer's
-#   ask), in order; arguing the inline layers with argument rules
-#   (tooleval.arguments.compile_rules), in order; judging both (empty
+#   layers with an ask list that can match a tool (an inline layer's or
+#   a policy stage's ask), in order; arguing the layers and stages with
+#   argument rules (tooleval.arguments.compile_lists), in order; judging
+#   both (empty
 #   when no call can be judged past its name, its paths and its run).
 checks(exclusions, layers) := {
 	"exclusions": exclusions,

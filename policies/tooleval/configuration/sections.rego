@@ -12,8 +12,8 @@ import data.tooleval.shape
 # description: |
 #   The errors of a section of the configuration conf: tools (config.profiles
 #   and config.tools are objects, config.tools has no unknown member),
-#   tool_lists (config.tools.message and the lists also_allow, allow and
-#   deny) or subagents (config.subagents). Prepared when conf is the
+#   tool_lists (config.tools.message and the lists also_allow, allow,
+#   deny and ask) or subagents (config.subagents). Prepared when conf is the
 #   configuration in force, else computed.
 section_errors(conf, section) := errors if {
 	conf == config
@@ -32,8 +32,9 @@ _section_errors("tools", conf) := array.flatten([
 _section_errors("tool_lists", conf) := array.flatten([
 	tools_message_errors(conf),
 	entries_errors(value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
-	entries_errors(value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
-	entries_errors(value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
+	rule_entries_errors(value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
+	rule_entries_errors(value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
+	rule_entries_errors(value_at(_tools_config(conf), "ask"), "ask", "config.tools.ask", conf, true),
 ])
 
 _section_errors("subagents", conf) := subagents_errors(conf)
@@ -44,7 +45,7 @@ _subagents_config(conf) := shape.field(conf, "subagents", {})
 
 # METADATA
 # description: The members config.tools may have.
-tools_members := {"profile", "also_allow", "allow", "deny", "message"}
+tools_members := {"profile", "also_allow", "allow", "deny", "ask", "message"}
 
 # METADATA
 # description: |
@@ -60,10 +61,11 @@ tools_message_errors(conf) := [] if {
 )]
 
 # METADATA
-# description: Every error in config.subagents (an object of the lists allow and deny).
+# description: Every error in config.subagents (an object of the lists allow, deny and ask).
 subagents_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "subagents"), "config.subagents", true),
-	unknown_member_errors(value_at(conf, "subagents"), {"allow", "deny"}, "config.subagents"),
-	entries_errors(value_at(_subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
-	entries_errors(value_at(_subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
+	unknown_member_errors(value_at(conf, "subagents"), {"allow", "deny", "ask"}, "config.subagents"),
+	rule_entries_errors(value_at(_subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
+	rule_entries_errors(value_at(_subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
+	rule_entries_errors(value_at(_subagents_config(conf), "ask"), "ask", "config.subagents.ask", conf, true),
 ])

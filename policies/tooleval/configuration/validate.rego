@@ -3,6 +3,7 @@
 # as field (config.PATH) and, for an entry, its index.
 package tooleval.configuration
 
+import data.tooleval.arguments
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.pattern
 import data.tooleval.shape
@@ -23,6 +24,29 @@ entries_errors(value, kind, location, conf, nullable) := [] if {
 ) |
 	some p in pattern.list_problems(value, kind, groups(conf))
 ]
+
+# METADATA
+# description: |
+#   The problems of an allow, deny or ask list (list) at location whose
+#   entries may also be argument rules (tooleval.arguments.list_problems):
+#   the lists of config.tools and config.subagents. A nullable list may
+#   also be null (or absent).
+rule_entries_errors(value, list, location, conf, nullable) := [] if {
+	value == null
+	nullable == true
+} else := [shape.problem("invalid_list", sprintf("%s must be an array%s", [location, _or_null(nullable)]), {"field": location})] if {
+	not is_array(value)
+} else := [shape.problem(
+	p.code,
+	_problem_message(p.code),
+	object.union(p, {"field": location}),
+) |
+	some p in arguments.list_problems(value, list, groups(conf))
+]
+
+_problem_message(code) := pattern.problem_messages[code]
+
+_problem_message(code) := arguments.rule_problem_messages[code]
 
 _or_null(true) := " or null"
 

@@ -103,7 +103,7 @@ session(input_doc) := object.union(ctx, {
 	not_final := object.union_n([asks, refusals, _argued(ctx)])
 }
 
-# Every declared tool that an argument rule of an inline layer names, by
+# Every declared tool that an argument rule of a layer or stage names, by
 # canonical name: its calls are decided on their arguments. Undefined if
 # a rule's tool cannot be matched, so that the session is (and fails
 # closed) rather than answer such a tool's calls from its entries.

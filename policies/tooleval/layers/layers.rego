@@ -63,57 +63,12 @@ _list_errors(i, layer, list, groups) := [shape.problem(
 	_problem_message(p.code),
 	object.union(p, {"field": "layers", "layer_index": i, "layer": _layer_name(layer), "list": list}),
 ) |
-	some p in _list_problems(shape.field(layer, list, []), list, groups)
+	some p in arguments.list_problems(shape.field(layer, list, []), list, groups)
 ]
-
-# The problems of a list: its name entries' (tooleval.pattern), and its
-# argument rules' (tooleval.arguments.rule_problem, then the rule's tool
-# as an entry of the list), each at its index.
-_list_problems(entries, list, groups) := pattern.list_problems(entries, _grammar[list], groups) if {
-	not _has_rules(entries)
-} else := array.concat(
-	[p |
-		some p in pattern.list_problems(entries, _grammar[list], groups)
-		not _rule_read_as_name(p)
-	],
-	[p |
-		some j, entry in entries
-		is_object(entry)
-		some p in _rule_problems(j, entry, list, groups)
-	],
-)
-
-_rule_problems(j, entry, list, groups) := [{"index": j, "entry": entry, "code": code}] if {
-	code := arguments.rule_problem(entry, list)
-} else := array.concat(
-	[object.union(p, {"index": j, "entry": entry}) |
-		some p in pattern.list_problems([entry.tool], _grammar[list], groups)
-	],
-	[object.union(failure, {"index": j, "entry": entry, "code": "rule_example_failed"}) |
-		some failure in arguments.rule_example_failures(entry, list)
-	],
-)
-
-# A pattern problem that only says an argument rule is not a name entry
-# (it is checked as a rule instead); any other problem stands, too many
-# entries included.
-_rule_read_as_name(p) if {
-	p.code == "non_string_entry"
-	is_object(p.entry)
-}
-
-_has_rules(entries) if {
-	some entry in entries
-	is_object(entry)
-}
 
 _problem_message(code) := pattern.problem_messages[code]
 
 _problem_message(code) := arguments.rule_problem_messages[code]
-
-# The grammar each list is read with: an ask list is read as a deny list
-# (it narrows, so an entry bites on any of a tool's names).
-_grammar := {"allow": "allow", "deny": "deny", "ask": "deny"}
 
 _layer_name(layer) := shape.field(layer, "name", null)
 
@@ -147,12 +102,12 @@ _compile_layer(i, layer, vocabulary) := {
 	_simple_layer(layer)
 } else := {
 	"name": layer.name,
-	"allow": _allow_matcher(_names_and_rule_tools(shape.field(layer, "allow", null)), vocabulary),
-	"deny": pattern.compile(_names(shape.field(layer, "deny", [])), "deny", vocabulary),
-	"ask": _ask_matcher(_names(shape.field(layer, "ask", [])), vocabulary),
+	"allow": _allow_matcher(arguments.names_and_rule_tools(shape.field(layer, "allow", null)), vocabulary),
+	"deny": pattern.compile(arguments.names(shape.field(layer, "deny", [])), "deny", vocabulary),
+	"ask": _ask_matcher(arguments.names(shape.field(layer, "ask", [])), vocabulary),
 	"message": shape.field(layer, "message", null),
 	"arguments": rules,
-	"judges": _judges(_names(shape.field(layer, "ask", [])), rules),
+	"judges": _judges(arguments.names(shape.field(layer, "ask", [])), rules),
 } if {
 	is_object(layer)
 	is_array(shape.field(layer, "deny", []))
@@ -170,40 +125,19 @@ _compile_layer(i, layer, vocabulary) := {
 }
 
 # The argument rules of the i-th inline layer
-# (tooleval.arguments.compile_rules), by list, with names: its allow
-# list's name entries compiled (a tool they match is allowed whatever its
-# arguments), and source, where the layer is (layers[i]); null when the
+# (tooleval.arguments.compile_lists), with source layers[i]; null when the
 # layer has none, as most layers.
-_compile_arguments(i, layer, vocabulary) := {
-	"source": sprintf("layers[%d]", [i]),
-	"allow": arguments.compile_rules(allow, "allow", vocabulary),
-	"deny": arguments.compile_rules(shape.field(layer, "deny", []), "deny", vocabulary),
-	"ask": arguments.compile_rules(shape.field(layer, "ask", []), "deny", vocabulary),
-	"names": pattern.compile(_names(allow), "allow", vocabulary),
-} if {
-	allow := _array_or_empty(shape.field(layer, "allow", []))
-	some list in ["allow", "deny", "ask"]
-	some entry in shape.field(layer, list, [])
-	is_object(entry)
-} else := null
+_compile_arguments(i, layer, vocabulary) := arguments.compile_lists(
+	_array_or_empty(shape.field(layer, "allow", [])),
+	shape.field(layer, "deny", []),
+	shape.field(layer, "ask", []),
+	sprintf("layers[%d]", [i]),
+	vocabulary,
+)
 
 _array_or_empty(x) := x if is_array(x)
 
 else := []
-
-# A list's name entries: its entries but argument rules.
-_names(list) := [entry | some entry in list; not is_object(entry)]
-
-# An allow list's name entries and the tool entry of each of its
-# argument rules: the tools the layer lets through by name (a rule's
-# tool is then decided on its arguments, per call); null stays null.
-_names_and_rule_tools(null) := null
-
-_names_and_rule_tools(list) := [_name_or_tool(entry) | some entry in list] if is_array(list)
-
-_name_or_tool(entry) := entry.tool if is_object(entry)
-
-else := entry
 
 # Whether a layer of name entries only may ask: its ask list has one.
 _asks_by_name([]) := false

@@ -16,7 +16,7 @@
 #   | coordinator_mode      | agent.coordinator is true                      | agents    |
 #   | agent_definition      | config.agents has the agent's name             | agents    |
 #   | profile               | a profile is selected (tools or agent)         | profiles  |
-#   | global_policy         | always (config.tools allow and deny)           | profiles  |
+#   | global_policy         | config.tools allow, deny or ask state something | profiles |
 #   | subagent_policy       | a sub-agent (config.subagents)                 | profiles  |
 #   | tenant                | input.tenant names a tenant                    | tenants   |
 #   | caller                | input.caller.scopes is a list                  | tenants   |
@@ -35,13 +35,17 @@
 #   rules over the stage packages and passes on what else of them is read
 #   elsewhere (agent_tools, action_policy).
 #
-#   A stage is {name, allow, deny, exempt?, servers?, message?}: allow null states
+#   A stage is {name, allow, deny, ask?, exempt?, servers?, message?,
+#   source?}: allow null states
 #   nothing, deny wins, exempt ("mcp" or "non_mcp") names the kind of tool
 #   the stage lets through untouched, servers (canonical raw MCP server
 #   names) allows the MCP tools of those servers, and message is quoted in
-#   the refusal message of the calls the stage refuses.
+#   the refusal message of the calls the stage refuses. A stage with a
+#   source (where its lists are: config.tools, config.subagents) may have
+#   an ask list and argument rules in its lists (see compile).
 package tooleval.stages
 
+import data.tooleval.arguments
 import data.tooleval.pattern
 import data.tooleval.stages.agents
 import data.tooleval.stages.mcp
@@ -127,17 +131,69 @@ config_errors(conf) := [e |
 # METADATA
 # description: |
 #   The stages with compiled matchers, as the checks of tooleval.checks:
-#   {name, allow, deny, exempt}. Only configured stages carry exempt: an
-#   inline layer from the input can never let a tool through.
-compile(stages, vocabulary) := [{
+#   {name, allow, deny, ask, exempt, message, arguments, judges}, as
+#   tooleval.layers.compile compiles an inline layer, plus exempt. Only
+#   configured stages carry exempt: an inline layer from the input can
+#   never let a tool through. A stage with a source (the global policy,
+#   config.tools, and the sub-agent stage, config.subagents) may have an
+#   ask list and argument rules (tooleval.arguments.compile_lists): its
+#   name-level lists are then its name entries, its allow list's with
+#   the tool of each allow rule, and arguments its rules (null when it
+#   has none); judges is whether a call of a tool it lets through by name
+#   can still be refused or asked by it.
+compile(stages, vocabulary) := [_compile_stage(s, vocabulary) | some s in stages]
+
+_compile_stage(s, vocabulary) := {
 	"name": s.name,
 	"allow": _allow_matcher(s, vocabulary),
 	"deny": pattern.compile(object.get(s, "deny", []), "deny", vocabulary),
+	"ask": pattern.nothing,
 	"exempt": object.get(s, "exempt", null),
 	"message": object.get(s, "message", null),
-} |
-	some s in stages
-]
+	"arguments": null,
+	"judges": false,
+} if {
+	not s.source
+} else := {
+	"name": s.name,
+	"allow": _allow_matcher(object.union(s, {"allow": arguments.names_and_rule_tools(lists.allow)}), vocabulary),
+	"deny": pattern.compile(arguments.names(lists.deny), "deny", vocabulary),
+	"ask": _ask_matcher(arguments.names(lists.ask), vocabulary),
+	"exempt": object.get(s, "exempt", null),
+	"message": object.get(s, "message", null),
+	"arguments": rules,
+	"judges": _judges(arguments.names(lists.ask), rules),
+} if {
+	lists := {
+		"allow": _list_or_null(object.get(s, "allow", null)),
+		"deny": _list_or_empty(object.get(s, "deny", [])),
+		"ask": _list_or_empty(object.get(s, "ask", [])),
+	}
+	rules := arguments.compile_lists(_list_or_empty(lists.allow), lists.deny, lists.ask, s.source, vocabulary)
+}
+
+# A malformed list is a configuration error that refuses every call; it
+# compiles as the closest list that narrows (an allow list that matches
+# nothing, no deny or ask entry).
+_list_or_null(x) := x if {
+	x == null
+} else := x if {
+	is_array(x)
+} else := []
+
+_list_or_empty(x) := x if is_array(x)
+
+else := []
+
+_ask_matcher([], _) := pattern.nothing
+
+_ask_matcher(ask, vocabulary) := pattern.compile(ask, "deny", vocabulary) if ask != []
+
+_judges([], null) := false
+
+_judges(ask_names, _) if ask_names != []
+
+_judges(_, rules) if rules != null
 
 _allow_matcher(s, vocabulary) := object.union(
 	pattern.compile([], "allow", vocabulary),

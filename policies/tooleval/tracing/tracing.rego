@@ -93,17 +93,22 @@ _stage_lists(s, known) := {
 	"kind": "stage",
 	"allow": allow,
 	"deny": deny,
-	"ask": [],
+	"ask": ask,
 	"servers": object.get(s, "servers", null),
 	"base": base,
 	"allow_sources": _entry_sources(object.get(known, "allow", []), base, "allow", allow),
 	"deny_sources": _entry_sources(object.get(known, "deny", []), base, "deny", deny),
-	"ask_sources": [],
+	"ask_sources": _entry_sources(object.get(known, "ask", []), base, "ask", ask),
 } if {
 	base := sprintf("stages.%s", [s.name])
 	allow := object.get(s, "allow", null)
 	deny := object.get(s, "deny", [])
+	ask := _array_or_empty(object.get(s, "ask", []))
 }
+
+_array_or_empty(x) := x if is_array(x)
+
+else := []
 
 _entry_sources(known, base, list, entries) := known if {
 	is_array(entries)

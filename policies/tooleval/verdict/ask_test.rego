@@ -143,3 +143,19 @@ test_explain_shows_the_ask if {
 		},
 	]
 }
+
+# The ask row on its own: a layer's ask rules asked of readings that
+# cannot be worked out neither ask nor pass (the ask row never ends in
+# allow on an error; the arguments row refuses such a call first).
+test_an_ask_rule_that_cannot_be_worked_out_never_passes if {
+	layers := [{"name": "team", "ask": [{"tool": "run_shell_command", "command_prefix": "rm"}]}]
+	req := {"declared": ask_declared, "layers": layers, "calls": [{"id": "c", "name": "run_shell_command", "args": {"command": "ls"}}]}
+	ctx := tooleval.context.compile(req)
+	f := tooleval.batch.facts(ctx, req)[0]
+	k := count(ctx.checks.layers) - 1
+	tooleval.verdict.outcome("ask", k, f) == {"outcome": "pass"}
+	undecided := tooleval.verdict.outcome("ask", k, f) with tooleval.arguments.call_readings as _undefined_readings
+	undecided == {"outcome": "refused", "undecided": true}
+}
+
+_undefined_readings(_, _) := input.no_such_member

@@ -27,19 +27,21 @@ package tooleval.verdict
 #   | 7     | action      | not_allowed    | read_only                      |
 #   | 8     | paths       | path           | workspace (with rule)          |
 #   | 9     | run         | run_exhausted  | run                            |
-#   | 10    | arguments   | denied or      | the inline layer's name        |
+#   | 10    | arguments   | denied or      | the stage's or layer's name    |
 #   |       |             | not_allowed    |                                |
-#   | 11    | ask         | ask            | the inline layer's name        |
+#   | 11    | ask         | ask            | the stage's or layer's name    |
 #
-#   The arguments row is every inline layer's argument rules
+#   The arguments row is the argument rules of every stage (global_policy,
+#   subagent_policy) and inline layer that has some
 #   (tooleval.arguments): a deny rule that bites refuses as denied, an
 #   allow list that lets the tool through only on arguments the call
 #   does not meet as not_allowed. It and the ask row are asked only in a
 #   request with a layer that judges calls (tooleval.checks: judging).
 #   The last row is not a refusal: a call that no check refuses and that
-#   an inline layer's ask list matches (by name, or by an argument rule
-#   that bites) has outcome ask (deny, then ask, then allow), with that
-#   layer; every ask list is asked after every refusing check.
+#   a stage's or an inline layer's ask list matches (by name, or by an
+#   argument rule that bites) has outcome ask (deny, then ask, then
+#   allow), with that stage or layer; every ask list is asked after every
+#   refusing check.
 #   The name-level checks (exclusion, deny, allow; checks names the list
 #   of tooleval.checks they run over) are asked once per compiled check,
 #   in the order of its list: every exclusion, then every stage's and

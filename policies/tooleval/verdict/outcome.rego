@@ -64,7 +64,7 @@ outcome("paths", _, f) := _not_applicable if {
 	refusal := arguments.call_refusals(f.ctx.workspace, f.ctx.path_arguments[f.canonical], f.call)[0]
 } else := _pass
 
-# The argument rules of every inline layer (tooleval.arguments): refused
+# The argument rules of every layer and stage (tooleval.arguments): refused
 # by the first layer with a deny rule that bites on the call, else by
 # the first whose allow list allows the tool only on arguments that the
 # call's do not meet. The refusal carries the layer's rule that bit (or
@@ -103,7 +103,13 @@ outcome("ask", k, f) := _not_applicable if {
 	"reading": _readings(f)[rule.reads],
 } if {
 	rule := argument_ask(f.ctx.checks.layers[k], f)
-} else := _pass
+} else := _pass if {
+	not _has_ask_rules(f.ctx.checks.layers[k])
+} else := _pass if {
+	# positive evidence only: ask rules asked of readings that cannot be
+	# worked out leave the default outcome (refused, undecided)
+	_readings(f)
+}
 
 outcome("run", _, f) := _not_applicable if {
 	f.run == null
@@ -115,7 +121,7 @@ _has_ask_rules(c) if c.arguments.ask != []
 
 # METADATA
 # description: |
-#   The argument ask rule of check c (an inline layer) that bites on the
+#   The argument ask rule of check c (a layer or a stage) that bites on the
 #   call with facts f, or undefined.
 argument_ask(c, f) := arguments.biting_rule(c.arguments.ask, f.canonical, f.tool, _readings(f))
 

@@ -31,7 +31,8 @@ _unknown_deny_warnings(conf, doc, index) := [_warning(
 	groups := configuration.groups(conf)
 	some l in _checked_deny_lists(conf, doc)
 	is_array(l.list)
-	some i, entry in l.list
+	some i, item in l.list
+	entry := _entry_name(item)
 	c := canonical_or_null(entry)
 	is_string(c)
 	not startswith(c, "mcp__")
@@ -93,7 +94,7 @@ _names_in_preset(p) := array.concat(
 )
 
 _config_names(conf) := array.flatten([
-	[e | some l in _lists(conf); _naming_list(l); is_array(l.list); some e in l.list],
+	[_entry_name(e) | some l in _lists(conf); _naming_list(l); is_array(l.list); some e in l.list],
 	[k | some k, _ in configuration.object_at(conf, "path_arguments")],
 	[k | some k, _ in configuration.object_at(conf, "scopes")],
 	configuration.array_at(configuration.object_at(conf, "shell"), "tools"),

@@ -20,6 +20,7 @@
 #   | preset_group_union    | a group a deny list names is defined by both config and preset |
 package tooleval.warnings
 
+import data.tooleval.arguments
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
 import data.tooleval.pattern
@@ -47,7 +48,9 @@ warnings(conf, doc, index) := array.flatten([
 # METADATA
 # description: |
 #   Every list of entries in the configuration, as {field, kind, list},
-#   where field is its location.
+#   where field is its location and kind the grammar it is read with (an
+#   ask list is read as a deny list). An argument rule of a list is an
+#   object: the warnings about names read its tool (see _entry_name).
 _lists(conf) := array.flatten([
 	[{"field": sprintf("config.groups.%s", [name]), "kind": "deny", "list": list} |
 		some name, list in configuration.object_at(conf, "groups")
@@ -77,8 +80,10 @@ _section_lists := [
 	["tools", "also_allow", "allow"],
 	["tools", "allow", "allow"],
 	["tools", "deny", "deny"],
+	["tools", "ask", "deny"],
 	["subagents", "allow", "allow"],
 	["subagents", "deny", "deny"],
+	["subagents", "ask", "deny"],
 	["agent_filters", "all_agents_disallowed", "deny"],
 	["agent_filters", "custom_agents_disallowed", "deny"],
 	["agent_filters", "async_allowed", "allow"],
@@ -128,8 +133,8 @@ _shadowed_warnings(conf) := [_warning(
 	{"field": allow_at, "index": i, "entry": entry, "denied_by": deny_at},
 ) |
 	some [allow_at, deny_at, allow, deny] in _stage_pairs(conf)
-	matcher := pattern.compile(deny, "deny", configuration.vocabulary(conf))
-	some i, entry in allow
+	matcher := pattern.compile(arguments.names(deny), "deny", configuration.vocabulary(conf))
+	some i, entry in arguments.names_and_rule_tools(allow)
 	_exact_match(matcher, entry)
 ]
 
@@ -151,7 +156,7 @@ _unreachable_warnings(conf) := array.concat(
 		sprintf("config.subagents.allow lists %q, which runtime exclusion subagent_hard_deny removes from every sub-agent", [entry]),
 		{"field": "config.subagents.allow", "index": i, "entry": entry, "removed_by": "subagent_hard_deny"},
 	) |
-		some i, entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
+		some i, entry in arguments.names_and_rule_tools(configuration.array_at(configuration.object_at(conf, "subagents"), "allow"))
 		_exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.vocabulary(conf)), entry)
 	],
 	[_warning(
@@ -166,7 +171,7 @@ _unreachable_warnings(conf) := array.concat(
 		is_array(configuration.object_at(conf, "profiles")[name])
 		profile := array.concat(configuration.object_at(conf, "profiles")[name], configuration.array_at(configuration.object_at(conf, "tools"), "also_allow"))
 		matcher := pattern.compile(profile, "allow", configuration.vocabulary(conf))
-		some i, entry in configuration.array_at(configuration.object_at(conf, "subagents"), "allow")
+		some i, entry in arguments.names_and_rule_tools(configuration.array_at(configuration.object_at(conf, "subagents"), "allow"))
 		pattern.exact(entry)
 		not pattern.exact_hit(matcher, canonical_or_null(entry))
 	],
@@ -214,3 +219,9 @@ _floor_exception_effect := {
 	"teammate_no_spawn": "teammates may call it",
 	"sensitive_paths": "written paths under it are no longer refused as sensitive",
 }
+
+# The name an entry of a list gives: the entry, or an argument rule's
+# tool.
+_entry_name(entry) := entry.tool if is_object(entry)
+
+else := entry

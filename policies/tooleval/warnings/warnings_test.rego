@@ -161,3 +161,25 @@ test_a_group_the_preset_redefines_in_a_deny_list if {
 	# the same members: no disagreement
 	check(object.union(conf, {"groups": {"messaging": ["MESSAGE"]}}), {}).warnings == []
 }
+
+# The warnings about names read an argument rule's tool, and the ask
+# lists as deny lists: a deny or ask rule on a misspelt tool protects
+# nothing; an allow rule on a tool the same stage denies, or that a
+# sub-agent never gets, can never match; two rules on one tool are not
+# duplicates.
+test_warnings_read_argument_rules if {
+	typo := {"tools": {"deny": [{"tool": "run_shell_comand", "command_prefix": "rm"}], "ask": [{"tool": "wbe_fetch", "domain": "*"}]}}
+	[[w.code, w.field, w.index, w.entry] | some w in check(typo, {}).warnings] == [
+		["unknown_deny_entry", "config.tools.deny", 0, "run_shell_comand"],
+		["unknown_deny_entry", "config.tools.ask", 0, "wbe_fetch"],
+	]
+	shadowed := {"tools": {"allow": [{"tool": "glob", "path": "src/**"}], "deny": ["glob"]}}
+	codes(shadowed, {}) == [["shadowed_entry", "config.tools.allow"]]
+	unreachable := {"subagents": {"allow": [{"tool": "gateway", "args": {"a": "b"}}]}}
+	codes(unreachable, {}) == [["unreachable_entry", "config.subagents.allow"]]
+	two_rules := {"tools": {"ask": [
+		{"tool": "run_shell_command", "command_prefix": "git push"},
+		{"tool": "run_shell_command", "command_prefix": "npm publish"},
+	]}}
+	check(two_rules, {}).warnings == []
+}

@@ -15,8 +15,8 @@
 #     config.tools.also_allow adds to the profile stage (and only there);
 #                             an agent's own also_allow (a list) replaces
 #                             it, as in OpenClaw (resolveEffectiveToolPolicy)
-#     config.tools.allow/deny the global policy                   (global_policy)
-#     config.subagents.allow/deny the sub-agent stage: a final allow-only
+#     config.tools.allow/deny/ask the global policy               (global_policy)
+#     config.subagents.allow/deny/ask the sub-agent stage: a final allow-only
 #                             filter for sub-agents; it can narrow, never add
 #                             back what an earlier stage removed, and deny
 #                             wins everywhere                      (subagent_policy)
@@ -62,21 +62,28 @@ _also_allow(s, conf) := own if {
 	is_array(global)
 } else := []
 
-# The global policy is a stage only when it states something.
-_global_policy_stage(conf) := [] if {
-	shape.field(_tools_config(conf), "allow", null) == null
-	shape.field(_tools_config(conf), "deny", []) == []
+# The global policy is a stage only when it states something. It and
+# the sub-agent stage may carry an ask list and argument rules, which
+# their source names (tooleval.stages.compile).
+_global_policy_stage(conf) := _global_policy(_tools_config(conf))
+
+_global_policy(tools) := [] if {
+	[object.get(tools, "allow", null), object.get(tools, "deny", []), object.get(tools, "ask", [])] == [null, [], []]
 } else := [{
 	"name": "global_policy",
-	"allow": shape.field(_tools_config(conf), "allow", null),
-	"deny": shape.field(_tools_config(conf), "deny", []),
-	"message": shape.field(_tools_config(conf), "message", null),
+	"allow": shape.field(tools, "allow", null),
+	"deny": shape.field(tools, "deny", []),
+	"ask": shape.field(tools, "ask", []),
+	"message": shape.field(tools, "message", null),
+	"source": "config.tools",
 }]
 
 _subagent_policy_stage(s, conf) := [{
 	"name": "subagent_policy",
 	"allow": shape.field(_subagents_config(conf), "allow", null),
 	"deny": shape.field(_subagents_config(conf), "deny", []),
+	"ask": shape.field(_subagents_config(conf), "ask", []),
+	"source": "config.subagents",
 }] if {
 	s.subagent
 } else := []
@@ -111,20 +118,15 @@ _request_subagent_errors(s, conf) := configuration.section_errors(conf, "subagen
 } else := []
 
 _profile_config_errors(conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "profiles"), "config.profiles", true),
+	configuration.section_errors(conf, "tools"),
 	configuration.key_errors(shape.field(conf, "profiles", {}), "config.profiles"),
 	[e |
 		some name, tools in shape.field(conf, "profiles", {})
 		some e in configuration.entries_errors(tools, "allow", sprintf("config.profiles.%s", [name]), conf, true)
 	],
-	configuration.object_errors(configuration.value_at(conf, "tools"), "config.tools", true),
-	configuration.unknown_member_errors(configuration.value_at(conf, "tools"), configuration.tools_members, "config.tools"),
 	profile_reference_errors(configuration.value_at(_tools_config(conf), "profile"), "config.tools.profile", conf),
-	configuration.entries_errors(configuration.value_at(_tools_config(conf), "also_allow"), "allow", "config.tools.also_allow", conf, true),
-	configuration.entries_errors(configuration.value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
-	configuration.entries_errors(configuration.value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
-	configuration.tools_message_errors(conf),
-	configuration.subagents_errors(conf),
+	configuration.section_errors(conf, "tool_lists"),
+	configuration.section_errors(conf, "subagents"),
 ])
 
 # METADATA
@@ -172,10 +174,12 @@ sources(_, s, conf) := {
 	"global_policy": {
 		"allow": configuration.indexed_sources("config.tools.allow", shape.field(_tools_config(conf), "allow", null)),
 		"deny": configuration.indexed_sources("config.tools.deny", shape.field(_tools_config(conf), "deny", [])),
+		"ask": configuration.indexed_sources("config.tools.ask", shape.field(_tools_config(conf), "ask", [])),
 	},
 	"subagent_policy": {
 		"allow": configuration.indexed_sources("config.subagents.allow", shape.field(_subagents_config(conf), "allow", null)),
 		"deny": configuration.indexed_sources("config.subagents.deny", shape.field(_subagents_config(conf), "deny", [])),
+		"ask": configuration.indexed_sources("config.subagents.ask", shape.field(_subagents_config(conf), "ask", [])),
 	},
 }
 
