@@ -120,6 +120,11 @@ type Layer struct {
 	// Message, when not empty, is quoted in the refusals the layer makes
 	// (at most 1,000 characters).
 	Message string `json:"message,omitempty"`
+	// Otherwise is what the layer says of a call its allow list does not
+	// let through: OutcomeAsk asks a person about it; OutcomeDeny, or
+	// empty, refuses it (not_allowed). It has no effect on a layer that
+	// states no allowlist.
+	Otherwise Outcome `json:"otherwise,omitempty"`
 }
 
 // ArgumentRule is an entry of a layer's list that matches a call's
@@ -132,18 +137,19 @@ type ArgumentRule map[string]any
 // layerJSON is a layer as the contract writes it: lists of names and
 // argument rules.
 type layerJSON struct {
-	Name    string `json:"name"`
-	Allow   []any  `json:"allow"`
-	Deny    []any  `json:"deny,omitempty"`
-	Ask     []any  `json:"ask,omitempty"`
-	Message string `json:"message,omitempty"`
+	Name      string  `json:"name"`
+	Allow     []any   `json:"allow"`
+	Deny      []any   `json:"deny,omitempty"`
+	Ask       []any   `json:"ask,omitempty"`
+	Message   string  `json:"message,omitempty"`
+	Otherwise Outcome `json:"otherwise,omitempty"`
 }
 
 // MarshalJSON writes the layer as the contract does: each list its names
 // and then its argument rules; allow is null when the layer states no
 // allowlist.
 func (l Layer) MarshalJSON() ([]byte, error) {
-	out := layerJSON{Name: l.Name, Message: l.Message}
+	out := layerJSON{Name: l.Name, Message: l.Message, Otherwise: l.Otherwise}
 	if l.Allow != nil || l.AllowRules != nil {
 		out.Allow = entries(l.Allow, l.AllowRules)
 	}
@@ -170,7 +176,8 @@ func entries(names []string, rules []ArgumentRule) []any {
 }
 
 // UnmarshalJSON reads a layer as the contract writes it, strictly: a
-// member other than name, allow, deny, ask and message is an error, and
+// member other than name, allow, deny, ask, message and otherwise is an
+// error (the policy judges otherwise's value), and
 // so are two members (anywhere in it) whose names are equal or equal but
 // for case (see DistinctMembers) and a list entry that is neither a
 // string nor an object. Numbers are kept as written (json.Number).
@@ -185,7 +192,7 @@ func (l *Layer) UnmarshalJSON(data []byte) error {
 	if err := dec.Decode(&in); err != nil {
 		return fmt.Errorf("a layer: %w", err)
 	}
-	out := Layer{Name: in.Name, Message: in.Message}
+	out := Layer{Name: in.Name, Message: in.Message, Otherwise: in.Otherwise}
 	var err error
 	if out.Allow, out.AllowRules, err = splitEntries("allow", in.Allow); err != nil {
 		return err

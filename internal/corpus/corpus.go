@@ -248,6 +248,9 @@ func (g *Generator) layers(declared []any) []any {
 		if g.chance(0.3) {
 			g.addArgumentRules(layer)
 		}
+		if g.chance(0.15) {
+			layer["otherwise"] = []any{"ask", "ask", "deny", nil, "Ask"}[g.rng.IntN(5)]
+		}
 		if g.chance(0.2) {
 			layer["message"] = g.pick([]string{"ask a human", "Refunds need a ticket: https://help.example.com", "ＳＴＯＰ %s \n", ""})
 		}

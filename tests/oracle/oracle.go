@@ -144,7 +144,12 @@ type layer struct {
 	argAllow         []argRule
 	argDeny, argAsk  []argRule
 	allowAll         bool
+	otherwiseAsk     bool // a call its allow list does not let through is asked about, not refused
 }
+
+// asksOtherwise: the layer asks about what its allow list does not let
+// through (it has one, and otherwise "ask").
+func (l layer) asksOtherwise() bool { return l.otherwiseAsk && !l.allowAll }
 
 // entry is a parsed pattern entry of an allow or a deny list.
 type entry struct {
@@ -328,7 +333,7 @@ func Decide(cfg Config, doc any) Result {
 			refusals[c] = r
 		}
 		for _, l := range layers {
-			if anyMatch(l.ask, t) {
+			if anyMatch(l.ask, t) || (l.asksOtherwise() && !anyMatch(l.allow, t)) {
 				asks[c] = l.name
 				break
 			}
@@ -535,7 +540,9 @@ func parseLayers(x any, groups map[string][]string) ([]layer, bool) {
 		allowNames, argAllow, present, okA := parseRuleList(l["allow"], true, true, groups)
 		deny, argDeny, _, okD := parseRuleList(l["deny"], false, true, groups)
 		ask, argAsk, _, okK := parseRuleList(l["ask"], false, true, groups) // an ask list reads as a deny list
-		ok = ok && okA && okD && okK
+		otherwise, okO := l["otherwise"].(string)
+		okO = l["otherwise"] == nil || (okO && (otherwise == "deny" || otherwise == "ask"))
+		ok = ok && okA && okD && okK && okO
 		allow := slices.Clone(allowNames)
 		for _, r := range argAllow {
 			allow = append(allow, r.tool...) // the tool passes by name; its calls are judged on arguments
@@ -543,6 +550,7 @@ func parseLayers(x any, groups map[string][]string) ([]layer, bool) {
 		out = append(out, layer{
 			name: name, allow: allow, deny: deny, ask: ask, allowNames: allowNames,
 			argAllow: argAllow, argDeny: argDeny, argAsk: argAsk, allowAll: !present,
+			otherwiseAsk: otherwise == "ask",
 		})
 	}
 	return out, ok
@@ -588,7 +596,7 @@ func nameRefusal(t tool, exclusions []namedList, layers []layer) ([2]string, boo
 		}
 	}
 	for _, l := range layers {
-		if !l.allowAll && !anyMatch(l.allow, t) {
+		if !l.allowAll && !l.otherwiseAsk && !anyMatch(l.allow, t) {
 			return [2]string{"not_allowed", l.name}, true
 		}
 	}
@@ -892,20 +900,24 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 			return refuse("denied", l.name, "")
 		}
 	}
-	for _, l := range layers {
+	unmet := func(l layer) bool { // the layer's allow rules for the tool, which the call does not meet
 		var rules []argRule
 		for _, r := range l.argAllow {
 			if anyMatch(r.tool, t) {
 				rules = append(rules, r)
 			}
 		}
-		if len(rules) > 0 && !anyMatch(l.allowNames, t) && !permits(rules, reading, cfg.RuleArguments[canonical].required()) {
+		return len(rules) > 0 && !anyMatch(l.allowNames, t) && !permits(rules, reading, cfg.RuleArguments[canonical].required())
+	}
+	for _, l := range layers {
+		if !l.asksOtherwise() && unmet(l) {
 			return refuse("not_allowed", l.name, "")
 		}
 	}
 	v.Allowed, v.Outcome = true, "allow"
 	for _, l := range layers {
-		if slices.ContainsFunc(l.argAsk, func(r argRule) bool { return anyMatch(r.tool, t) && r.bites(reading) }) {
+		if slices.ContainsFunc(l.argAsk, func(r argRule) bool { return anyMatch(r.tool, t) && r.bites(reading) }) ||
+			(l.asksOtherwise() && unmet(l)) {
 			v.askedBy = l.name
 			break
 		}

@@ -52,6 +52,7 @@ kept := {
 	"/layers/*/ask": {"array"},
 	"/layers/*/ask/*": {"string"},
 	"/layers/*/message": {"string"},
+	"/layers/*/otherwise": {"string"},
 	"/calls": {"array"},
 	"/calls/*": {"object"},
 	"/calls/*/id": {"string"},

@@ -35,7 +35,7 @@ checks(exclusions, layers) := {
 	"exclusions": exclusions,
 	"layers": layers,
 	"denying": [c | some c in layers; c.deny != pattern.nothing],
-	"asking": [c | some c in judging; c.ask != pattern.nothing], # see can_ask
+	"asking": [c | some c in judging; can_ask(c)],
 	"arguing": [c | some c in judging; c.arguments != null],
 	"judging": judging,
 } if {
@@ -44,19 +44,44 @@ checks(exclusions, layers) := {
 }
 
 # METADATA
-# description: Whether check c has an ask list that can match a tool.
+# scope: document
+# description: |
+#   Whether check c may ask by name: it has an ask list that can match a
+#   tool, or asks about what its allow list does not let through
+#   (asks_otherwise).
 can_ask(c) if {
 	c.ask != pattern.nothing
 }
 
+can_ask(c) if asks_otherwise(c)
+
 # METADATA
+# description: |
+#   Whether check c asks a person about a call its allow list does not
+#   let through, instead of refusing it (a layer's or a policy stage's
+#   otherwise "ask"); a check that states no allow list lets everything
+#   through and never does.
+asks_otherwise(c) if {
+	c.otherwise == "ask"
+	c.allow != null
+}
+
+# METADATA
+# scope: document
 # description: |
 #   Whether check c asks a person before a call of the tool record
 #   (canonical name name): its ask list matches the tool, read as a deny
-#   list is (an entry bites on any of the tool's names), and the tool is
+#   list is (an entry bites on any of the tool's names), or it asks
+#   otherwise and its allow list does not match the tool; and the tool is
 #   not exempt from c.
 asks(c, name, record) if {
 	pattern.matches(c.ask, name, record)
+	not exempt(c, record)
+}
+
+asks(c, name, record) if {
+	asks_otherwise(c)
+	not pattern.matches(c.allow, name, record)
 	not exempt(c, record)
 }
 
@@ -81,7 +106,7 @@ notes(checks) := {c.name: c.message |
 #   check (a row of tooleval.verdict.order): "exclusion" (its deny list
 #   matches), "deny" (its deny list matches and it does not exempt the
 #   tool) or "allow" (it states an allow list, does not exempt the tool,
-#   and the list does not match).
+#   does not ask otherwise, and the list does not match).
 refuses("exclusion", c, name, record) if pattern.matches(c.deny, name, record)
 
 refuses("deny", c, name, record) if {
@@ -93,6 +118,7 @@ refuses("deny", c, name, record) if {
 refuses("allow", c, name, record) if {
 	not _permits(c.allow, name, record)
 	not exempt(c, record)
+	not asks_otherwise(c)
 }
 
 # A check's allow list lets the tool through: a check that states none
@@ -120,6 +146,7 @@ refuses_matched("allow", c, k, matched, name, record) if {
 	c.allow != null
 	not exempt(c, record)
 	not matched.allow[k][name]
+	not asks_otherwise(c)
 }
 
 # METADATA

@@ -35,6 +35,7 @@ _section_errors("tool_lists", conf) := array.flatten([
 	rule_entries_errors(value_at(_tools_config(conf), "allow"), "allow", "config.tools.allow", conf, true),
 	rule_entries_errors(value_at(_tools_config(conf), "deny"), "deny", "config.tools.deny", conf, true),
 	rule_entries_errors(value_at(_tools_config(conf), "ask"), "ask", "config.tools.ask", conf, true),
+	otherwise_errors(value_at(_tools_config(conf), "otherwise"), "config.tools.otherwise"),
 ])
 
 _section_errors("subagents", conf) := subagents_errors(conf)
@@ -45,7 +46,7 @@ _subagents_config(conf) := shape.field(conf, "subagents", {})
 
 # METADATA
 # description: The members config.tools may have.
-tools_members := {"profile", "also_allow", "allow", "deny", "ask", "message"}
+tools_members := {"profile", "also_allow", "allow", "deny", "ask", "otherwise", "message"}
 
 # METADATA
 # description: |
@@ -64,8 +65,22 @@ tools_message_errors(conf) := [] if {
 # description: Every error in config.subagents (an object of the lists allow, deny and ask).
 subagents_errors(conf) := array.flatten([
 	object_errors(value_at(conf, "subagents"), "config.subagents", true),
-	unknown_member_errors(value_at(conf, "subagents"), {"allow", "deny", "ask"}, "config.subagents"),
+	unknown_member_errors(value_at(conf, "subagents"), {"allow", "deny", "ask", "otherwise"}, "config.subagents"),
+	otherwise_errors(value_at(_subagents_config(conf), "otherwise"), "config.subagents.otherwise"),
 	rule_entries_errors(value_at(_subagents_config(conf), "allow"), "allow", "config.subagents.allow", conf, true),
 	rule_entries_errors(value_at(_subagents_config(conf), "deny"), "deny", "config.subagents.deny", conf, true),
 	rule_entries_errors(value_at(_subagents_config(conf), "ask"), "ask", "config.subagents.ask", conf, true),
 ])
+
+# METADATA
+# description: |
+#   The error of a policy stage's otherwise at location: what the stage
+#   says of a call its allow list does not let through, "deny" (refuse
+#   it) or "ask" (ask a person), or null.
+otherwise_errors(value, location) := [] if {
+	value in {null, "deny", "ask"}
+} else := [shape.problem(
+	"invalid_config_value",
+	sprintf("%s must be \"deny\" or \"ask\", or null", [location]),
+	{"field": location},
+)]

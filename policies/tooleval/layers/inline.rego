@@ -6,10 +6,12 @@
 #   (tooleval.stages) are evaluated before them and compiled by
 #   tooleval.stages.compile; both become checks of tooleval.checks.
 #
-#   A layer is {name, allow, deny, message?}. Layers are ordered and each
-#   can only narrow: allow null (or absent) states nothing and narrows
-#   nothing, allow [] refuses everything, and deny (absent = []) wins over
-#   allow inside the same layer.
+#   A layer is {name, allow, deny, ask?, message?, otherwise?}. Layers are
+#   ordered and each can only narrow: allow null (or absent) states
+#   nothing and narrows nothing, allow [] refuses everything, and deny
+#   (absent = []) wins over ask, and ask over allow, inside the same
+#   layer. otherwise "ask" asks about a call the allow list does not let
+#   through instead of refusing it (tooleval.checks.asks_otherwise).
 package tooleval.layers
 
 import data.tooleval.shape

@@ -25,6 +25,7 @@ _layer_errors(i, layer, groups) := [] if {
 } else := array.flatten([
 	_name_errors(i, layer),
 	_message_errors(i, layer),
+	_otherwise_errors(i, layer),
 	_list_errors(i, layer, "allow", groups),
 	_list_errors(i, layer, "deny", groups),
 	_list_errors(i, layer, "ask", groups),
@@ -38,6 +39,7 @@ _simple_layer(layer) if {
 	layer.name != ""
 	is_string(layer.name)
 	shape.valid_message(object.get(layer, "message", null))
+	not layer.otherwise # absent: refuse what allow does not let through
 	pattern.simple_list(object.get(layer, "deny", []), "deny")
 	pattern.simple_list(object.get(layer, "ask", []), "deny")
 	_simple_allow(object.get(layer, "allow", null))
@@ -96,6 +98,7 @@ _compile_layer(i, layer, vocabulary) := {
 	"deny": pattern.compile(object.get(layer, "deny", []), "deny", vocabulary),
 	"ask": _ask_matcher(object.get(layer, "ask", []), vocabulary),
 	"message": object.get(layer, "message", null),
+	"otherwise": "deny",
 	"arguments": null,
 	"judges": _asks_by_name(object.get(layer, "ask", [])),
 } if {
@@ -106,20 +109,23 @@ _compile_layer(i, layer, vocabulary) := {
 	"deny": pattern.compile(arguments.names(shape.field(layer, "deny", [])), "deny", vocabulary),
 	"ask": _ask_matcher(arguments.names(shape.field(layer, "ask", [])), vocabulary),
 	"message": shape.field(layer, "message", null),
+	"otherwise": otherwise,
 	"arguments": rules,
-	"judges": _judges(arguments.names(shape.field(layer, "ask", [])), rules),
+	"judges": _judges(arguments.names(shape.field(layer, "ask", [])), rules, otherwise),
 } if {
 	is_object(layer)
 	is_array(shape.field(layer, "deny", []))
 	is_array(shape.field(layer, "allow", []))
 	is_array(shape.field(layer, "ask", []))
 	rules := _compile_arguments(i, layer, vocabulary)
+	otherwise := _otherwise(shape.field(layer, "otherwise", "deny"))
 } else := {
 	"name": _layer_name(layer),
 	"allow": pattern.compile([], "allow", vocabulary),
 	"deny": pattern.compile([], "deny", vocabulary),
 	"ask": pattern.compile([], "deny", vocabulary),
 	"message": null,
+	"otherwise": "deny",
 	"arguments": null,
 	"judges": false,
 }
@@ -145,10 +151,26 @@ _asks_by_name([]) := false
 _asks_by_name(ask) if ask != []
 
 # Whether a layer judges calls past their names: its ask list has a name
-# entry, or it has argument rules (rules, not null).
-_judges(ask_names, null) := _asks_by_name(ask_names)
+# entry, it has argument rules (rules, not null), or it asks about what
+# its allow list does not let through.
+_judges(ask_names, null, "deny") := _asks_by_name(ask_names)
 
-_judges(_, rules) if rules != null
+_judges(_, rules, _) if rules != null
+
+_judges(_, _, "ask")
+
+# What a layer says of a call its allow list does not let through
+# (otherwise): "deny" (absent or null: refuse it, not_allowed) or "ask"
+# (ask a person). Any other value is an error, and the layer refuses.
+_otherwise(value) := value if value in {"deny", "ask"}
+
+_otherwise_errors(i, layer) := [] if {
+	_otherwise(shape.field(layer, "otherwise", "deny"))
+} else := [shape.problem(
+	"invalid_layer",
+	"a layer's otherwise must be \"deny\" or \"ask\", or null",
+	{"field": "layers", "layer_index": i, "layer": _layer_name(layer)},
+)]
 
 # An ask list is compiled as a deny list; an empty one (most layers)
 # matches nothing without compiling.

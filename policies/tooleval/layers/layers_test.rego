@@ -93,6 +93,7 @@ _compiled(layer, vocabulary) := {
 	"deny": pattern.compile(_or(object.get(layer, "deny", null), []), "deny", vocabulary),
 	"ask": pattern.compile(_or(object.get(layer, "ask", null), []), "deny", vocabulary),
 	"message": _or(object.get(layer, "message", null), null),
+	"otherwise": "deny",
 	"arguments": null,
 	"judges": _or(object.get(layer, "ask", null), []) != [],
 } if {
@@ -105,6 +106,7 @@ _compiled(layer, vocabulary) := {
 	"deny": pattern.nothing,
 	"ask": pattern.nothing,
 	"message": null,
+	"otherwise": "deny",
 	"arguments": null,
 	"judges": false,
 }

@@ -132,11 +132,13 @@ config_errors(conf) := [e |
 # description: |
 #   The stages with compiled matchers, as the checks of tooleval.checks:
 #   {name, allow, deny, ask, exempt, message, arguments, judges}, as
-#   tooleval.layers.compile compiles an inline layer, plus exempt. Only
+#   tooleval.layers.compile compiles an inline layer (otherwise "deny"
+#   but for a policy stage that asks otherwise), plus exempt. Only
 #   configured stages carry exempt: an inline layer from the input can
 #   never let a tool through. A stage with a source (the global policy,
 #   config.tools, and the sub-agent stage, config.subagents) may have an
-#   ask list and argument rules (tooleval.arguments.compile_lists): its
+#   ask list, argument rules (tooleval.arguments.compile_lists) and
+#   otherwise (tooleval.checks.asks_otherwise): its
 #   name-level lists are then its name entries, its allow list's with
 #   the tool of each allow rule, and arguments its rules (null when it
 #   has none); judges is whether a call of a tool it lets through by name
@@ -150,6 +152,7 @@ _compile_stage(s, vocabulary) := {
 	"ask": pattern.nothing,
 	"exempt": object.get(s, "exempt", null),
 	"message": object.get(s, "message", null),
+	"otherwise": "deny",
 	"arguments": null,
 	"judges": false,
 } if {
@@ -161,8 +164,9 @@ _compile_stage(s, vocabulary) := {
 	"ask": _ask_matcher(arguments.names(lists.ask), vocabulary),
 	"exempt": object.get(s, "exempt", null),
 	"message": object.get(s, "message", null),
+	"otherwise": otherwise,
 	"arguments": rules,
-	"judges": _judges(arguments.names(lists.ask), rules),
+	"judges": _judges(arguments.names(lists.ask), rules, otherwise),
 } if {
 	lists := {
 		"allow": _list_or_null(object.get(s, "allow", null)),
@@ -170,7 +174,15 @@ _compile_stage(s, vocabulary) := {
 		"ask": _list_or_empty(object.get(s, "ask", [])),
 	}
 	rules := arguments.compile_lists(_list_or_empty(lists.allow), lists.deny, lists.ask, s.source, vocabulary)
+	otherwise := _otherwise(object.get(s, "otherwise", null))
 }
+
+# A policy stage's otherwise: "ask", or "deny" for anything else (a value
+# other than "deny", "ask" or null is a configuration error, which
+# refuses every call).
+_otherwise("ask") := "ask"
+
+_otherwise(x) := "deny" if x != "ask"
 
 # A malformed list is a configuration error that refuses every call; it
 # compiles as the closest list that narrows (an allow list that matches
@@ -189,11 +201,13 @@ _ask_matcher([], _) := pattern.nothing
 
 _ask_matcher(ask, vocabulary) := pattern.compile(ask, "deny", vocabulary) if ask != []
 
-_judges([], null) := false
+_judges([], null, "deny") := false
 
-_judges(ask_names, _) if ask_names != []
+_judges(ask_names, _, _) if ask_names != []
 
-_judges(_, rules) if rules != null
+_judges(_, rules, _) if rules != null
+
+_judges(_, _, "ask")
 
 _allow_matcher(s, vocabulary) := object.union(
 	pattern.compile([], "allow", vocabulary),

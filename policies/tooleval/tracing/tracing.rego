@@ -99,6 +99,8 @@ _stage_lists(s, known) := {
 	"allow_sources": _entry_sources(object.get(known, "allow", []), base, "allow", allow),
 	"deny_sources": _entry_sources(object.get(known, "deny", []), base, "deny", deny),
 	"ask_sources": _entry_sources(object.get(known, "ask", []), base, "ask", ask),
+	"otherwise_source": sprintf("%s.otherwise", [object.get(s, "source", base)]),
+	"allow_list_source": sprintf("%s.allow", [object.get(s, "source", base)]),
 } if {
 	base := sprintf("stages.%s", [s.name])
 	allow := object.get(s, "allow", null)
@@ -125,6 +127,8 @@ _layer_lists(i, l) := {
 	"allow_sources": _indexed(base, "allow", allow),
 	"deny_sources": _indexed(base, "deny", deny),
 	"ask_sources": _indexed(base, "ask", ask),
+	"otherwise_source": sprintf("%s.otherwise", [base]),
+	"allow_list_source": sprintf("%s.allow", [base]),
 } if {
 	base := sprintf("layers[%d]", [i])
 	allow := shape.field(l, "allow", null)
@@ -235,7 +239,15 @@ _ask_step(k, c, l, f) := object.union(_step(what, o), _asked_by(o, l, f)) if {
 _asked_by(o, l, f) := {"entry": l.ask[o.ask_rule], "source": l.ask_sources[o.ask_rule], "reading": o.reading} if {
 	o.outcome == "ask"
 	is_number(o.ask_rule)
-} else := _first_hit(l.ask, l.ask_sources, "deny", f) if {
+} else := {"source": l.otherwise_source, "entries": [rule.entry | some rule in o.otherwise_rules], "readings": o.readings} if {
+	o.outcome == "ask"
+	o.otherwise_rules
+} else := hit if {
+	o.outcome == "ask"
+	hit := _first_hit(l.ask, l.ask_sources, "deny", f)
+	hit != {}
+} else := {"source": l.otherwise_source} if {
+	# asked because the allow list does not let the tool through
 	o.outcome == "ask"
 } else := {}
 
@@ -254,7 +266,7 @@ _allow_attribution(o, l, f) := {"source": _allow_source(l)} if {
 
 _allow_source(l) := sprintf("%s.servers", [l.base]) if {
 	l.servers != null
-} else := sprintf("%s.allow", [l.base])
+} else := l.allow_list_source
 
 # The allow entry that let the tool through, with its source.
 _allowed_by(l, f) := _first_server(l, f) if {

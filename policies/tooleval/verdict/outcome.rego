@@ -103,6 +103,14 @@ outcome("ask", k, f) := _not_applicable if {
 	"reading": _readings(f)[rule.reads],
 } if {
 	rule := argument_ask(f.ctx.checks.layers[k], f)
+} else := {
+	"outcome": "ask",
+	"reason": rows.ask.reason,
+	"layer": f.ctx.checks.layers[k].name,
+	"otherwise_rules": rules,
+	"readings": {rule.reads: _readings(f)[rule.reads] | some rule in rules},
+} if {
+	rules := otherwise_asked_rules(f.ctx.checks.layers[k], f)
 } else := _pass if {
 	not _has_ask_rules(f.ctx.checks.layers[k])
 } else := _pass if {
@@ -119,11 +127,30 @@ outcome("run", _, f) := _not_applicable if {
 
 _has_ask_rules(c) if c.arguments.ask != []
 
+_has_ask_rules(c) if {
+	checks.asks_otherwise(c)
+	c.arguments != null
+}
+
 # METADATA
 # description: |
 #   The argument ask rule of check c (a layer or a stage) that bites on the
 #   call with facts f, or undefined.
 argument_ask(c, f) := arguments.biting_rule(c.arguments.ask, f.canonical, f.tool, _readings(f))
+
+# METADATA
+# description: |
+#   The allow rules of check c (a layer or stage that asks otherwise)
+#   that the call with facts f is let through on by name and does not
+#   meet: c asks about the call instead of refusing it. Undefined when
+#   c does not ask otherwise, its allow list names the tool outright or
+#   not at all, or the call meets them.
+otherwise_asked_rules(c, f) := rules if {
+	checks.asks_otherwise(c)
+	not checks.exempt(c, f.tool)
+	rules := arguments.conditional_allow(c.arguments, f.canonical, f.tool)
+	not arguments.permits(rules, _readings(f), arguments.required_readings(_sources(f)))
+}
 
 # The readings of the call (tooleval.arguments.readings): of the
 # arguments the configuration in force names for its tool, of its path
@@ -155,6 +182,7 @@ _argument_refusals(f) := array.concat(
 		not checks.exempt(c, f.tool)
 		rules := arguments.conditional_allow(c.arguments, f.canonical, f.tool)
 		not arguments.permits(rules, readings, arguments.required_readings(_sources(f)))
+		not c.otherwise == "ask" # it asks instead (outcome "ask"); last: asked of unmet rules only
 	],
 ) if {
 	readings := _readings(f)

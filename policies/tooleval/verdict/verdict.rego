@@ -149,13 +149,23 @@ _asking(f) := {"layer": layer} if {
 # alphabetical order of the readings its biting ask rules look at
 # (command, url, path or args).
 _argument_asking(f) := asking[0] if {
-	asking := [{"layer": c.name, "argument": min(reads)} |
+	asking := [{"layer": c.name, "argument": reads} |
 		some c in f.ctx.checks.arguing
 		not checks.exempt(c, f.tool)
-		argument_ask(c, f)
-		reads := arguments.biting_reads(c.arguments.ask, f.canonical, f.tool, _readings(f))
+		reads := _asking_reads(c, f)
 	]
 	count(asking) > 0
+}
+
+# The reading an argument ask of check c looks at for the call with
+# facts f: the first in alphabetical order of those its biting ask rules
+# read, else (it asks otherwise) of those its allow rules the call does
+# not meet read.
+_asking_reads(c, f) := min(arguments.biting_reads(c.arguments.ask, f.canonical, f.tool, _readings(f))) if {
+	argument_ask(c, f)
+} else := min({rule.reads | some rule in rules}) if {
+	c.otherwise == "ask" # most layers do not: one expression
+	rules := otherwise_asked_rules(c, f)
 }
 
 # METADATA
@@ -303,14 +313,29 @@ tool_asks(compiled, tools) := {name: {"layer": asking[0]} |
 	some name, record in tools
 	asking := [c.name |
 		some k, c in checks_asking
-		matched[k][name]
+		_asks_matched(matched[k], name)
 		not checks.exempt(c, record)
 	]
 	count(asking) > 0
 } if {
 	checks_asking := object.get(compiled, "asking", [])
-	matched := [pattern.matched(c.ask, tools) | some c in checks_asking]
+	matched := [_ask_matched(c, tools) | some c in checks_asking]
 	count(matched) == count(checks_asking)
+}
+
+# A check's ask list matched against a catalog, and the tools its allow
+# list matches when it asks otherwise (null when it does not).
+_ask_matched(c, tools) := {"ask": pattern.matched(c.ask, tools), "allow": _otherwise_matched(c, tools)}
+
+_otherwise_matched(c, tools) := pattern.matched(c.allow, tools) if {
+	checks.asks_otherwise(c)
+} else := null
+
+_asks_matched(matched, name) if matched.ask[name]
+
+_asks_matched(matched, name) if {
+	matched.allow != null
+	not matched.allow[name]
 }
 
 # METADATA

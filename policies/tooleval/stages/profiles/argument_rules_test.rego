@@ -1,5 +1,5 @@
-# Argument rules and ask lists in the configured stages that may carry
-# them: the global policy (config.tools) and the sub-agent stage
+# Argument rules, ask lists and otherwise in the configured stages that
+# may carry them: the global policy (config.tools) and the sub-agent stage
 # (config.subagents). A list there decides a call exactly as the same
 # list in an inline layer of the same name, one-shot and in a session;
 # its errors, explain steps and message name the configuration.
@@ -38,6 +38,7 @@ rule_lists := [
 		"ask": [{"tool": shell, "command_wildcard": "git * main"}],
 	},
 	{"allow": null, "ask": [{"tool": "read_file", "path": "src/**"}]},
+	{"allow": [{"tool": shell, "command_prefix": "git status"}, "read_file"], "otherwise": "ask"},
 ]
 
 _rules_request(agent, layers) := {
@@ -146,6 +147,14 @@ test_configured_ask_lists if {
 		["allow", null, null, null],
 		["ask", "ask", "global_policy", null], # by name
 	]
+	otherwise := tooleval.decision with input as _rules_request(_main, [])
+		with data.tooleval.config.tools as rule_lists[5]
+	[d.outcome | some d in otherwise.decisions] == [
+		"allow", "ask", "ask", "ask", "ask", "ask", # shell: only git status runs
+		"ask", "ask", "ask", # web_fetch is not in the allow list
+		"allow", "allow", # read_file
+		"ask", # write_file
+	]
 	not_sub := tooleval.decision with input as _rules_request(_main, [])
 		with data.tooleval.config.subagents as rule_lists[2]
 	every d in not_sub.decisions {
@@ -189,6 +198,8 @@ configured_rule_error_rows := [
 	],
 	[{"subagents": {"deny": [{"tool": "web_fetch", "domain": "Evil.net"}]}}, "config.subagents.deny", 0, "invalid_domain_rule"],
 	[{"subagents": {"ask": [{"tool": "*", "path": "a"}]}}, "config.subagents.ask", 0, "bare_wildcard"],
+	[{"tools": {"otherwise": "maybe"}}, "config.tools.otherwise", null, "invalid_config_value"],
+	[{"subagents": {"otherwise": true}}, "config.subagents.otherwise", null, "invalid_config_value"],
 	# the other stages list names only
 	[{"tools": {"also_allow": [{"tool": shell, "command": "ls"}]}}, "config.tools.also_allow", 0, "non_string_entry"],
 	[{"tenants": {"acme": {"tools": [{"tool": shell, "command": "ls"}]}}}, "config.tenants.acme.tools", 0, "non_string_entry"],
@@ -198,7 +209,7 @@ test_configured_rule_errors if {
 	every row in configured_rule_error_rows {
 		report := tooleval.check with input as {} with data.tooleval.config as object.union(data.tooleval.config, row[0])
 		some e in report.errors
-		[e.field, e.index, e.code] == array.slice(row, 1, 4)
+		[e.field, object.get(e, "index", null), e.code] == array.slice(row, 1, 4)
 	}
 }
 
@@ -211,4 +222,23 @@ test_configured_rule_errors_refuse_every_call if {
 			decision.reason == "invalid_config"
 		}
 	}
+}
+
+# A global policy whose lists state nothing (absent or null) is no stage.
+test_a_global_policy_of_null_lists_is_no_stage if {
+	req := {"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}
+	every tools in [{}, {"deny": null}, {"ask": null}, {"allow": null, "deny": null, "ask": null}] {
+		e := tooleval.explain with input as req with data.tooleval.config.tools as tools
+		[s | some s in e.decisions[0].trace; s.name == "global_policy"] == []
+	}
+}
+
+# The allow list a policy stage refuses with is named in the configuration.
+test_an_allow_refusal_names_the_configured_list if {
+	req := {"agent": _sub, "declared": [{"name": "read_file"}, {"name": "write_file"}], "calls": [{"id": "a", "name": "write_file"}]}
+	e := tooleval.explain with input as req
+		with data.tooleval.config.tools as {"allow": ["read_file"]}
+		with data.tooleval.config.subagents as {"allow": ["read_file"]}
+	sources := {[s.name, s.source] | some s in e.decisions[0].trace; s.list == "allow"; s.outcome == "refused"}
+	sources == {["global_policy", "config.tools.allow"], ["subagent_policy", "config.subagents.allow"]}
 }

@@ -68,13 +68,17 @@ _also_allow(s, conf) := own if {
 _global_policy_stage(conf) := _global_policy(_tools_config(conf))
 
 _global_policy(tools) := [] if {
-	[object.get(tools, "allow", null), object.get(tools, "deny", []), object.get(tools, "ask", [])] == [null, [], []]
+	# a null list states nothing, as an absent one (builtins only: this
+	# is asked of every request)
+	object.get(tools, "allow", null) == null
+	{object.get(tools, "deny", []), object.get(tools, "ask", [])} - {null, []} == set()
 } else := [{
 	"name": "global_policy",
 	"allow": shape.field(tools, "allow", null),
 	"deny": shape.field(tools, "deny", []),
 	"ask": shape.field(tools, "ask", []),
 	"message": shape.field(tools, "message", null),
+	"otherwise": shape.field(tools, "otherwise", null),
 	"source": "config.tools",
 }]
 
@@ -83,6 +87,7 @@ _subagent_policy_stage(s, conf) := [{
 	"allow": shape.field(_subagents_config(conf), "allow", null),
 	"deny": shape.field(_subagents_config(conf), "deny", []),
 	"ask": shape.field(_subagents_config(conf), "ask", []),
+	"otherwise": shape.field(_subagents_config(conf), "otherwise", null),
 	"source": "config.subagents",
 }] if {
 	s.subagent
