@@ -28,12 +28,18 @@ func ReadConfig(path string) (Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read config: %w", err)
 	}
+	return ParseConfig(data, path)
+}
+
+// ParseConfig reads a configuration overlay from data, a JSON object;
+// source names it in errors (a file's path, "standard input").
+func ParseConfig(data []byte, source string) (Config, error) {
 	var c Config
 	if err := decodeOne(data, &c); err != nil {
-		return nil, fmt.Errorf("read config %s: %w", path, err)
+		return nil, fmt.Errorf("read config %s: %w", source, err)
 	}
 	if c == nil {
-		return nil, fmt.Errorf("read config %s: the configuration must be a JSON object", path)
+		return nil, fmt.Errorf("read config %s: the configuration must be a JSON object", source)
 	}
 	return c, nil
 }

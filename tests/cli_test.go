@@ -151,7 +151,7 @@ func TestCLIExitCodes(t *testing.T) {
 
 func TestCLIHelpOnEveryCommand(t *testing.T) {
 	t.Parallel()
-	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "version"} {
 		out, _, code := cli(t, "", command, "--help")
 		require.Equal(t, 0, code, command)
 		require.Contains(t, out, "Usage:", command)
@@ -409,7 +409,7 @@ func TestCLIHelpExamplesRun(t *testing.T) {
 	t.Parallel()
 	dir, bin := exampleWorkdir(t)
 	examples := 0
-	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "bundle", "version"} {
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "version"} {
 		help, _, code := cli(t, "", command, "--help")
 		require.Equal(t, 0, code)
 		_, section, found := strings.Cut(help, "\nExamples:\n")

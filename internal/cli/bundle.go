@@ -35,7 +35,7 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	config, err := readConfig(*configPath)
+	config, err := readConfig(*configPath, s.In)
 	if err != nil {
 		return ExitUsage, err
 	}

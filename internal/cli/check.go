@@ -42,7 +42,7 @@ Exit status: 0 no error (and, with --strict, no warning), 3 an error,
 
 func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "check", "check [--bundle PATH] [--config FILE] [--strict] [--format text|json|github] [FILE|DIR...]", checkExamples)
-	policy := addPolicyFlags(fs)
+	policy := addPolicyFlags(fs, s.In)
 	strict := fs.Bool("strict", false, "exit 1 on warnings too")
 	format := fs.StringP("format", "f", "text", "output format: text, json or github (GitHub Actions annotations)")
 	if err := parse(fs, args); err != nil {
@@ -50,6 +50,9 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	if _, err := outputFormat(*format, false, []string{"text", "json", "github"}); err != nil {
 		return ExitUsage, err
+	}
+	if *policy.config == "-" && slices.Contains(fs.Args(), "-") {
+		return ExitUsage, usagef("--config - and a document both read standard input: give the document as a file")
 	}
 	var docs []inputs.Document
 	if fs.NArg() > 0 {

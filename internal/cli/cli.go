@@ -1,5 +1,5 @@
 // Package cli implements the tooleval command line: eval, tools, launch, check,
-// diff, bundle build, mcp proxy and version. cmd/tooleval only wires it to the process.
+// diff, import, bundle build, mcp proxy and version. cmd/tooleval only wires it to the process.
 package cli
 
 import (
@@ -79,6 +79,7 @@ func commands() []command {
 		{"launch", "validate a sub-agent or fork launch (data.tooleval.launch)", launchCommand().run},
 		{"check", "validate the configuration and input documents", runCheck},
 		{"diff", "replay requests under two policies and report what changes", runDiff},
+		{"import", "read a runtime's permission rules into a configuration overlay", runImport},
 		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},
 		{"mcp", "put the policy in front of an MCP server (mcp proxy)", runMCP},
 		{"version", "print the tooleval, bundle and OPA versions", runVersion},
@@ -185,6 +186,7 @@ func readInput(s Streams, path string) ([]byte, error) {
 
 // policyFlags are the flags that choose the policy an engine loads.
 type policyFlags struct {
+	in      io.Reader // --config -: the overlay's reader, nil when standard input is taken
 	bundle  *string
 	config  *string
 	timeout *time.Duration
@@ -193,10 +195,14 @@ type policyFlags struct {
 	alg     *string
 }
 
-func addPolicyFlags(fs *pflag.FlagSet) policyFlags {
+// addPolicyFlags adds the flags that choose the policy; in is where
+// --config - reads the overlay from (nil: the command's standard input
+// is not free, and --config - is a usage error).
+func addPolicyFlags(fs *pflag.FlagSet, in io.Reader) policyFlags {
 	return policyFlags{
+		in:      in,
 		bundle:  fs.String("bundle", "", "bundle directory or tarball (default: the embedded bundle)"),
-		config:  fs.String("config", "", "configuration overlay: a JSON object of data.tooleval.config members (tenants, agents, preset, ...)"),
+		config:  fs.String("config", "", "configuration overlay: a JSON object of data.tooleval.config members (tenants, agents, preset, ...), or - for standard input"),
 		timeout: fs.Duration("timeout", engine.DefaultEvalTimeout, "how long one evaluation may run before it fails closed (0: no limit)"),
 		key:     fs.String("verification-key", "", "verify --bundle's signature: the PEM file of the public key (RSA, ECDSA) or the HMAC secret, as for opa"),
 		keyID:   fs.String("verification-key-id", "default", "the id of the --verification-key"),
@@ -206,7 +212,7 @@ func addPolicyFlags(fs *pflag.FlagSet) policyFlags {
 
 // engine loads the engine the flags choose, with any further options.
 func (f policyFlags) engine(ctx context.Context, more ...engine.Option) (*engine.Engine, error) {
-	config, err := readConfig(*f.config)
+	config, err := readConfig(*f.config, f.in)
 	if err != nil {
 		return nil, err
 	}
@@ -235,10 +241,20 @@ func (f policyFlags) engine(ctx context.Context, more ...engine.Option) (*engine
 	return nil, err
 }
 
-// readConfig reads the configuration overlay at path; none when path is empty.
-func readConfig(path string) (engine.Config, error) {
-	if path == "" {
+// readConfig reads the configuration overlay at path, or from in for
+// "-"; none when path is empty.
+func readConfig(path string, in io.Reader) (engine.Config, error) {
+	switch {
+	case path == "":
 		return nil, nil
+	case path == "-" && in == nil:
+		return nil, usagef("-: this command's standard input is not free for the configuration (give a file)")
+	case path == "-":
+		data, err := io.ReadAll(in)
+		if err != nil {
+			return nil, fmt.Errorf("read config from standard input: %w", err)
+		}
+		return engine.ParseConfig(data, "from standard input")
 	}
 	return engine.ReadConfig(path)
 }

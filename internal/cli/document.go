@@ -37,7 +37,7 @@ type alternativeView struct {
 func (c documentCommand[T]) run(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, c.name, c.synopsis, c.examples)
 	input := fs.StringP("input", "i", "-", c.inputHelp)
-	policy := addPolicyFlags(fs)
+	policy := addPolicyFlags(fs, s.In)
 	format := fs.StringP("format", "f", "", "output format: table or json (default: table on a terminal, json otherwise)")
 	var alternative *bool
 	if c.alternative != nil {

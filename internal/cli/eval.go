@@ -68,7 +68,7 @@ var evalFormats = []string{"table", "json", string(wire.Gemini), string(wire.Ope
 func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "eval", "eval [-i FILE|-] [FILE|DIR|-]... [--bundle PATH] [--config FILE] [--resolve-paths] [--explain] [--format table|json|gemini|openai|openai-responses|anthropic]", evalExamples)
 	input := fs.StringP("input", "i", "-", "input document, or - for standard input")
-	policy := addPolicyFlags(fs)
+	policy := addPolicyFlags(fs, s.In)
 	resolve := fs.Bool("resolve-paths", false, "resolve path arguments on this host first, following symbolic links")
 	format := fs.StringP("format", "f", "", "output format: table, json, gemini, openai (Chat Completions), openai-responses or anthropic (default: table on a terminal, json otherwise)")
 	explain := fs.Bool("explain", false, "trace every check of every call (data.tooleval.explain): a table per call, or the explained document with --format json")
@@ -204,6 +204,10 @@ func prepare(ctx context.Context, s Streams, fs *pflag.FlagSet, format string, f
 	out, err := outputFormat(format, s.Terminal, formats)
 	if err != nil {
 		return "", nil, nil, err
+	}
+	readsStdin := slices.Contains(fs.Args(), "-") || (fs.NArg() == 0 && input == "-")
+	if *policy.config == "-" && readsStdin {
+		return "", nil, nil, usagef("--config - and the input both read standard input: give the input as a file")
 	}
 	var docs []document
 	switch {

@@ -213,7 +213,7 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	maxRefusals := fs.Int64("max-refusals", 0, "refuse every call once this many calls were refused over the proxy's lifetime (0: no cap)")
 	askTimeout := fs.Duration("ask-timeout", mcpproxy.DefaultAskTimeout, "how long a call the policy asks about waits for the person's answer (MCP elicitation) before it is refused")
 	watch := fs.Bool("watch", false, "reload when --bundle, --config or a --layer file changes, as on SIGHUP (replace files atomically)")
-	policy := addPolicyFlags(fs)
+	policy := addPolicyFlags(fs, nil) // standard input is the MCP transport
 	identity := addIdentityFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
@@ -239,7 +239,7 @@ func runMCPProxy(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	// A --config the proxy cannot read is a mistake at start, as a --layer
 	// is; on a reload either keeps the policy in force.
-	if _, err := readConfig(*policy.config); err != nil {
+	if _, err := readConfig(*policy.config, nil); err != nil {
 		return ExitUsage, usagef("--config: %w", err)
 	}
 	if *listen != "" {

@@ -1,0 +1,379 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Claude Code's permission settings, as its public documentation gives
+// them (code.claude.com/docs/en/permissions, /settings,
+// /permission-modes and /tools-reference):
+//
+//   - permissions.allow, ask and deny are lists of rules, Tool or
+//     Tool(specifier), evaluated deny, then ask, then allow: the first
+//     that matches wins.
+//   - A call that no rule matches follows permissions.defaultMode.
+//   - Settings files merge: the lists of every file apply, so a deny at
+//     any level wins; the mode is the one the file of highest
+//     precedence sets.
+//
+// The overlay is the claude_code preset and the global policy
+// (config.tools): deny, ask and allow lists with argument rules, and
+// otherwise "ask" where the mode asks about what no rule allows.
+
+// claudePermissionFree are the tools the tools reference marks
+// "Permission Required: No": they run without asking in every mode but
+// plan's and dontAsk's own limits. A tool it marks Yes, or does not list
+// here, is asked about unless a rule allows it (the stricter reading for
+// a tool this list does not know).
+var claudePermissionFree = []string{
+	"Agent", "AskUserQuestion", "CronCreate", "CronDelete", "CronList", "EnterPlanMode",
+	"EnterWorktree", "ExitWorktree", "Glob", "Grep", "LSP", "ListMcpResourcesTool", "Read",
+	"ReadMcpResourceTool",
+}
+
+// claudeEditTools are the tools an Edit rule applies to ("Edit rules
+// apply to all built-in tools that edit files"), and acceptEdits allows.
+var claudeEditTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
+
+// claudeReadTools are the tools a Read rule applies to: Read, and Grep
+// ("a best-effort attempt to apply Read rules to all built-in tools that
+// read files like Grep and Glob"). Glob is left out: it names files by
+// a pattern, which a path rule cannot read, so a Read rule would refuse
+// every Glob call (noted once per import that has Read rules).
+var claudeReadTools = []string{"Read", "Grep"}
+
+// claudeAcceptEditCommands are the filesystem commands acceptEdits runs
+// without asking, as the permissions page names them ("mkdir, touch, mv,
+// cp, etc."): the named ones only.
+var claudeAcceptEditCommands = []string{"mkdir", "touch", "mv", "cp"}
+
+type claudeSettings struct {
+	Permissions *claudePermissions `json:"permissions"`
+	Hooks       json.RawMessage    `json:"hooks"`
+}
+
+type claudePermissions struct {
+	Allow                        []string `json:"allow"`
+	Ask                          []string `json:"ask"`
+	Deny                         []string `json:"deny"`
+	DefaultMode                  *string  `json:"defaultMode"`
+	AdditionalDirectories        []string `json:"additionalDirectories"`
+	DisableBypassPermissionsMode *string  `json:"disableBypassPermissionsMode"`
+}
+
+// claudeRule is one rule of a settings file, where it was found.
+type claudeRule struct {
+	text, location string
+}
+
+var claudeRuleSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)(?:\((.*)\))?$`)
+
+// ClaudeCode imports Claude Code settings files, given lowest precedence
+// first (user, project, local, managed), into a configuration overlay.
+func ClaudeCode(files []File) (Result, error) {
+	var allow, ask, deny []claudeRule
+	mode, modeAt := "default", ""
+	disableBypass := false
+	var notes []Note
+	for _, f := range files {
+		var s claudeSettings
+		dec := json.NewDecoder(bytes.NewReader(f.Data))
+		if err := dec.Decode(&s); err != nil {
+			return Result{}, invalid(f.Name, "a settings file is a JSON object (%v)", err)
+		}
+		if dec.More() {
+			return Result{}, invalid(f.Name, "a settings file is one JSON object")
+		}
+		if len(s.Hooks) > 0 && string(s.Hooks) != "null" && string(s.Hooks) != "{}" {
+			notes = append(notes, Note{f.Name + ": hooks", "not carried: a PreToolUse hook's decisions are its own; keep the hook in the runtime"})
+		}
+		p := s.Permissions
+		if p == nil {
+			continue
+		}
+		for _, list := range []struct {
+			name  string
+			rules []string
+			into  *[]claudeRule
+		}{{"allow", p.Allow, &allow}, {"ask", p.Ask, &ask}, {"deny", p.Deny, &deny}} {
+			for i, r := range list.rules {
+				at := fmt.Sprintf("%s: permissions.%s[%d]", f.Name, list.name, i)
+				if !claudeRuleSyntax.MatchString(r) {
+					return Result{}, invalid(at, "%q is not a rule (Tool or Tool(specifier))", r)
+				}
+				*list.into = append(*list.into, claudeRule{r, at})
+			}
+		}
+		if p.DefaultMode != nil {
+			mode, modeAt = *p.DefaultMode, f.Name+": permissions.defaultMode"
+		}
+		if p.DisableBypassPermissionsMode != nil && *p.DisableBypassPermissionsMode == "disable" {
+			disableBypass = true
+		}
+		if len(p.AdditionalDirectories) > 0 {
+			notes = append(notes, Note{f.Name + ": permissions.additionalDirectories",
+				"not carried: directories are the request's workspace (workspace.read_roots), which the runtime sends; none is added"})
+		}
+	}
+
+	m, err := claudeModeOf(mode, modeAt, disableBypass, &notes)
+	if err != nil {
+		return Result{}, err
+	}
+	var allowList, askList, denyList entryList
+	deniedNames := map[string]bool{}
+	for _, r := range deny {
+		for _, e := range claudeEntries(r, "deny", &notes) {
+			denyList.add(e)
+			if name, ok := e.(string); ok {
+				deniedNames[name] = true
+			}
+		}
+	}
+	for _, r := range ask {
+		into := &askList
+		if m.asksAreDenied {
+			into = &denyList
+			notes = append(notes, Note{r.location, fmt.Sprintf("%s: dontAsk denies what would be asked: carried as a deny rule", r.text)})
+		}
+		for _, e := range claudeEntries(r, "ask", &notes) {
+			into.add(e)
+		}
+	}
+	if !m.allowAll {
+		for _, name := range claudePermissionFree {
+			if !deniedNames[name] {
+				allowList.add(name)
+			}
+		}
+		if m.acceptEdits {
+			for _, name := range claudeEditTools {
+				if !deniedNames[name] {
+					allowList.add(name)
+				}
+			}
+			for _, c := range claudeAcceptEditCommands {
+				allowList.add(map[string]any{"tool": "Bash", "command_prefix": c})
+			}
+		}
+		for _, r := range allow {
+			if m.readOnly {
+				notes = append(notes, Note{r.location, fmt.Sprintf("%s: plan mode runs read-only tools only: not carried", r.text)})
+				continue
+			}
+			for _, e := range claudeEntries(r, "allow", &notes) {
+				allowList.add(e)
+			}
+		}
+	}
+	if at := firstReadRule(slices.Concat(deny, ask)); at != "" {
+		notes = append(notes, Note{at, "Read rules apply to Read and Grep here; Glob (files named by a pattern) is not restricted by them"})
+	}
+
+	tools := map[string]any{
+		"deny":      denyList.list(),
+		"ask":       askList.list(),
+		"otherwise": m.otherwise,
+	}
+	if m.allowAll {
+		tools["allow"] = nil
+	} else {
+		tools["allow"] = allowList.list()
+	}
+	return Result{Overlay: map[string]any{"preset": "claude_code", "tools": tools}, Notes: notes}, nil
+}
+
+// claudeMode is what a permission mode makes of the overlay.
+type claudeMode struct {
+	allowAll      bool   // bypassPermissions: no allow list
+	acceptEdits   bool   // file edits and the named filesystem commands run
+	readOnly      bool   // plan: only the permission-free tools
+	asksAreDenied bool   // dontAsk: whatever would ask is denied
+	otherwise     string // what a call no rule allows gets
+}
+
+func claudeModeOf(mode, at string, disableBypass bool, notes *[]Note) (claudeMode, error) {
+	switch mode {
+	case "default", "manual":
+		return claudeMode{otherwise: "ask"}, nil
+	case "acceptEdits":
+		*notes = append(*notes, Note{at, "acceptEdits: the filesystem commands it names (mkdir, touch, mv, cp) run without asking; other commands its \"etc.\" may cover are asked about, and edits outside the workspace are refused by the workspace rules"})
+		return claudeMode{acceptEdits: true, otherwise: "ask"}, nil
+	case "plan":
+		*notes = append(*notes, Note{at, "plan: read-only tools run, everything else is refused (read-only shell commands too: tooleval cannot tell them)"})
+		return claudeMode{readOnly: true, otherwise: "deny"}, nil
+	case "dontAsk":
+		return claudeMode{asksAreDenied: true, otherwise: "deny"}, nil
+	case "auto":
+		*notes = append(*notes, Note{at, "auto: its classifier cannot be carried; read as default (what no rule allows is asked about)"})
+		return claudeMode{otherwise: "ask"}, nil
+	case "bypassPermissions":
+		if disableBypass {
+			*notes = append(*notes, Note{at, "bypassPermissions is disabled (disableBypassPermissionsMode): read as default"})
+			return claudeMode{otherwise: "ask"}, nil
+		}
+		*notes = append(*notes, Note{at, "bypassPermissions: every tool runs, but deny and ask rules still apply (the stricter reading)"})
+		return claudeMode{allowAll: true, otherwise: "deny"}, nil
+	}
+	return claudeMode{}, invalid(at, "%q is not a permission mode (default, acceptEdits, plan, auto, dontAsk, bypassPermissions)", mode)
+}
+
+// firstReadRule is the location of the first Read rule with a
+// specifier of rules, or "".
+func firstReadRule(rules []claudeRule) string {
+	for _, r := range rules {
+		if strings.HasPrefix(r.text, "Read(") {
+			return r.location
+		}
+	}
+	return ""
+}
+
+// claudeEntries are the overlay entries of one rule in a list (allow,
+// ask or deny). What tooleval cannot express exactly is carried in its
+// stricter reading: an allow is dropped or narrowed, a deny or ask
+// widened, with a note.
+func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
+	m := claudeRuleSyntax.FindStringSubmatch(r.text)
+	tool, spec, hasSpec := m[1], m[2], strings.Contains(r.text, "(")
+	if !hasSpec || spec == "*" {
+		return []any{claudeToolName(tool, list)}
+	}
+	note := func(format string, args ...any) {
+		*notes = append(*notes, Note{r.location, r.text + ": " + fmt.Sprintf(format, args...)})
+	}
+	// what a rule that cannot be expressed becomes
+	unexpressible := func(why string) []any {
+		if list == "allow" {
+			note("%s: not carried (its calls are asked about or refused)", why)
+			return nil
+		}
+		note("%s: carried as a %s of every %s call", why, list, tool)
+		return []any{tool}
+	}
+	switch tool {
+	case "Bash":
+		return claudeBash(tool, spec, list, note, unexpressible)
+	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit":
+		return claudePath(tool, spec, list, note, unexpressible)
+	case "WebFetch":
+		domain, ok := strings.CutPrefix(spec, "domain:")
+		if !ok || !claudeDomain.MatchString(domain) {
+			return unexpressible("not a domain:NAME specifier tooleval reads")
+		}
+		return []any{map[string]any{"tool": tool, "domain": strings.ToLower(domain)}}
+	case "Agent", "Task":
+		if !claudeAgentType.MatchString(spec) {
+			return unexpressible("not an agent type")
+		}
+		return []any{map[string]any{"tool": "Agent", "args": map[string]any{"subagent_type": spec}}}
+	}
+	return unexpressible("tooleval has no argument rule for this specifier")
+}
+
+var (
+	claudeDomain    = regexp.MustCompile(`^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
+	claudeAgentType = regexp.MustCompile(`^[A-Za-z0-9_.:-]+$`)
+	// a command word tooleval reads exactly: nothing a shell expands
+	claudeWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+)
+
+// claudeToolName is a rule's tool as a list entry: MCP server rules
+// (mcp__server, which in Claude Code matches every tool of the server)
+// become mcp__server__*.
+func claudeToolName(tool, _ string) string {
+	if strings.HasPrefix(tool, "mcp__") && !strings.Contains(strings.TrimPrefix(tool, "mcp__"), "__") {
+		return tool + "__*"
+	}
+	return tool
+}
+
+// claudeBash reads a Bash specifier: "cmd:*" and "cmd *" are prefixes of
+// words, a specifier without * the command itself, one with a * inside a
+// word or between words (but not in the program) a wildcard, which
+// tooleval matches by words, not text. Anything else is not one command
+// tooleval reads exactly: an allow is dropped (a lone "prog*" is
+// narrowed to the prefix "prog"), a deny or ask widened to every command
+// of its program, or to every Bash call when the program has a *.
+func claudeBash(tool, spec, list string, note func(string, ...any), unexpressible func(string) []any) []any {
+	words := strings.Fields(spec)
+	prefix, isPrefix := strings.CutSuffix(spec, ":*")
+	if !isPrefix {
+		prefix, isPrefix = strings.CutSuffix(spec, " *")
+	}
+	if isPrefix && plainWords(strings.Fields(prefix)) {
+		return []any{map[string]any{"tool": tool, "command_prefix": strings.Join(strings.Fields(prefix), " ")}}
+	}
+	if !strings.Contains(spec, "*") && plainWords(words) {
+		return []any{map[string]any{"tool": tool, "command": strings.Join(words, " ")}}
+	}
+	if len(words) == 0 {
+		return unexpressible("an empty command")
+	}
+	program := words[0]
+	if !strings.Contains(program, "*") && plainWords(strings.Fields(strings.ReplaceAll(spec, "*", "x"))) {
+		if list != "allow" {
+			note("a wildcard, which tooleval matches by words: it bites every command with these words in order")
+		}
+		return []any{map[string]any{"tool": tool, "command_wildcard": strings.Join(words, " ")}}
+	}
+	stem := strings.TrimSuffix(program, "*")
+	switch {
+	case list == "allow" && len(words) == 1 && plainWords([]string{stem}):
+		note("Claude Code's %q also matches longer program names: carried as the prefix %q (that program only)", spec, stem)
+		return []any{map[string]any{"tool": tool, "command_prefix": stem}}
+	case list != "allow" && plainWords([]string{program}):
+		note("not one command tooleval reads exactly: carried as a %s of every %q command", list, program)
+		return []any{map[string]any{"tool": tool, "command_prefix": program}}
+	}
+	return unexpressible("not one command tooleval reads exactly")
+}
+
+// plainWords: every word is one tooleval reads as written, and the first
+// is not an assignment.
+func plainWords(words []string) bool {
+	return len(words) > 0 && !strings.Contains(words[0], "=") &&
+		!slices.ContainsFunc(words, func(w string) bool { return !claudeWord.MatchString(w) })
+}
+
+// claudePath reads a Read or Edit specifier (gitignore patterns): //path
+// is absolute, /path relative to the settings file's directory (the
+// workspace root here), path and ./path relative to the working
+// directory (the workspace root here), ~/path relative to the home
+// directory (which tooleval does not know: an allow is dropped, a deny
+// or ask matches the path below any directory).
+func claudePath(tool, spec, list string, note func(string, ...any), unexpressible func(string) []any) []any {
+	if strings.ContainsAny(spec, "[]{}\\\x00") || strings.HasPrefix(spec, "$") {
+		return unexpressible("a pattern tooleval's globs cannot write")
+	}
+	glob := spec
+	switch {
+	case strings.HasPrefix(spec, "//"):
+		glob = spec[1:]
+	case strings.HasPrefix(spec, "~/"):
+		if list == "allow" {
+			return unexpressible("a path below the home directory")
+		}
+		note("a path below the home directory, which tooleval does not know: carried below any directory")
+		glob = "/**/" + strings.TrimPrefix(spec, "~/")
+	case strings.HasPrefix(spec, "/"):
+		glob = strings.TrimPrefix(spec, "/")
+	}
+	tools := []string{tool}
+	switch tool {
+	case "Read":
+		tools = claudeReadTools
+	case "Edit":
+		tools = claudeEditTools
+	}
+	out := make([]any, 0, len(tools))
+	for _, t := range tools {
+		out = append(out, map[string]any{"tool": t, "path": glob})
+	}
+	return out
+}

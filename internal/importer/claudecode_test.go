@@ -1,0 +1,139 @@
+package importer
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func importOne(t *testing.T, settings string) Result {
+	t.Helper()
+	res, err := ClaudeCode([]File{{Name: "s.json", Data: []byte(settings)}})
+	require.NoError(t, err, settings)
+	return res
+}
+
+func list(t *testing.T, res Result, name string) string {
+	t.Helper()
+	b, err := json.Marshal(res.Overlay["tools"].(map[string]any)[name])
+	require.NoError(t, err)
+	return string(b)
+}
+
+// Each rule becomes the entries docs/import.md gives; what cannot be
+// expressed exactly is widened in a deny or ask list, dropped or
+// narrowed in an allow list, with a note.
+func TestClaudeCodeRules(t *testing.T) {
+	for _, tc := range []struct {
+		rule, list, want string
+		noted            bool
+	}{
+		{"Bash", "deny", `["Bash"]`, false},
+		{"Bash(*)", "deny", `["Bash"]`, false},
+		{"Bash(npm run test:*)", "deny", `[{"command_prefix":"npm run test","tool":"Bash"}]`, false},
+		{"Bash(npm run *)", "deny", `[{"command_prefix":"npm run","tool":"Bash"}]`, false},
+		{"Bash(make)", "deny", `[{"command":"make","tool":"Bash"}]`, false},
+		{"Bash(git * main)", "allow", `[{"command_wildcard":"git * main","tool":"Bash"}]`, false},
+		{"Bash(git * main)", "deny", `[{"command_wildcard":"git * main","tool":"Bash"}]`, true},
+		{"Bash(curl * | bash)", "deny", `[{"command_prefix":"curl","tool":"Bash"}]`, true},
+		{"Bash(curl * | bash)", "allow", `[]`, true},
+		{"Bash(ls*)", "allow", `[{"command_prefix":"ls","tool":"Bash"}]`, true},
+		{"Bash(ls*)", "deny", `["Bash"]`, true},
+		{"Bash(FOO=1 make)", "deny", `["Bash"]`, true},
+		{"Bash(echo $HOME)", "ask", `[{"command_prefix":"echo","tool":"Bash"}]`, true},
+		{"Read(./.env)", "deny", `[{"path":"./.env","tool":"Read"},{"path":"./.env","tool":"Grep"}]`, true},
+		{"Read(//etc/passwd)", "deny", `[{"path":"/etc/passwd","tool":"Read"},{"path":"/etc/passwd","tool":"Grep"}]`, true},
+		{"Read(~/.ssh/**)", "deny", `[{"path":"/**/.ssh/**","tool":"Read"},{"path":"/**/.ssh/**","tool":"Grep"}]`, true},
+		{"Read(~/.ssh/**)", "allow", `[]`, true},
+		{"Edit(/docs/**)", "allow", `[{"path":"docs/**","tool":"Edit"},{"path":"docs/**","tool":"Write"},{"path":"docs/**","tool":"MultiEdit"},{"path":"docs/**","tool":"NotebookEdit"}]`, false},
+		{"Write(src/[ab].go)", "deny", `["Write"]`, true},
+		{"WebFetch(domain:Docs.Example.com)", "allow", `[{"domain":"docs.example.com","tool":"WebFetch"}]`, false},
+		{"WebFetch(domain:*.example.com)", "deny", `[{"domain":"*.example.com","tool":"WebFetch"}]`, false},
+		{"WebFetch(https://x)", "deny", `["WebFetch"]`, true},
+		{"mcp__github", "allow", `["mcp__github__*"]`, false},
+		{"mcp__github__get_issue", "deny", `["mcp__github__get_issue"]`, false},
+		{"Agent(Explore)", "ask", `[{"args":{"subagent_type":"Explore"},"tool":"Agent"}]`, false},
+		{"Task(Explore)", "ask", `[{"args":{"subagent_type":"Explore"},"tool":"Agent"}]`, false},
+		{"Skill(deploy)", "deny", `["Skill"]`, true},
+		{"Skill(deploy)", "allow", `[]`, true},
+	} {
+		t.Run(tc.list+" "+tc.rule, func(t *testing.T) {
+			res := importOne(t, fmt.Sprintf(`{"permissions":{"defaultMode":"bypassPermissions",%q:[%q]}}`, tc.list, tc.rule))
+			got := list(t, res, tc.list)
+			if tc.list == "allow" {
+				// bypassPermissions has no allow list: read the rule in default mode
+				res = importOne(t, fmt.Sprintf(`{"permissions":{%q:[%q]}}`, tc.list, tc.rule))
+				var entries []any
+				require.NoError(t, json.Unmarshal([]byte(list(t, res, "allow")), &entries))
+				rest, err := json.Marshal(entries[len(claudePermissionFree):])
+				require.NoError(t, err)
+				got = string(rest)
+			}
+			assert.JSONEq(t, tc.want, got)
+			noted := false
+			for _, n := range res.Notes {
+				if n.Location == "s.json: permissions."+tc.list+"[0]" {
+					noted = true
+				}
+			}
+			assert.Equal(t, tc.noted, noted, "%v", res.Notes)
+		})
+	}
+}
+
+// The mode decides the allow list and what no rule allows gets.
+func TestClaudeCodeModes(t *testing.T) {
+	for _, tc := range []struct{ mode, allow, otherwise string }{
+		{"default", "permission-free", "ask"},
+		{"manual", "permission-free", "ask"},
+		{"auto", "permission-free", "ask"},
+		{"acceptEdits", "permission-free+edits", "ask"},
+		{"plan", "permission-free", "deny"},
+		{"dontAsk", "permission-free", "deny"},
+		{"bypassPermissions", "null", "deny"},
+	} {
+		res := importOne(t, fmt.Sprintf(`{"permissions":{"defaultMode":%q}}`, tc.mode))
+		tools := res.Overlay["tools"].(map[string]any)
+		assert.Equal(t, tc.otherwise, tools["otherwise"], tc.mode)
+		switch tc.allow {
+		case "null":
+			assert.Nil(t, tools["allow"], tc.mode)
+		case "permission-free":
+			assert.Len(t, tools["allow"], len(claudePermissionFree), tc.mode)
+		default:
+			assert.Len(t, tools["allow"], len(claudePermissionFree)+len(claudeEditTools)+len(claudeAcceptEditCommands), tc.mode)
+		}
+	}
+	// a disabled bypass mode is read as default
+	res := importOne(t, `{"permissions":{"defaultMode":"bypassPermissions","disableBypassPermissionsMode":"disable"}}`)
+	assert.Equal(t, "ask", res.Overlay["tools"].(map[string]any)["otherwise"])
+	// the mode of the file of highest precedence wins; every file's lists apply
+	res, err := ClaudeCode([]File{
+		{Name: "user.json", Data: []byte(`{"permissions":{"defaultMode":"dontAsk","deny":["Bash(rm:*)"]}}`)},
+		{Name: "project.json", Data: []byte(`{"permissions":{"defaultMode":"acceptEdits","allow":["Bash(rm:*)"]}}`)},
+	})
+	require.NoError(t, err)
+	tools := res.Overlay["tools"].(map[string]any)
+	assert.Equal(t, "ask", tools["otherwise"])
+	assert.Contains(t, tools["deny"], map[string]any{"tool": "Bash", "command_prefix": "rm"})
+}
+
+// A tool the settings deny by name is not put back in the allow list.
+func TestClaudeCodeDeniedPermissionFreeTool(t *testing.T) {
+	res := importOne(t, `{"permissions":{"deny":["Grep"]}}`)
+	assert.NotContains(t, res.Overlay["tools"].(map[string]any)["allow"], "Grep")
+}
+
+// Files that are not settings stop the import.
+func TestClaudeCodeInvalid(t *testing.T) {
+	for _, bad := range []string{
+		`[]`, `{"permissions": []}`, `{"permissions": {"allow": "Bash"}}`, `{"permissions": {"allow": [7]}}`,
+		`{"permissions": {"deny": ["Bash("]}}`, `{"permissions": {"defaultMode": "yolo"}}`, `{} {}`, `not json`,
+	} {
+		_, err := ClaudeCode([]File{{Name: "s.json", Data: []byte(bad)}})
+		require.ErrorIs(t, err, ErrInvalid, bad)
+	}
+}

@@ -1,0 +1,200 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/importer"
+)
+
+// claudeRow is one call under imported Claude Code settings: what Claude
+// Code's documentation says it does (claude: allow, ask or deny) and
+// what tooleval decides under the overlay (want: the same, or the
+// stricter outcome the importer notes).
+type claudeRow struct {
+	source string // where Claude Code's verdict is documented
+	tool   string
+	args   map[string]any
+	claude string
+	want   string
+}
+
+const (
+	permissionsPage = "code.claude.com/docs/en/permissions"
+	modesPage       = "code.claude.com/docs/en/permission-modes"
+	toolsPage       = "code.claude.com/docs/en/tools-reference"
+)
+
+func bash(command string) map[string]any { return map[string]any{"command": command} }
+
+func file(path string) map[string]any { return map[string]any{"file_path": path} }
+
+// claudeSettings are settings files (lowest precedence first), each with
+// the calls they are held to.
+var claudeSettings = []struct {
+	name  string
+	files []string
+	rows  []claudeRow
+}{
+	{
+		name: "default mode",
+		files: []string{`{"permissions": {
+			"allow": ["Bash(npm run test:*)", "Bash(git status)", "WebFetch(domain:docs.example.com)", "Edit(docs/**)", "mcp__github"],
+			"ask":   ["Bash(git push:*)"],
+			"deny":  ["Read(./.env)", "Bash(curl:*)", "WebFetch(domain:evil.net)"]}}`},
+		rows: []claudeRow{
+			{permissionsPage + " (Bash: prefix; :* is a space and *, a word boundary)", "Bash", bash("npm run test --coverage"), "allow", "allow"},
+			{permissionsPage + " (a prefix rule does not permit a compound command)", "Bash", bash("npm run test && rm -rf /"), "ask", "ask"},
+			{permissionsPage + " (exact command)", "Bash", bash("git status"), "allow", "allow"},
+			{permissionsPage + " (exact command)", "Bash", bash("git status; rm x"), "ask", "ask"},
+			{modesPage + " (default: shell commands ask)", "Bash", bash("npm run build"), "ask", "ask"},
+			{permissionsPage + " (ask wins over allow)", "Bash", bash("git push origin main"), "ask", "ask"},
+			{permissionsPage + " (deny first)", "Bash", bash("curl https://example.com"), "deny", "deny"},
+			{permissionsPage + " (deny first)", "Bash", bash("ls && curl https://example.com"), "deny", "deny"},
+			{permissionsPage + " (Read rules)", "Read", file("/ws/.env"), "deny", "deny"},
+			{toolsPage + " (Read: no permission)", "Read", file("/ws/src/main.go"), "allow", "allow"},
+			{toolsPage + " (Grep: no permission)", "Grep", map[string]any{"pattern": "x", "path": "/ws/src"}, "allow", "allow"},
+			{permissionsPage + " (WebFetch domain)", "WebFetch", map[string]any{"url": "https://docs.example.com/a"}, "allow", "allow"},
+			{toolsPage + " (WebFetch: permission)", "WebFetch", map[string]any{"url": "https://other.example.org/"}, "ask", "ask"},
+			{permissionsPage + " (deny first)", "WebFetch", map[string]any{"url": "https://evil.net/"}, "deny", "deny"},
+			{permissionsPage + " (Edit rules)", "Edit", map[string]any{"file_path": "/ws/docs/a.md", "old_string": "a", "new_string": "b"}, "allow", "allow"},
+			{permissionsPage + " (Edit rules apply to every editing tool)", "Write", map[string]any{"file_path": "/ws/docs/b.md", "content": "x"}, "allow", "allow"},
+			{modesPage + " (default: file edits ask)", "Edit", map[string]any{"file_path": "/ws/src/a.go", "old_string": "a", "new_string": "b"}, "ask", "ask"},
+			{toolsPage + " (WebSearch: permission)", "WebSearch", map[string]any{"query": "x"}, "ask", "ask"},
+			{permissionsPage + " (mcp__server: every tool of the server)", "mcp__github__get_issue", map[string]any{}, "allow", "allow"},
+		},
+	},
+	{
+		name:  "dontAsk",
+		files: []string{`{"permissions": {"defaultMode": "dontAsk", "allow": ["Bash(git status)"], "ask": ["Bash(git push:*)"]}}`},
+		rows: []claudeRow{
+			{modesPage + " (dontAsk: pre-approved tools run)", "Bash", bash("git status"), "allow", "allow"},
+			{modesPage + " (dontAsk: anything that would prompt is denied)", "Bash", bash("ls"), "deny", "deny"},
+			{modesPage + " (dontAsk: anything that would prompt is denied)", "Bash", bash("git push"), "deny", "deny"},
+			{modesPage + " (dontAsk: reads run)", "Read", file("/ws/a.txt"), "allow", "allow"},
+		},
+	},
+	{
+		name: "a deny at any level wins",
+		files: []string{
+			`{"permissions": {"allow": ["Bash(rm:*)"]}}`,
+			`{"permissions": {"deny": ["Bash(rm:*)"]}}`,
+		},
+		rows: []claudeRow{
+			{permissionsPage + " (deny rules always take precedence)", "Bash", bash("rm -rf build"), "deny", "deny"},
+		},
+	},
+	{
+		name:  "bypassPermissions",
+		files: []string{`{"permissions": {"defaultMode": "bypassPermissions", "deny": ["Bash(rm:*)"]}}`},
+		rows: []claudeRow{
+			{modesPage + " (bypassPermissions: everything runs)", "Bash", bash("ls"), "allow", "allow"},
+			{modesPage + " (bypassPermissions: everything runs)", "Write", map[string]any{"file_path": "/ws/a", "content": "x"}, "allow", "allow"},
+			{permissionsPage + " (deny rules apply in every mode)", "Bash", bash("rm x"), "deny", "deny"},
+		},
+	},
+	{
+		name:  "plan",
+		files: []string{`{"permissions": {"defaultMode": "plan", "allow": ["Bash(npm run build)"]}}`},
+		rows: []claudeRow{
+			{modesPage + " (plan: reads)", "Read", file("/ws/a.txt"), "allow", "allow"},
+			{modesPage + " (plan: does not edit)", "Edit", map[string]any{"file_path": "/ws/a", "old_string": "a", "new_string": "b"}, "deny", "deny"},
+			// plan runs read-only commands; tooleval cannot tell them: refused (noted)
+			{modesPage + " (plan: read-only shell commands)", "Bash", bash("ls"), "allow", "deny"},
+		},
+	},
+	{
+		name:  "acceptEdits",
+		files: []string{`{"permissions": {"defaultMode": "acceptEdits"}}`},
+		rows: []claudeRow{
+			{modesPage + " (acceptEdits: file edits)", "Edit", map[string]any{"file_path": "/ws/src/a.go", "old_string": "a", "new_string": "b"}, "allow", "allow"},
+			{permissionsPage + " (acceptEdits: mkdir, touch, mv, cp)", "Bash", bash("mkdir -p build"), "allow", "allow"},
+			{modesPage + " (acceptEdits: other commands ask)", "Bash", bash("npm install"), "ask", "ask"},
+		},
+	},
+}
+
+// strictness orders outcomes: a tooleval outcome may be stricter than
+// Claude Code's, never looser.
+var strictness = map[string]int{"allow": 0, "ask": 1, "deny": 2}
+
+// Every row decides as Claude Code's documentation says, or stricter,
+// through the engine with the imported overlay (claude_code preset).
+func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tools := []string{"Bash", "Read", "Grep", "Edit", "Write", "WebFetch", "WebSearch", "mcp__github__get_issue"}
+	for _, s := range claudeSettings {
+		var files []importer.File
+		for i, f := range s.files {
+			files = append(files, importer.File{Name: fmt.Sprintf("settings%d.json", i), Data: []byte(f)})
+		}
+		res, err := importer.ClaudeCode(files)
+		require.NoError(t, err, s.name)
+		e, err := engine.New(ctx, engine.WithConfig(engine.Config(res.Overlay)))
+		require.NoError(t, err, s.name)
+		declared := []any{}
+		for _, name := range tools {
+			if server, tool, ok := strings.Cut(strings.TrimPrefix(name, "mcp__"), "__"); ok && strings.HasPrefix(name, "mcp__") {
+				declared = append(declared, map[string]any{"name": name, "mcp": map[string]any{"server": server, "tool": tool}})
+				continue
+			}
+			declared = append(declared, map[string]any{"name": name})
+		}
+		calls := []any{}
+		for i, r := range s.rows {
+			calls = append(calls, map[string]any{"id": fmt.Sprint(i), "name": r.tool, "args": r.args})
+		}
+		d, err := e.Decide(ctx, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}, "calls": calls})
+		require.NoError(t, err, s.name)
+		require.Empty(t, d.Errors, "%s: the imported overlay is valid", s.name)
+		for i, r := range s.rows {
+			got := string(d.Decisions[i].Outcome)
+			require.Equal(t, r.want, got, "%s: %s %v (%s): %s", s.name, r.tool, r.args, r.source, d.Decisions[i].Message)
+			require.GreaterOrEqual(t, strictness[got], strictness[r.claude], "%s: %s %v is looser than Claude Code (%s)", s.name, r.tool, r.args, r.source)
+		}
+	}
+}
+
+// The examples of docs/import.md import and check clean: no error, and
+// the one line on standard error per rule that is not carried exactly.
+func TestImportExamplesCheckClean(t *testing.T) {
+	t.Parallel()
+	examples, err := filepath.Glob(filepath.Join("..", "inputs", "import", "claude-code", "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, examples)
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "import.md"))
+	require.NoError(t, err)
+	for _, ex := range examples {
+		require.Contains(t, string(doc), filepath.ToSlash(strings.TrimPrefix(ex, "../")), "docs/import.md shows each example")
+		overlay, stderr, code := cli(t, "", "import", "claude-code", ex)
+		require.Equal(t, 0, code, "%s: %s", ex, stderr)
+		var o map[string]any
+		require.NoError(t, json.Unmarshal([]byte(overlay), &o), ex)
+		out, errOut, code := cli(t, overlay, "check", "--config", "-")
+		require.Equal(t, 0, code, "%s: %s%s", ex, out, errOut)
+		require.NotContains(t, out, ": error:", ex)
+	}
+	// a file that is not settings: exit 3, nothing written
+	bad := writeFile(t, "bad.json", []byte(`{"permissions": {"allow": ["Bash(("]}}`))
+	out, stderr, code := cli(t, "", "import", "claude-code", bad)
+	require.Equal(t, 3, code, stderr)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "permissions.allow[0]")
+
+	// --config - and a document cannot both be standard input
+	_, stderr, code = cli(t, "{}", "check", "--config", "-", "-")
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "both read standard input")
+	_, stderr, code = cli(t, "{}", "eval", "--config", "-")
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "both read standard input")
+}
