@@ -36,8 +36,7 @@ _layer_errors(i, layer, groups) := [] if {
 # (tooleval.pattern.simple_list, so without problems), deny absent or
 # simple. Any other layer is checked member by member.
 _simple_layer(layer) if {
-	layer.name != ""
-	is_string(layer.name)
+	regex.match(`^(?s:.)`, layer.name) # a string, not empty: one expression (asked twice per layer)
 	shape.valid_message(object.get(layer, "message", null))
 	not layer.otherwise # absent: refuse what allow does not let through
 	pattern.simple_list(object.get(layer, "deny", []), "deny")
