@@ -94,10 +94,12 @@ var claudeSettings = []struct {
 	},
 	{
 		name:  "bypassPermissions",
-		files: []string{`{"permissions": {"defaultMode": "bypassPermissions", "deny": ["Bash(rm:*)"]}}`},
+		files: []string{`{"permissions": {"defaultMode": "bypassPermissions", "deny": ["Bash(rm:*)", "Bash(git push*--force)", "Edit"]}}`},
 		rows: []claudeRow{
+			{permissionsPage + " (a * matches any text, spaces too)", "Bash", bash("git push origin main --force"), "deny", "deny"},
+			{permissionsPage + " (Edit rules apply to every editing tool)", "Write", map[string]any{"file_path": "/ws/a", "content": "x"}, "deny", "deny"},
 			{modesPage + " (bypassPermissions: everything runs)", "Bash", bash("ls"), "allow", "allow"},
-			{modesPage + " (bypassPermissions: everything runs)", "Write", map[string]any{"file_path": "/ws/a", "content": "x"}, "allow", "allow"},
+			{modesPage + " (bypassPermissions: everything runs)", "Read", map[string]any{"file_path": "/ws/.git/config"}, "allow", "allow"},
 			{permissionsPage + " (deny rules apply in every mode)", "Bash", bash("rm x"), "deny", "deny"},
 		},
 	},
@@ -116,7 +118,10 @@ var claudeSettings = []struct {
 		files: []string{`{"permissions": {"defaultMode": "acceptEdits"}}`},
 		rows: []claudeRow{
 			{modesPage + " (acceptEdits: file edits)", "Edit", map[string]any{"file_path": "/ws/src/a.go", "old_string": "a", "new_string": "b"}, "allow", "allow"},
-			{permissionsPage + " (acceptEdits: mkdir, touch, mv, cp)", "Bash", bash("mkdir -p build"), "allow", "allow"},
+			// tooleval cannot tell that a command's paths stay in the working directory: asked (noted)
+			{permissionsPage + " (acceptEdits: mkdir, touch, mv, cp in the working directory)", "Bash", bash("mkdir -p build"), "allow", "ask"},
+			{modesPage + " (protected paths are never auto-approved)", "Write", map[string]any{"file_path": "/ws/.git/config", "content": "x"}, "ask", "ask"},
+			{modesPage + " (protected paths are never auto-approved)", "Edit", map[string]any{"file_path": "/ws/sub/.claude/settings.json", "old_string": "a", "new_string": "b"}, "ask", "ask"},
 			{modesPage + " (acceptEdits: other commands ask)", "Bash", bash("npm install"), "ask", "ask"},
 		},
 	},
@@ -197,4 +202,38 @@ func TestImportExamplesCheckClean(t *testing.T) {
 	_, stderr, code = cli(t, "{}", "eval", "--config", "-")
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "both read standard input")
+}
+
+// Whatever the rules, the import is a valid configuration: a rule
+// tooleval cannot write is dropped or widened, never written invalid
+// (which would refuse every call).
+func TestClaudeCodeImportIsAlwaysValid(t *testing.T) {
+	t.Parallel()
+	rules := []string{
+		"Bash(sudo:*)", "Bash(env:*)", "Bash(bash:*)", "Bash(sh -c:*)", "Bash(xargs rm)", "Bash(timeout 5 ls)",
+		"Bash(nohup ls)", "Bash(nice ls)", "Bash(exec ls)", "Bash(command ls)", "Bash(time ls)", "Bash(.)",
+		"Bash(/usr/bin/sudo:*)", "Bash(sudo * ls)", "Bash()", "Bash( )", "Bash(ls *)", "Bash(*ls)", "Bash(git push*--force)",
+		"Bash(FOO=1 make)", "Bash(echo 'a b')", "Bash(ls > x)", "Bash(a:*:*)", "Bash(" + strings.Repeat("a", 10001) + ")",
+		"Bash(cd ~)", "Bash(ls #x)", "Bash(rm -rf /*)", "Bash(ｌｓ)", "Bash(ls\tx)",
+		"Read()", "Read(/)", "Read(./)", "Read(.)", "Read(..)", "Read(/.)", "Read(//.)", "Read(../x)", "Read(./a/../b)",
+		"Read(a/./b)", "Read(a//b)", "Read(//etc//passwd)", "Read(///etc)", "Read(a**b)", "Read(**.env)", "Read(***)",
+		"Read(~)", "Read(~user/x)", "Read(~/.)", "Read(~/..)", "Read(~//x)", "Read(cafe\u0301)", "Read(\u212a)",
+		"Edit(**)", "Edit(src/**/*.go)", "Write(**/*.key)", "NotebookEdit(x.ipynb)",
+		"WebFetch(domain:)", "WebFetch(domain:a..b)", "WebFetch(domain:EXAMPLE.com)", "WebFetch(domain:1.2.3.4)",
+		"WebFetch(domain:example.com:8080)", "WebFetch(domain:example.com.)", "WebFetch(domain:*)",
+		"mcp__", "mcp__github", "mcp__github__*", "mcp__github__get_*", "mcp____x", "mcp__*",
+		"Agent(Explore)", "Agent(a b)", "Task()", "Skill(deploy)", "bash", "WEBFETCH", "Nope", "Nope(x)", "Glob(*.go)",
+	}
+	ctx := context.Background()
+	for _, mode := range []string{"default", "dontAsk", "acceptEdits", "bypassPermissions"} {
+		settings, err := json.Marshal(map[string]any{"permissions": map[string]any{"defaultMode": mode, "allow": rules, "ask": rules, "deny": rules}})
+		require.NoError(t, err)
+		res, err := importer.ClaudeCode([]importer.File{{Name: "s.json", Data: settings}})
+		require.NoError(t, err, mode)
+		e, err := engine.New(ctx, engine.WithConfig(engine.Config(res.Overlay)))
+		require.NoError(t, err, mode)
+		report, err := e.Check(ctx, nil)
+		require.NoError(t, err, mode)
+		require.Empty(t, report.Errors, "%s: the overlay has errors", mode)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Claude Code's permission settings, as its public documentation gives
@@ -40,17 +42,44 @@ var claudePermissionFree = []string{
 // apply to all built-in tools that edit files"), and acceptEdits allows.
 var claudeEditTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
 
-// claudeReadTools are the tools a Read rule applies to: Read, and Grep
-// ("a best-effort attempt to apply Read rules to all built-in tools that
-// read files like Grep and Glob"). Glob is left out: it names files by
-// a pattern, which a path rule cannot read, so a Read rule would refuse
-// every Glob call (noted once per import that has Read rules).
-var claudeReadTools = []string{"Read", "Grep"}
+// claudeReadTools are the tools a Read rule with a path applies to:
+// Read, Grep and LSP, whose path arguments a path rule reads ("a
+// best-effort attempt to apply Read rules to all built-in tools that read
+// files like Grep and Glob"). Glob is left out: it names files by a
+// pattern, which a path rule cannot read, so a path rule would refuse
+// every Glob call (noted). A bare Read rule also covers Glob.
+var claudeReadTools = []string{"Read", "Grep", "LSP"}
 
-// claudeAcceptEditCommands are the filesystem commands acceptEdits runs
-// without asking, as the permissions page names them ("mkdir, touch, mv,
-// cp, etc."): the named ones only.
-var claudeAcceptEditCommands = []string{"mkdir", "touch", "mv", "cp"}
+// claudeProtectedPaths are the directories whose writes Claude Code
+// never approves on its own outside bypassPermissions ("protected
+// paths", docs/presets.md): an edit there is asked about.
+var claudeProtectedPaths = []string{".git", ".claude", ".vscode", ".idea"}
+
+// claudeTools are the tool names as Claude Code spells them (the tools
+// reference, and the claude_code preset's names and aliases). Claude
+// Code's tool names are case-sensitive: an allow rule naming a tool by
+// another spelling ("bash") matches nothing there and is not carried.
+var claudeTools = map[string]bool{
+	"Agent": true, "AskUserQuestion": true, "Bash": true, "BashOutput": true, "CronCreate": true,
+	"CronDelete": true, "CronList": true, "Edit": true, "EnterPlanMode": true, "EnterWorktree": true,
+	"ExitPlanMode": true, "ExitWorktree": true, "Glob": true, "Grep": true, "KillShell": true, "LS": true,
+	"LSP": true, "ListMcpResourcesTool": true, "Monitor": true, "MultiEdit": true, "NotebookEdit": true,
+	"NotebookRead": true, "PowerShell": true, "Read": true, "ReadMcpResourceTool": true, "SendMessage": true,
+	"Skill": true, "SlashCommand": true, "Task": true, "TaskCreate": true, "TaskGet": true, "TaskList": true,
+	"TaskOutput": true, "TaskStop": true, "TaskUpdate": true, "TodoWrite": true, "ToolSearch": true,
+	"WebFetch": true, "WebSearch": true, "Write": true,
+}
+
+// claudeWrappers are the programs the policy's shell reading treats as
+// wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
+// with one. TestClaudeWrappersAreThePolicys holds the two lists equal.
+var claudeWrappers = map[string]bool{
+	".": true, "bash": true, "builtin": true, "busybox": true, "chroot": true, "command": true, "csh": true,
+	"dash": true, "doas": true, "env": true, "eval": true, "exec": true, "fish": true, "ionice": true,
+	"ksh": true, "mksh": true, "nice": true, "nohup": true, "nsenter": true, "parallel": true, "setsid": true,
+	"sh": true, "source": true, "stdbuf": true, "su": true, "sudo": true, "taskset": true, "tcsh": true,
+	"time": true, "timeout": true, "unshare": true, "watch": true, "xargs": true, "zsh": true,
+}
 
 type claudeSettings struct {
 	Permissions *claudePermissions `json:"permissions"`
@@ -71,7 +100,7 @@ type claudeRule struct {
 	text, location string
 }
 
-var claudeRuleSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)(?:\((.*)\))?$`)
+var claudeRuleSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*\*?)(?:\((.*)\))?$`)
 
 // ClaudeCode imports Claude Code settings files, given lowest precedence
 // first (user, project, local, managed), into a configuration overlay.
@@ -157,9 +186,6 @@ func ClaudeCode(files []File) (Result, error) {
 					allowList.add(name)
 				}
 			}
-			for _, c := range claudeAcceptEditCommands {
-				allowList.add(map[string]any{"tool": "Bash", "command_prefix": c})
-			}
 		}
 		for _, r := range allow {
 			if m.readOnly {
@@ -171,8 +197,20 @@ func ClaudeCode(files []File) (Result, error) {
 			}
 		}
 	}
+	if !m.allowAll {
+		// writes to protected paths are never approved on their own
+		into := &askList
+		if m.asksAreDenied {
+			into = &denyList
+		}
+		for _, t := range claudeEditTools {
+			for _, p := range claudeProtectedPaths {
+				into.add(map[string]any{"tool": t, "path": p})
+			}
+		}
+	}
 	if at := firstReadRule(slices.Concat(deny, ask)); at != "" {
-		notes = append(notes, Note{at, "Read rules apply to Read and Grep here; Glob (files named by a pattern) is not restricted by them"})
+		notes = append(notes, Note{at, "Read rules with a path apply to Read, Grep and LSP here, on the paths they name: Glob (files named by a pattern) and a Grep over a directory that holds the file escape them; deny Glob or Grep by name if that matters"})
 	}
 
 	tools := map[string]any{
@@ -202,7 +240,7 @@ func claudeModeOf(mode, at string, disableBypass bool, notes *[]Note) (claudeMod
 	case "default", "manual":
 		return claudeMode{otherwise: "ask"}, nil
 	case "acceptEdits":
-		*notes = append(*notes, Note{at, "acceptEdits: the filesystem commands it names (mkdir, touch, mv, cp) run without asking; other commands its \"etc.\" may cover are asked about, and edits outside the workspace are refused by the workspace rules"})
+		*notes = append(*notes, Note{at, "acceptEdits: file edits run without asking (not in protected paths); its filesystem commands (mkdir, touch, mv, cp, etc.) are asked about, since tooleval cannot tell that their paths stay in the working directory; edits outside the workspace are refused by the workspace rules"})
 		return claudeMode{acceptEdits: true, otherwise: "ask"}, nil
 	case "plan":
 		*notes = append(*notes, Note{at, "plan: read-only tools run, everything else is refused (read-only shell commands too: tooleval cannot tell them)"})
@@ -241,11 +279,37 @@ func firstReadRule(rules []claudeRule) string {
 func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 	m := claudeRuleSyntax.FindStringSubmatch(r.text)
 	tool, spec, hasSpec := m[1], m[2], strings.Contains(r.text, "(")
-	if !hasSpec || spec == "*" {
-		return []any{claudeToolName(tool, list)}
-	}
 	note := func(format string, args ...any) {
 		*notes = append(*notes, Note{r.location, r.text + ": " + fmt.Sprintf(format, args...)})
+	}
+	if strings.HasPrefix(tool, "mcp__") {
+		server, _, _ := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
+		if server == "" || strings.Contains(server, "*") || hasSpec {
+			note("not an MCP server or tool tooleval can name: not carried")
+			return nil
+		}
+		return []any{claudeToolName(tool, list)}
+	}
+	if !claudeTools[tool] {
+		if list == "allow" {
+			note("Claude Code has no tool spelled %q (tool names are case-sensitive): not carried", tool)
+			return nil
+		}
+		if strings.Contains(tool, "*") {
+			note("not a tool name: not carried")
+			return nil
+		}
+		note("Claude Code has no tool spelled %q: carried as a %s of every tool of that name in any case", tool, list)
+		return []any{tool}
+	}
+	if !hasSpec || spec == "*" {
+		switch tool { // the rule covers every tool it applies to
+		case "Edit":
+			return toAny(claudeEditTools)
+		case "Read":
+			return toAny(append(slices.Clone(claudeReadTools), "Glob"))
+		}
+		return []any{tool}
 	}
 	// what a rule that cannot be expressed becomes
 	unexpressible := func(why string) []any {
@@ -283,6 +347,14 @@ var (
 	claudeWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 )
 
+func toAny(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
 // claudeToolName is a rule's tool as a list entry: MCP server rules
 // (mcp__server, which in Claude Code matches every tool of the server)
 // become mcp__server__*.
@@ -302,6 +374,13 @@ func claudeToolName(tool, _ string) string {
 // of its program, or to every Bash call when the program has a *.
 func claudeBash(tool, spec, list string, note func(string, ...any), unexpressible func(string) []any) []any {
 	words := strings.Fields(spec)
+	if len(spec) > 1000 {
+		return unexpressible("a command longer than tooleval reads in a rule")
+	}
+	if first := strings.Fields(strings.TrimSuffix(spec, ":*")); list == "allow" && len(first) > 0 &&
+		claudeWrappers[first[0][strings.LastIndex(first[0], "/")+1:]] {
+		return unexpressible("a command run by a wrapper (sudo, env, sh ...), whose words are not the command that runs")
+	}
 	prefix, isPrefix := strings.CutSuffix(spec, ":*")
 	if !isPrefix {
 		prefix, isPrefix = strings.CutSuffix(spec, " *")
@@ -316,7 +395,10 @@ func claudeBash(tool, spec, list string, note func(string, ...any), unexpressibl
 		return unexpressible("an empty command")
 	}
 	program := words[0]
-	if !strings.Contains(program, "*") && plainWords(strings.Fields(strings.ReplaceAll(spec, "*", "x"))) {
+	// a * inside a word matches spaces in Claude Code, but one word in
+	// tooleval: exact enough for an allow (narrower), not for a deny
+	innerStar := slices.ContainsFunc(words[1:], func(w string) bool { return w != "*" && strings.Contains(w, "*") })
+	if !strings.Contains(program, "*") && plainWords(strings.Fields(strings.ReplaceAll(spec, "*", "x"))) && (list == "allow" || !innerStar) {
 		if list != "allow" {
 			note("a wildcard, which tooleval matches by words: it bites every command with these words in order")
 		}
@@ -364,6 +446,9 @@ func claudePath(tool, spec, list string, note func(string, ...any), unexpressibl
 	case strings.HasPrefix(spec, "/"):
 		glob = strings.TrimPrefix(spec, "/")
 	}
+	if !validGlob(glob) {
+		return unexpressible("a path tooleval's globs cannot write (empty, . or .. segments, ** inside a segment, not NFC)")
+	}
 	tools := []string{tool}
 	switch tool {
 	case "Read":
@@ -376,4 +461,24 @@ func claudePath(tool, spec, list string, note func(string, ...any), unexpressibl
 		out = append(out, map[string]any{"tool": t, "path": glob})
 	}
 	return out
+}
+
+// validGlob: a glob the policy's path rules accept (the contract,
+// Argument rules: path): NFC, no empty, . or .. segment, ** only as a
+// whole segment, no leading ~ or $ (the characters [ ] { } \ and NUL are
+// ruled out before), absolute or relative, not empty.
+func validGlob(g string) bool {
+	if g == "" || !norm.NFC.IsNormalString(g) || strings.HasPrefix(g, "~") || strings.HasPrefix(g, "$") {
+		return false
+	}
+	segments := strings.Split(strings.TrimPrefix(g, "/"), "/")
+	if strings.HasPrefix(g, "./") {
+		segments = segments[1:]
+	}
+	for _, seg := range segments {
+		if seg == "" || seg == "." || seg == ".." || (strings.Contains(seg, "**") && seg != "**") {
+			return false
+		}
+	}
+	return len(segments) > 0
 }

@@ -3,6 +3,9 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -44,9 +47,26 @@ func TestClaudeCodeRules(t *testing.T) {
 		{"Bash(ls*)", "deny", `["Bash"]`, true},
 		{"Bash(FOO=1 make)", "deny", `["Bash"]`, true},
 		{"Bash(echo $HOME)", "ask", `[{"command_prefix":"echo","tool":"Bash"}]`, true},
-		{"Read(./.env)", "deny", `[{"path":"./.env","tool":"Read"},{"path":"./.env","tool":"Grep"}]`, true},
-		{"Read(//etc/passwd)", "deny", `[{"path":"/etc/passwd","tool":"Read"},{"path":"/etc/passwd","tool":"Grep"}]`, true},
-		{"Read(~/.ssh/**)", "deny", `[{"path":"/**/.ssh/**","tool":"Read"},{"path":"/**/.ssh/**","tool":"Grep"}]`, true},
+		{"Read(./.env)", "deny", `[{"path":"./.env","tool":"Read"},{"path":"./.env","tool":"Grep"},{"path":"./.env","tool":"LSP"}]`, true},
+		{"Read(//etc/passwd)", "deny", `[{"path":"/etc/passwd","tool":"Read"},{"path":"/etc/passwd","tool":"Grep"},{"path":"/etc/passwd","tool":"LSP"}]`, true},
+		{"Read(~/.ssh/**)", "deny", `[{"path":"/**/.ssh/**","tool":"Read"},{"path":"/**/.ssh/**","tool":"Grep"},{"path":"/**/.ssh/**","tool":"LSP"}]`, true},
+		{"Read", "deny", `["Read","Grep","LSP","Glob"]`, false},
+		{"Edit", "ask", `["Edit","Write","MultiEdit","NotebookEdit"]`, false},
+		{"Edit", "allow", `["Edit","Write","MultiEdit","NotebookEdit"]`, false},
+		{"Read(/)", "deny", `["Read"]`, true},
+		{"Read(./a/../b)", "deny", `["Read"]`, true},
+		{"Edit(a**b)", "allow", `[]`, true},
+		{"bash", "allow", `[]`, true},
+		{"bash(ls)", "allow", `[]`, true},
+		{"bash", "deny", `["bash"]`, true},
+		{"Bash(git push*--force)", "deny", `[{"command_prefix":"git","tool":"Bash"}]`, true},
+		{"Bash(git push*--force)", "allow", `[{"command_wildcard":"git push*--force","tool":"Bash"}]`, false},
+		{"Bash(sudo:*)", "allow", `[]`, true},
+		{"Bash(/usr/bin/env ls)", "allow", `[]`, true},
+		{"Bash(sudo:*)", "deny", `[{"command_prefix":"sudo","tool":"Bash"}]`, false},
+		{"Bash()", "deny", `["Bash"]`, true},
+		{"mcp__github__*", "allow", `["mcp__github__*"]`, false},
+		{"mcp__", "deny", `[]`, true},
 		{"Read(~/.ssh/**)", "allow", `[]`, true},
 		{"Edit(/docs/**)", "allow", `[{"path":"docs/**","tool":"Edit"},{"path":"docs/**","tool":"Write"},{"path":"docs/**","tool":"MultiEdit"},{"path":"docs/**","tool":"NotebookEdit"}]`, false},
 		{"Write(src/[ab].go)", "deny", `["Write"]`, true},
@@ -104,7 +124,7 @@ func TestClaudeCodeModes(t *testing.T) {
 		case "permission-free":
 			assert.Len(t, tools["allow"], len(claudePermissionFree), tc.mode)
 		default:
-			assert.Len(t, tools["allow"], len(claudePermissionFree)+len(claudeEditTools)+len(claudeAcceptEditCommands), tc.mode)
+			assert.Len(t, tools["allow"], len(claudePermissionFree)+len(claudeEditTools), tc.mode)
 		}
 	}
 	// a disabled bypass mode is read as default
@@ -136,4 +156,33 @@ func TestClaudeCodeInvalid(t *testing.T) {
 		_, err := ClaudeCode([]File{{Name: "s.json", Data: []byte(bad)}})
 		require.ErrorIs(t, err, ErrInvalid, bad)
 	}
+}
+
+// Writes to protected paths are asked about in every mode but
+// bypassPermissions (denied in dontAsk, where nothing asks).
+func TestClaudeCodeProtectedPaths(t *testing.T) {
+	for mode, list := range map[string]string{"default": "ask", "acceptEdits": "ask", "dontAsk": "deny", "plan": "ask"} {
+		res := importOne(t, fmt.Sprintf(`{"permissions":{"defaultMode":%q,"allow":["Edit(**)"]}}`, mode))
+		entries := res.Overlay["tools"].(map[string]any)[list].([]any)
+		for _, tool := range claudeEditTools {
+			for _, p := range claudeProtectedPaths {
+				assert.Contains(t, entries, map[string]any{"tool": tool, "path": p}, mode)
+			}
+		}
+	}
+	res := importOne(t, `{"permissions":{"defaultMode":"bypassPermissions"}}`)
+	assert.Empty(t, res.Overlay["tools"].(map[string]any)["ask"])
+}
+
+// The wrappers an allow rule may not start with are the policy's.
+func TestClaudeWrappersAreThePolicys(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "policies", "tooleval", "arguments", "shell.rego"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?s)shell_wrappers := \{(.*?)\}`).FindSubmatch(src)
+	require.NotNil(t, m, "shell_wrappers in shell.rego")
+	policy := map[string]bool{}
+	for _, q := range regexp.MustCompile(`"([^"]*)"`).FindAllSubmatch(m[1], -1) {
+		policy[string(q[1])] = true
+	}
+	assert.Equal(t, policy, claudeWrappers)
 }

@@ -38,7 +38,7 @@ _layer_errors(i, layer, groups) := [] if {
 _simple_layer(layer) if {
 	regex.match(`^(?s:.)`, layer.name) # a string, not empty: one expression (asked twice per layer)
 	shape.valid_message(object.get(layer, "message", null))
-	not layer.otherwise # absent: refuse what allow does not let through
+	object.get(layer, "otherwise", null) == null # absent or null: refuse what allow does not let through (false is an error)
 	pattern.simple_list(object.get(layer, "deny", []), "deny")
 	pattern.simple_list(object.get(layer, "ask", []), "deny")
 	_simple_allow(object.get(layer, "allow", null))

@@ -110,7 +110,7 @@ test_the_catalog_knows_otherwise_ask if {
 }
 
 test_an_invalid_otherwise_is_an_error if {
-	every value in ["maybe", "ASK", true, ["ask"]] {
+	every value in ["maybe", "ASK", true, false, 0, ["ask"], {}] {
 		d := tooleval.decision with input as {
 			"declared": _otherwise_declared,
 			"layers": [{"name": "team", "allow": ["read_file"], "otherwise": value}],
