@@ -288,6 +288,12 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 			note("not an MCP server or tool tooleval can name: not carried")
 			return nil
 		}
+		if list == "allow" && strings.ToLower(tool) != tool {
+			// Claude Code compares names exactly, tooleval in any case: an
+			// allow would also cover another server's or tool's spelling
+			note("tooleval compares MCP names in any case, Claude Code exactly: an allow with capitals is not carried (spell the server and tool in lower case to carry it)")
+			return nil
+		}
 		return []any{claudeToolName(tool, list)}
 	}
 	if !claudeTools[tool] {

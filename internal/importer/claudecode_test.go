@@ -66,6 +66,8 @@ func TestClaudeCodeRules(t *testing.T) {
 		{"Bash(sudo:*)", "deny", `[{"command_prefix":"sudo","tool":"Bash"}]`, false},
 		{"Bash()", "deny", `["Bash"]`, true},
 		{"mcp__github__*", "allow", `["mcp__github__*"]`, false},
+		{"mcp__GitHub__get_issue", "allow", `[]`, true},
+		{"mcp__GitHub__get_issue", "deny", `["mcp__GitHub__get_issue"]`, false},
 		{"mcp__", "deny", `[]`, true},
 		{"Read(~/.ssh/**)", "allow", `[]`, true},
 		{"Edit(/docs/**)", "allow", `[{"path":"docs/**","tool":"Edit"},{"path":"docs/**","tool":"Write"},{"path":"docs/**","tool":"MultiEdit"},{"path":"docs/**","tool":"NotebookEdit"}]`, false},
