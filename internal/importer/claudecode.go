@@ -294,7 +294,7 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 			note("tooleval compares MCP names in any case, Claude Code exactly: an allow with capitals is not carried (spell the server and tool in lower case to carry it)")
 			return nil
 		}
-		return []any{claudeToolName(tool, list)}
+		return []any{claudeToolName(tool)}
 	}
 	if !claudeTools[tool] {
 		if list == "allow" {
@@ -364,7 +364,7 @@ func toAny(names []string) []any {
 // claudeToolName is a rule's tool as a list entry: MCP server rules
 // (mcp__server, which in Claude Code matches every tool of the server)
 // become mcp__server__*.
-func claudeToolName(tool, _ string) string {
+func claudeToolName(tool string) string {
 	if strings.HasPrefix(tool, "mcp__") && !strings.Contains(strings.TrimPrefix(tool, "mcp__"), "__") {
 		return tool + "__*"
 	}

@@ -84,6 +84,30 @@ compile_lists(allow, deny, ask, source, vocabulary) := {
 } else := null
 
 # METADATA
+# scope: document
+# description: |
+#   An ask list's name entries (ask) compiled as a deny list is, for a
+#   layer or a stage; an empty one (most) matches nothing without
+#   compiling.
+ask_matcher([], _) := pattern.nothing
+
+ask_matcher(ask, vocabulary) := pattern.compile(ask, "deny", vocabulary) if ask != []
+
+# METADATA
+# scope: document
+# description: |
+#   Whether a layer or a stage judges calls past their names: its ask
+#   list has a name entry (ask_names), it has argument rules (rules, the
+#   compile_lists of its lists, not null), or its otherwise is "ask".
+judges([], null, "deny") := false
+
+judges(ask_names, _, _) if ask_names != []
+
+judges(_, rules, _) if rules != null
+
+judges(_, _, "ask")
+
+# METADATA
 # description: The name entries of a list (its entries but argument rules).
 names(list) := [entry | some entry in list; not is_object(entry)]
 

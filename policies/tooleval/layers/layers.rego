@@ -95,7 +95,7 @@ _compile_layer(i, layer, vocabulary) := {
 	"name": layer.name,
 	"allow": _allow_matcher(object.get(layer, "allow", null), vocabulary),
 	"deny": pattern.compile(object.get(layer, "deny", []), "deny", vocabulary),
-	"ask": _ask_matcher(object.get(layer, "ask", []), vocabulary),
+	"ask": arguments.ask_matcher(object.get(layer, "ask", []), vocabulary),
 	"message": object.get(layer, "message", null),
 	"otherwise": "deny",
 	"arguments": null,
@@ -106,11 +106,11 @@ _compile_layer(i, layer, vocabulary) := {
 	"name": layer.name,
 	"allow": _allow_matcher(arguments.names_and_rule_tools(shape.field(layer, "allow", null)), vocabulary),
 	"deny": pattern.compile(arguments.names(shape.field(layer, "deny", [])), "deny", vocabulary),
-	"ask": _ask_matcher(arguments.names(shape.field(layer, "ask", [])), vocabulary),
+	"ask": arguments.ask_matcher(arguments.names(shape.field(layer, "ask", [])), vocabulary),
 	"message": shape.field(layer, "message", null),
 	"otherwise": otherwise,
 	"arguments": rules,
-	"judges": _judges(arguments.names(shape.field(layer, "ask", [])), rules, otherwise),
+	"judges": arguments.judges(arguments.names(shape.field(layer, "ask", [])), rules, otherwise),
 } if {
 	is_object(layer)
 	is_array(shape.field(layer, "deny", []))
@@ -149,15 +149,6 @@ _asks_by_name([]) := false
 
 _asks_by_name(ask) if ask != []
 
-# Whether a layer judges calls past their names: its ask list has a name
-# entry, it has argument rules (rules, not null), or it asks about what
-# its allow list does not let through.
-_judges(ask_names, null, "deny") := _asks_by_name(ask_names)
-
-_judges(_, rules, _) if rules != null
-
-_judges(_, _, "ask")
-
 # What a layer says of a call its allow list does not let through
 # (otherwise): "deny" (absent or null: refuse it, not_allowed) or "ask"
 # (ask a person). Any other value is an error, and the layer refuses.
@@ -170,12 +161,6 @@ _otherwise_errors(i, layer) := [] if {
 	"a layer's otherwise must be \"deny\" or \"ask\", or null",
 	{"field": "layers", "layer_index": i, "layer": _layer_name(layer)},
 )]
-
-# An ask list is compiled as a deny list; an empty one (most layers)
-# matches nothing without compiling.
-_ask_matcher([], _) := pattern.nothing
-
-_ask_matcher(ask, vocabulary) := pattern.compile(ask, "deny", vocabulary) if ask != []
 
 _allow_matcher(allow, vocabulary) := pattern.compile(allow, "allow", vocabulary) if is_array(allow)
 

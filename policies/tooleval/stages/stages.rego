@@ -161,12 +161,12 @@ _compile_stage(s, vocabulary) := {
 	"name": s.name,
 	"allow": _allow_matcher(object.union(s, {"allow": arguments.names_and_rule_tools(lists.allow)}), vocabulary),
 	"deny": pattern.compile(arguments.names(lists.deny), "deny", vocabulary),
-	"ask": _ask_matcher(arguments.names(lists.ask), vocabulary),
+	"ask": arguments.ask_matcher(arguments.names(lists.ask), vocabulary),
 	"exempt": object.get(s, "exempt", null),
 	"message": object.get(s, "message", null),
 	"otherwise": otherwise,
 	"arguments": rules,
-	"judges": _judges(arguments.names(lists.ask), rules, otherwise),
+	"judges": arguments.judges(arguments.names(lists.ask), rules, otherwise),
 } if {
 	lists := {
 		"allow": _list_or_null(object.get(s, "allow", null)),
@@ -196,18 +196,6 @@ _list_or_null(x) := x if {
 _list_or_empty(x) := x if is_array(x)
 
 else := []
-
-_ask_matcher([], _) := pattern.nothing
-
-_ask_matcher(ask, vocabulary) := pattern.compile(ask, "deny", vocabulary) if ask != []
-
-_judges([], null, "deny") := false
-
-_judges(ask_names, _, _) if ask_names != []
-
-_judges(_, rules, _) if rules != null
-
-_judges(_, _, "ask")
 
 _allow_matcher(s, vocabulary) := object.union(
 	pattern.compile([], "allow", vocabulary),
