@@ -53,7 +53,7 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	carried := b.Data["tooleval"].(map[string]any)["prepared"] // loadBundle checked data.tooleval
-	if _, err := preparePolicy(ctx, b); err != nil {
+	if _, err := configuredPolicy(ctx, b, nil); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	if !reflect.DeepEqual(carried, b.Data["tooleval"].(map[string]any)["prepared"]) {
@@ -90,10 +90,11 @@ func writeConfiguredBundle(ctx context.Context, w io.Writer, source, revision st
 	if err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
-	if err := applyConfig(ctx, b, config); err != nil {
+	p, err := configuredPolicy(ctx, b, config)
+	if err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
-	if err := checkConfiguration(ctx, b); err != nil {
+	if err := configurationErrors(ctx, p); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	return writeLoadedBundle(w, b, revision, o)
@@ -150,16 +151,6 @@ func WithSigningKey(k SigningKey) BundleOption {
 // and [Engine.Reload] with [WithStrictConfig], for a configuration that
 // data.tooleval.check reports errors for.
 var ErrInvalidConfig = errors.New("the configuration has errors")
-
-// checkConfiguration evaluates data.tooleval.check on a loaded bundle
-// and returns its errors, if any.
-func checkConfiguration(ctx context.Context, b *bundle.Bundle) error {
-	p, err := preparePolicy(ctx, b)
-	if err != nil {
-		return err
-	}
-	return configurationErrors(ctx, p)
-}
 
 // configurationErrors evaluates data.tooleval.check of a prepared policy
 // for an empty request and returns an error wrapping [ErrInvalidConfig]

@@ -11,6 +11,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage"
 )
 
 // Config is a deployment's configuration overlay: members of
@@ -59,41 +60,30 @@ const overlayQuery = "data.tooleval.configuration.overlay(data.tooleval.config, 
 
 // applyConfig merges the overlay c over the bundle's data.tooleval.config
 // (see [WithConfig]): members that are objects on both sides merge key by
-// key, anything else replaces. The merge is the policy's, evaluated once.
-func applyConfig(ctx context.Context, b *bundle.Bundle, c Config) error {
+// key, anything else replaces. The merge is the policy's, evaluated once
+// on the compiled bundle (compiler, with the bundle's data in store). The
+// merged configuration replaces data.tooleval.config in b's data and in
+// store, which is returned.
+func applyConfig(ctx context.Context, compiler *ast.Compiler, store storage.Store, b *bundle.Bundle, c Config) (storage.Store, error) {
 	if len(c) == 0 {
-		return nil
-	}
-	compiler, store, err := compileBundle(ctx, b)
-	if err != nil {
-		return fmt.Errorf("apply config: %w", err)
+		return store, nil
 	}
 	overlay, err := toValue(map[string]any(c))
 	if err != nil {
-		return fmt.Errorf("apply config: %w", err)
+		return nil, fmt.Errorf("apply config: %w", err)
 	}
 	q, err := rego.New(rego.Query(overlayQuery), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	if err != nil {
-		return fmt.Errorf("apply config: %w", err)
+		return nil, fmt.Errorf("apply config: %w", err)
 	}
 	merged, err := evalAST(ctx, q, overlay)
 	if err != nil {
-		return fmt.Errorf("apply config: %w", err)
+		return nil, fmt.Errorf("apply config: %w", err)
 	}
-	doc, err := ast.JSON(merged)
-	if err != nil {
-		return fmt.Errorf("apply config: %w", err)
+	if err := putData(ctx, store, b, "config", merged); err != nil {
+		return nil, fmt.Errorf("apply config: %w", err)
 	}
-	if b.Data == nil {
-		b.Data = map[string]any{}
-	}
-	tooleval, ok := b.Data["tooleval"].(map[string]any)
-	if !ok {
-		tooleval = map[string]any{}
-		b.Data["tooleval"] = tooleval
-	}
-	tooleval["config"] = doc
-	return nil
+	return store, nil
 }
 
 // RequesterPolicyDigest is the digest an engine records when it captures

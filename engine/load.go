@@ -35,20 +35,28 @@ func loadPolicy(ctx context.Context, path string, config Config, vc *bundle.Veri
 	if err != nil {
 		return nil, err
 	}
-	if err := applyConfig(ctx, b, config); err != nil {
-		return nil, err
-	}
-	return preparePolicy(ctx, b)
+	return configuredPolicy(ctx, b, config)
 }
 
-// preparePolicy compiles a loaded bundle, reads its host interface,
-// checks that the bundle holds what the interface names, and prepares
-// the engine's queries on it.
-func preparePolicy(ctx context.Context, b *bundle.Bundle) (*policy, error) {
+// configuredPolicy compiles a loaded bundle once, overlays the
+// configuration on its data (see [applyConfig]) and prepares the
+// engine's queries on it. The modules are compiled once: the overlay
+// changes the bundle's data, which the compiled modules do not depend on.
+func configuredPolicy(ctx context.Context, b *bundle.Bundle, config Config) (*policy, error) {
 	compiler, store, err := compileBundle(ctx, b)
 	if err != nil {
 		return nil, err
 	}
+	if store, err = applyConfig(ctx, compiler, store, b, config); err != nil {
+		return nil, err
+	}
+	return preparePolicy(ctx, b, compiler, store)
+}
+
+// preparePolicy reads the host interface of a compiled bundle (compiler,
+// with its data in store), checks that the bundle holds what the
+// interface names, and prepares the engine's queries on it.
+func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler, store storage.Store) (*policy, error) {
 	if err := checkReferences(compiler, b.Data, []string{hostQuery}); err != nil {
 		return nil, err
 	}
@@ -91,16 +99,30 @@ func refreshPrepared(ctx context.Context, compiler *ast.Compiler, store storage.
 	if err != nil {
 		return nil, fmt.Errorf("prepare the configuration: %w", err)
 	}
+	if err := putData(ctx, store, b, "prepared", value); err != nil {
+		return nil, fmt.Errorf("prepare the configuration: %w", err)
+	}
+	return store, nil
+}
+
+// putData makes value data.tooleval.KEY, both in the bundle's data (which
+// a bundle written from b carries) and in store (which the prepared
+// queries read), replacing what was there. Only that member is converted:
+// the rest of the store (the Unicode tables) is not built again.
+func putData(ctx context.Context, store storage.Store, b *bundle.Bundle, key string, value ast.Value) error {
 	document, err := ast.JSON(value)
 	if err != nil {
-		return nil, fmt.Errorf("prepare the configuration: %w", err)
+		return err
+	}
+	if b.Data == nil {
+		b.Data = map[string]any{}
 	}
 	tooleval, ok := b.Data["tooleval"].(map[string]any)
 	if !ok {
-		return nil, errors.New("prepare the configuration: the bundle has no data.tooleval")
+		return errors.New("the bundle has no data.tooleval object")
 	}
-	tooleval["prepared"] = document
-	return newStore(b.Data), nil
+	tooleval[key] = document
+	return storage.WriteOne(ctx, store, storage.AddOp, storage.Path{"tooleval", key}, value)
 }
 
 // loadBundle reads the bundle at path, or the embedded one when path is
