@@ -244,6 +244,8 @@ func shellParts(command string) (parts [][]string, readable bool) {
 			if !endPart() {
 				return nil, false
 			}
+		case ch == '=' && !inWord:
+			return nil, false // zsh expands a word's leading =name to a program's path
 		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9', strings.IndexByte("_./:@%+,=-", ch) >= 0:
 			word.WriteByte(ch)
 			inWord = true

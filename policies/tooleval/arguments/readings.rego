@@ -48,17 +48,17 @@ reading_kinds(layers) := {rule.reads |
 # METADATA
 # description: |
 #   The readings of a call that argument rules look at, {command, url}:
-#   read_shell and read_url of the argument that sources ({command?,
-#   url?, inert?}: the tool's entry of the configuration's rule_arguments,
-#   {} for a tool without one) names. Unreadable when the tool has no
-#   such argument, when the call does not carry it as a string (as the
-#   readers say), and when the call carries an argument that is neither
+#   read_shell (read_argv for an argv argument) and read_url of the
+#   argument that sources ({command? or argv?, url?, inert?}: the tool's
+#   entry of the configuration's rule_arguments, {} for a tool without
+#   one) names. Unreadable when the tool has no such argument, when the
+#   call does not carry it as the reader reads it (as the readers say), and when the call carries an argument that is neither
 #   read nor inert (sources.inert: arguments that do not change what the
 #   command runs or which host the URL reaches): a prefix rule over the
 #   command's words cannot say what an environment, a host or an
 #   elevation argument does to it.
 call_readings(sources, call) := {
-	"command": read_shell(_argument(sources, "command", args)),
+	"command": _command_reading(sources, args),
 	"url": read_url(_argument(sources, "url", args)),
 } if {
 	args := shape.field(call, "args", {})
@@ -82,10 +82,20 @@ _other_argument(sources, args) if {
 	not _read_or_inert(sources, name)
 }
 
+# The command, read as a shell reads a string or, when sources names an
+# argv argument instead, as exec reads an argument vector. A tool whose
+# sources name both has no command that can be read.
+_command_reading(sources, args) := {"unreadable": "the configuration names both a command and an argv argument for the tool"} if {
+	is_string(sources.command)
+	is_string(sources.argv)
+} else := read_argv(_argument(sources, "argv", args)) if {
+	is_string(sources.argv)
+} else := read_shell(_argument(sources, "command", args))
+
 _read_or_inert(sources, name) if sources.inert[name]
 
 _read_or_inert(sources, name) if {
-	some reads in ["command", "url"]
+	some reads in ["command", "argv", "url"]
 	sources[reads] == name
 }
 

@@ -64,7 +64,7 @@ rule_problem_messages := {
 	"invalid_args_rule": "an args rule is a non-empty object of argument names to the values they must have",
 	"invalid_rule_examples": concat("", [
 		"an argument rule's match and not_match are lists of examples: strings (commands, URLs or paths), ",
-		"or objects (arguments) for args_pattern and args rules",
+		"lists of words (argument vectors) for command rules, or objects (arguments) for args_pattern and args rules",
 	]),
 	"rule_example_failed": "an argument rule does not match an example of its match list, or matches one of its not_match list (see example and expected)",
 }
@@ -95,7 +95,8 @@ rule_problem(entry, kind) := "unknown_rule_member" if {
 }
 
 # Examples are the values a rule reads: arguments objects for an args
-# rule, strings (a command, a URL, a path) for the others.
+# rule, strings (a command, a URL, a path) for the others, and for a
+# command rule also argument vectors (lists of strings, read by read_argv).
 _examples("args", x) if {
 	is_array(x)
 	every example in x {
@@ -107,9 +108,13 @@ _examples(reads, x) if {
 	reads != "args"
 	is_array(x)
 	every example in x {
-		is_string(example)
+		_example_value(reads, example)
 	}
 }
+
+_example_value(_, example) if is_string(example)
+
+_example_value("command", example) if _strings(example)
 
 # METADATA
 # description: |
@@ -153,7 +158,9 @@ _example_reading_of(r, reads, example) := _example_reading(reads, example) if {
 	r == reads
 } else := _not_read("an example of another argument")
 
-_example_reading("command", example) := read_shell(example)
+_example_reading("command", example) := read_argv(example) if {
+	is_array(example)
+} else := read_shell(example)
 
 _example_reading("url", example) := read_url(example)
 
@@ -354,8 +361,12 @@ permits(rules, readings, required) if {
 # description: |
 #   The readings a tool's allow rules must permit whatever the rules say,
 #   given its entry of the configuration's rule_arguments (sources): the
-#   command and the URL it names an argument for.
-required_readings(sources) := {reads | some reads in ["command", "url"]; is_string(sources[reads])}
+#   command (a command or an argv argument) and the URL it names an
+#   argument for.
+required_readings(sources) := {_reads[member] | some member in ["command", "argv", "url"]; is_string(sources[member])}
+
+# The reading a rule_arguments member is read as.
+_reads := {"command": "command", "argv": "command", "url": "url"}
 
 _kind_permits("command", rules, readings) if {
 	count(rules) > 0

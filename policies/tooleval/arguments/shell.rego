@@ -18,7 +18,8 @@ package tooleval.arguments
 #   that runs). Or {"unreadable": why} for anything else: not a string,
 #   empty, over max_command_length characters or max_command_parts
 #   parts, an empty part (a leading or doubled operator, a trailing &),
-#   an assignment in front of a command, and any character outside
+#   an assignment in front of a command, a word starting with an
+#   unquoted = (zsh runs =rm as /bin/rm), and any character outside
 #   quotes that a shell would read as more than itself ($ and backticks,
 #   redirections, \ escapes and line continuations, globs, (, ), { and },
 #   ~, #, !, NUL, control and non-ASCII characters), and $, backticks, \
@@ -122,10 +123,13 @@ _part_problems(parts) := [why |
 	why := _part_problem(words)
 ]
 
-_part_problem([]) := "a control operator has no command on one side (or a trailing & runs one in the background)"
-
-_part_problem(words) := "an assignment in front of a command is not read" if {
+_part_problem(words) := "a control operator has no command on one side (or a trailing & runs one in the background)" if {
+	count(words) == 0
+} else := "an assignment in front of a command is not read" if {
 	regex.match(`^[A-Za-z_][A-Za-z0-9_]*=`, words[0])
+} else := "a word starting with = is not read (zsh expands =name to the path of a program)" if {
+	some word in words
+	startswith(word, "=")
 }
 
 _part(raw) := {"words": words, "wrapper": _wrappers_program(words[0])} if {

@@ -34,6 +34,8 @@ readable_commands := [
 	["  go test ./...  ", [["go", "test", "./..."]], []],
 	# = inside an argument is a word character
 	["go build -ldflags=-s -o=bin/x", [["go", "build", "-ldflags=-s", "-o=bin/x"]], []],
+	# a quoted = starts no expansion
+	["echo '=rm' \"=x\"", [["echo", "=rm", "=x"]], []],
 	# quoted text may hold any character, non-ASCII included
 	["echo 'ｒｍ；'", [["echo", "ｒｍ；"]], []],
 ]
@@ -78,6 +80,10 @@ unreadable_commands := [
 	["URL=http://github.com && curl $URL", "expansion"],
 	["FOO=bar make", "assignment"],
 	["ls && FOO=bar make", "assignment"],
+	# zsh runs =rm as /bin/rm (EQUALS expansion); quoted it is a word
+	["=rm -rf /", "equals"],
+	["ls && =rm x", "equals"],
+	["git log =x", "equals"],
 	["echo $(whoami)", "expansion"],
 	["echo `whoami`", "expansion"],
 	["echo \"$(whoami)\"", "quote"],
@@ -126,6 +132,7 @@ test_unreadable_commands if {
 _unread_words := {
 	"expansion": "expansion or substitution",
 	"assignment": "assignment",
+	"equals": "starting with =",
 	"quote": "quote is not closed",
 	"redirection": "redirection",
 	"escape": "escape",

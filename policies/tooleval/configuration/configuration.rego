@@ -333,9 +333,10 @@ _accesses := {"read", "write", "patch", "glob"}
 # METADATA
 # description: |
 #   Which argument of which tool the argument rules read, in force: for
-#   each canonical tool name, {command?, url?, inert}, the name of the
-#   argument that holds its shell command (read by command rules) and its
-#   URL (read by domain rules), and inert the other arguments (as keys)
+#   each canonical tool name, {command?, argv?, url?, inert}, the name of
+#   the argument that holds its shell command (a string a shell reads) or
+#   its argument vector (a list of words exec reads; both are read by
+#   command rules) and its URL (read by domain rules), and inert the other arguments (as keys)
 #   that may come with them without changing what the command runs or
 #   which host the URL reaches (a call with any other argument cannot be
 #   read exactly: see tooleval.arguments.call_readings). The
@@ -366,7 +367,7 @@ rule_arguments(conf) := {name: object.union(readings, {"inert": inert}) |
 }
 
 # The readings a tool's rule_arguments entry names arguments for.
-_rule_readings := {"command", "url"}
+_rule_readings := {"command", "argv", "url"}
 
 # METADATA
 # scope: document

@@ -237,8 +237,9 @@ _valid_spec(spec) if {
 	}
 }
 
-# rule_arguments: an object of canonical tool names to {command?, url?},
-# each the name of an argument (a non-empty string).
+# rule_arguments: an object of canonical tool names to {command? or
+# argv?, url?}, each the name of an argument (a non-empty string), and
+# inert, a list of argument names.
 _rule_argument_errors(value, location) := [] if {
 	value == null
 } else := [shape.problem("invalid_config_value", sprintf("%s must be an object", [location]), {"field": location})] if {
@@ -250,8 +251,14 @@ _rule_argument_errors(value, location) := [] if {
 
 _rule_tool_problems(name, spec) := ["a tool name must be its own canonical form, or no call can reach it"] if {
 	canonical_or_null(name) != name
-} else := ["a tool's rule arguments must be an object of \"command\" or \"url\" to an argument name, and \"inert\" to a list of argument names"] if {
+} else := [concat("", [
+	"a tool's rule arguments must be an object of \"command\" (or \"argv\") or \"url\" to an argument name, ",
+	"and \"inert\" to a list of argument names",
+])] if {
 	not _valid_rule_spec(spec)
+} else := ["a tool's command is either a string a shell reads (\"command\") or an argument vector (\"argv\"), not both"] if {
+	is_string(spec.command)
+	is_string(spec.argv)
 } else := []
 
 _valid_rule_spec(spec) if {
@@ -262,7 +269,7 @@ _valid_rule_spec(spec) if {
 }
 
 _valid_rule_member(reads, value) if {
-	reads in {"command", "url"}
+	reads in {"command", "argv", "url"}
 	is_string(value)
 	value != ""
 }
@@ -289,10 +296,20 @@ _rule_argument_conflicts(conf) := [shape.problem(
 	some tool, spec in ours
 	is_object(spec)
 	some reads, arg in spec
-	reads in {"command", "url"}
-	is_string(object_at(theirs, tool)[reads])
-	object_at(theirs, tool)[reads] != arg
+	reads in {"command", "argv", "url"}
+	_other_argument(object_at(theirs, tool), reads, arg)
 ]
+
+# The preset's entry for a tool (spec) names another argument for reads
+# than arg, or reads the command the other way (argv for command).
+_other_argument(spec, reads, arg) if {
+	is_string(spec[reads])
+	spec[reads] != arg
+}
+
+_other_argument(spec, "command", _) if is_string(spec.argv)
+
+_other_argument(spec, "argv", _) if is_string(spec.command)
 
 _sensitive_path_errors(value, location) := [] if {
 	value == null
