@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,14 +174,21 @@ func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
 // the one line on standard error per rule that is not carried exactly.
 func TestImportExamplesCheckClean(t *testing.T) {
 	t.Parallel()
-	examples, err := filepath.Glob(filepath.Join("..", "inputs", "import", "claude-code", "*.json"))
+	claude, err := filepath.Glob(filepath.Join("..", "inputs", "import", "claude-code", "*.json"))
 	require.NoError(t, err)
-	require.NotEmpty(t, examples)
+	require.NotEmpty(t, claude)
+	codex, err := filepath.Glob(filepath.Join("..", "inputs", "import", "codex", "*.rules"))
+	require.NoError(t, err)
+	require.NotEmpty(t, codex)
 	doc, err := os.ReadFile(filepath.Join("..", "docs", "import.md"))
 	require.NoError(t, err)
-	for _, ex := range examples {
+	for _, ex := range slices.Concat(claude, codex) {
 		require.Contains(t, string(doc), filepath.ToSlash(strings.TrimPrefix(ex, "../")), "docs/import.md shows each example")
-		overlay, stderr, code := cli(t, "", "import", "claude-code", ex)
+		runtime := "claude-code"
+		if strings.HasSuffix(ex, ".rules") {
+			runtime = "codex"
+		}
+		overlay, stderr, code := cli(t, "", "import", runtime, ex)
 		require.Equal(t, 0, code, "%s: %s", ex, stderr)
 		var o map[string]any
 		require.NoError(t, json.Unmarshal([]byte(overlay), &o), ex)

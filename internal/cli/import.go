@@ -13,6 +13,9 @@ import (
 const importExamples = `  # Claude Code settings files, lowest precedence first (user, project, local, managed)
   tooleval import claude-code inputs/import/claude-code/project.json inputs/import/claude-code/ci.json
 
+  # Codex rules files (Starlark prefix_rule calls), as Codex runs with approval policy on-request
+  tooleval import codex --approval-policy on-request inputs/import/codex/default.rules
+
   # Import and check in one go
   tooleval import claude-code inputs/import/claude-code/project.json | tooleval check --config -
 
@@ -27,22 +30,37 @@ Exit status: 0 the overlay was written, 3 a file is not valid settings
 `
 
 // importers are the runtimes tooleval import reads, by the name the
-// command takes.
-var importers = map[string]func([]importer.File) (importer.Result, error){
-	"claude-code": importer.ClaudeCode,
+// command takes, given the command's flags.
+var importers = map[string]func([]importer.File, importFlags) (importer.Result, error){
+	"claude-code": func(files []importer.File, _ importFlags) (importer.Result, error) {
+		return importer.ClaudeCode(files)
+	},
+	"codex": func(files []importer.File, f importFlags) (importer.Result, error) {
+		return importer.Codex(files, importer.CodexOptions{ApprovalPolicy: f.approvalPolicy})
+	},
+}
+
+// importFlags are the flags of tooleval import that describe the runtime.
+type importFlags struct {
+	approvalPolicy string
 }
 
 func runImport(_ context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "import", "import claude-code SETTINGS.json...", importExamples)
+	fs := newFlags(s, "import", "import claude-code SETTINGS.json... | import codex [--approval-policy P] RULES...", importExamples)
+	var flags importFlags
+	fs.StringVar(&flags.approvalPolicy, "approval-policy", "", "codex: Codex's approval_policy the rules run under: untrusted (the default), on-request, on-failure or never")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
 	if fs.NArg() < 2 {
-		return ExitUsage, usagef("usage: tooleval import claude-code FILE... (lowest precedence first)")
+		return ExitUsage, usagef("usage: tooleval import claude-code FILE... (lowest precedence first), or tooleval import codex FILE...")
 	}
 	read, ok := importers[fs.Arg(0)]
 	if !ok {
-		return ExitUsage, usagef("%q: the runtime imported is claude-code (Gemini CLI and Codex rules are not imported yet)", fs.Arg(0))
+		return ExitUsage, usagef("%q: the runtimes imported are claude-code and codex (Gemini CLI policies are not imported yet)", fs.Arg(0))
+	}
+	if flags.approvalPolicy != "" && fs.Arg(0) != "codex" {
+		return ExitUsage, usagef("--approval-policy is Codex's: leave it out for %s", fs.Arg(0))
 	}
 	var files []importer.File
 	for _, name := range fs.Args()[1:] {
@@ -52,12 +70,12 @@ func runImport(_ context.Context, s Streams, args []string) (int, error) {
 		}
 		files = append(files, importer.File{Name: name, Data: data})
 	}
-	res, err := read(files)
+	res, err := read(files, flags)
 	if errors.Is(err, importer.ErrInvalid) {
 		return ExitErrors, fmt.Errorf("%w\n(fix the file, or leave it out)", err)
 	}
 	if err != nil {
-		return ExitUsage, err
+		return ExitUsage, usagef("%w", err)
 	}
 	out, err := json.MarshalIndent(res.Overlay, "", "  ")
 	if err != nil {

@@ -70,17 +70,6 @@ var claudeTools = map[string]bool{
 	"WebFetch": true, "WebSearch": true, "Write": true,
 }
 
-// claudeWrappers are the programs the policy's shell reading treats as
-// wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
-// with one. TestClaudeWrappersAreThePolicys holds the two lists equal.
-var claudeWrappers = map[string]bool{
-	".": true, "bash": true, "builtin": true, "busybox": true, "chroot": true, "command": true, "csh": true,
-	"dash": true, "doas": true, "env": true, "eval": true, "exec": true, "fish": true, "ionice": true,
-	"ksh": true, "mksh": true, "nice": true, "nohup": true, "nsenter": true, "parallel": true, "setsid": true,
-	"sh": true, "source": true, "stdbuf": true, "su": true, "sudo": true, "taskset": true, "tcsh": true,
-	"time": true, "timeout": true, "unshare": true, "watch": true, "xargs": true, "zsh": true,
-}
-
 type claudeSettings struct {
 	Permissions *claudePermissions `json:"permissions"`
 	Hooks       json.RawMessage    `json:"hooks"`
@@ -384,7 +373,7 @@ func claudeBash(tool, spec, list string, note func(string, ...any), unexpressibl
 		return unexpressible("a command longer than tooleval reads in a rule")
 	}
 	if first := strings.Fields(strings.TrimSuffix(spec, ":*")); list == "allow" && len(first) > 0 &&
-		claudeWrappers[first[0][strings.LastIndex(first[0], "/")+1:]] {
+		shellWrappers[first[0][strings.LastIndex(first[0], "/")+1:]] {
 		return unexpressible("a command run by a wrapper (sudo, env, sh ...), whose words are not the command that runs")
 	}
 	prefix, isPrefix := strings.CutSuffix(spec, ":*")

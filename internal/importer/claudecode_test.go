@@ -177,7 +177,7 @@ func TestClaudeCodeProtectedPaths(t *testing.T) {
 }
 
 // The wrappers an allow rule may not start with are the policy's.
-func TestClaudeWrappersAreThePolicys(t *testing.T) {
+func TestShellWrappersAreThePolicys(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("..", "..", "policies", "tooleval", "arguments", "shell.rego"))
 	require.NoError(t, err)
 	m := regexp.MustCompile(`(?s)shell_wrappers := \{(.*?)\}`).FindSubmatch(src)
@@ -186,5 +186,5 @@ func TestClaudeWrappersAreThePolicys(t *testing.T) {
 	for _, q := range regexp.MustCompile(`"([^"]*)"`).FindAllSubmatch(m[1], -1) {
 		policy[string(q[1])] = true
 	}
-	assert.Equal(t, policy, claudeWrappers)
+	assert.Equal(t, policy, shellWrappers)
 }

@@ -73,3 +73,14 @@ func (l *entryList) list() []any {
 	}
 	return l.items
 }
+
+// shellWrappers are the programs the policy's shell reading treats as
+// wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
+// with one. TestShellWrappersAreThePolicys holds the two lists equal.
+var shellWrappers = map[string]bool{
+	".": true, "bash": true, "builtin": true, "busybox": true, "chroot": true, "command": true, "csh": true,
+	"dash": true, "doas": true, "env": true, "eval": true, "exec": true, "fish": true, "ionice": true,
+	"ksh": true, "mksh": true, "nice": true, "nohup": true, "nsenter": true, "parallel": true, "setsid": true,
+	"sh": true, "source": true, "stdbuf": true, "su": true, "sudo": true, "taskset": true, "tcsh": true,
+	"time": true, "timeout": true, "unshare": true, "watch": true, "xargs": true, "zsh": true,
+}
