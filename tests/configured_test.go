@@ -84,16 +84,44 @@ func configuredBundle(t *testing.T, d deployment) string {
 // tests that read it (by deployment name).
 var configuredBundles sync.Map
 
+// configuredEngine is an engine given the deployment's overlay
+// (engine.WithConfig), made once for the tests that decide with it.
+func configuredEngine(t *testing.T, d deployment) (*engine.Engine, engine.Config) {
+	t.Helper()
+	config, err := engine.ReadConfig(d.config)
+	require.NoError(t, err)
+	made, _ := configuredEngines.LoadOrStore(d.name, sync.OnceValues(func() (*engine.Engine, error) {
+		return engine.New(context.Background(), engine.WithConfig(config))
+	}))
+	e, err := made.(func() (*engine.Engine, error))()
+	require.NoError(t, err)
+	return e, config
+}
+
+// configuredEngines holds each deployment's engine (by deployment name).
+var configuredEngines sync.Map
+
+// TestConfiguredInputs: for every deployment, the command line with
+// --config decides each example as an engine given the overlay does,
+// and as the committed expectation says. (TestRESTEqualsEmbeddedConfigured
+// holds that engine to a stock OPA server serving the configured bundle.)
 func TestConfiguredInputs(t *testing.T) {
 	t.Parallel()
+	ctx := context.Background()
 	update := os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1"
 	for _, d := range deployments(t) {
-		got := opaEvalEach(t, configuredBundle(t, d), "data.tooleval.decision", inputsOf(d.examples))
+		e, _ := configuredEngine(t, d)
 		out, _ := cliEach(t, []string{"eval", "--config", d.config, "--format", "json"}, inputsOf(d.examples))
 		for i, ex := range d.examples {
 			t.Run(strings.TrimPrefix(ex.input, "../"), func(t *testing.T) {
-				require.JSONEq(t, string(got[i]), string(out[i]), "the command line with --config differs from OPA on the configured bundle")
-				matchExpected(t, ex.expected, got[i], update)
+				input, err := os.ReadFile(ex.input)
+				require.NoError(t, err)
+				dec, err := e.DecideJSON(ctx, input)
+				require.NoError(t, err)
+				got, err := dec.JSON()
+				require.NoError(t, err)
+				require.JSONEq(t, string(got), string(out[i]), "the command line with --config differs from the engine given the overlay")
+				matchExpected(t, ex.expected, got, update)
 			})
 		}
 	}
@@ -171,10 +199,7 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 	ctx := context.Background()
 	total, differences := 0, 0
 	for _, d := range deployments(t) {
-		config, err := engine.ReadConfig(d.config)
-		require.NoError(t, err)
-		e, err := engine.New(ctx, engine.WithConfig(config))
-		require.NoError(t, err)
+		e, config := configuredEngine(t, d)
 		// With the store flag docs/deploy.md recommends (TestRESTEqualsEmbedded
 		// runs without it): a decision is the same either way.
 		server := startOPA(t, "--log-level", "error", "--optimize-store-for-read-speed", "--bundle", configuredBundle(t, d))

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -105,25 +106,64 @@ func inputsOf(exs []example) []string {
 // opaEvalEach evaluates query with `go tool opa eval` on bundle for each
 // input file, in one process: each document is bound as the input in turn
 // (`with input as`), and the results come back in order. A query that is
-// undefined for an input fails the test.
+// undefined for an input fails the test. The same evaluation is run once
+// for the tests that ask for it (TestInputs and TestCLIEqualsOPAEval).
 func opaEvalEach(t *testing.T, bundle, query string, inputs []string) []json.RawMessage {
 	t.Helper()
+	key := strings.Join(append([]string{bundle, query}, inputs...), "\x00")
+	run, _ := opaEvaluations.LoadOrStore(key, sync.OnceValues(func() ([]json.RawMessage, error) {
+		return opaEvalFiles(bundle, query, inputs)
+	}))
+	results, err := run.(func() ([]json.RawMessage, error))()
+	require.NoError(t, err)
+	require.Len(t, results, len(inputs), "%s is undefined for an input", query)
+	return results
+}
+
+// opaEvaluations holds opaEvalEach's evaluations, by bundle, query and inputs.
+var opaEvaluations sync.Map
+
+func opaEvalFiles(bundle, query string, inputs []string) ([]json.RawMessage, error) {
 	docs := make([]json.RawMessage, len(inputs))
 	for i, f := range inputs {
 		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		require.True(t, json.Valid(data), "%s is not JSON", f)
+		if err != nil {
+			return nil, err
+		}
+		if !json.Valid(data) {
+			return nil, fmt.Errorf("%s is not JSON", f)
+		}
 		docs[i] = data
 	}
 	all, err := json.Marshal(docs)
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "inputs.json")
-	require.NoError(t, os.WriteFile(path, all, 0o600))
-	out := opa(t, "eval", "--format", "raw", "--bundle", bundle, "--input", path, fmt.Sprintf("[x | some doc in input; x := %s with input as doc]", query))
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "tooleval-opa-eval-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "inputs.json")
+	if err := os.WriteFile(path, all, 0o600); err != nil {
+		return nil, err
+	}
+	bin, err := opaBinary()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "eval", "--format", "raw", "--bundle", bundle, "--input", path, fmt.Sprintf("[x | some doc in input; x := %s with input as doc]", query))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("opa eval %s: %w: %s", query, err, stderr.String())
+	}
 	var results []json.RawMessage
-	require.NoError(t, json.Unmarshal(out, &results), "opa eval: %s", out)
-	require.Len(t, results, len(inputs), "%s is undefined for an input", query)
-	return results
+	if err := json.Unmarshal(out, &results); err != nil {
+		return nil, fmt.Errorf("opa eval: %w: %s", err, out)
+	}
+	return results, nil
 }
 
 // cliEach runs the command line once with args and then every input file,
