@@ -77,7 +77,7 @@ prefix_rule(pattern = ["rm"], decision = "forbidden", justification = "destructi
 			// rules bite: refused (noted, stricter)
 			{codexRulesPage + " (a script that is not split)", "shell", argv("bash", "-lc", "echo $HOME"), "ask", "deny"},
 			// an escalation out of the sandbox is not read by an allow rule
-			{codexCore + " (escalation asks under untrusted)", "shell", map[string]any{"command": []any{"cargo", "test"}, "sandbox_permissions": "require_escalated"}, "ask", "deny"},
+			{codexCore + " (leaving the sandbox is refused but under on-request)", "shell", map[string]any{"command": []any{"cargo", "test"}, "sandbox_permissions": "require_escalated"}, "deny", "deny"},
 			{codexCore + " (tools outside the shell)", "update_plan", map[string]any{"plan": []any{}}, "allow", "allow"},
 		},
 	},
@@ -95,6 +95,11 @@ prefix_rule(pattern = ["curl"], decision = "forbidden")
 			{codexRulesPage + " (prompt)", "shell", argv("git", "push", "origin", "main"), "ask", "ask"},
 			{codexRulesPage + " (forbidden)", "shell", argv("bash", "-lc", "ls && curl https://x"), "deny", "deny"},
 			{codexCore + " (tools outside the shell)", "apply_patch", map[string]any{"input": "*** Begin Patch"}, "allow", "allow"},
+			// a call that asks to leave the sandbox is not read, so the
+			// forbidden curl rule bites it: refused (noted, stricter)
+			{codexCore + " (on-request asks to leave the sandbox)", "shell", map[string]any{"command": []any{"cargo", "build"}, "sandbox_permissions": "require_escalated"}, "ask", "deny"},
+			// every rm is asked about here, not only a forced one (noted)
+			{codexDanger + " (rm without force runs)", "shell", argv("rm", "build/x"), "allow", "ask"},
 		},
 	},
 	{
@@ -104,6 +109,9 @@ prefix_rule(pattern = ["curl"], decision = "forbidden")
 		rows: []codexRow{
 			{codexCore + " (never: what would prompt is refused)", "shell", argv("gh", "pr", "view", "1"), "deny", "deny"},
 			{codexCore + " (never: a command no rule matches runs)", "shell", argv("ls"), "allow", "allow"},
+			{codexCore + " (never: a dangerous command no rule matches is refused)", "shell", argv("rm", "-rf", "/"), "deny", "deny"},
+			{codexCore + " (never: a dangerous command no rule matches is refused)", "shell_command", script("sudo rm -f x"), "deny", "deny"},
+			{codexCore + " (leaving the sandbox is refused but under on-request)", "shell", map[string]any{"command": []any{"ls"}, "sandbox_permissions": "require_escalated"}, "deny", "deny"},
 		},
 	},
 }

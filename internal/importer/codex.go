@@ -43,14 +43,15 @@ var CodexShellTools = []string{"shell", "shell_command", "exec_command", "local_
 // command (config rule_arguments), from Codex's tool definitions
 // (codex-rs/tools/src/local_tool.rs). sandbox_permissions (an escalation
 // out of the sandbox) is not inert: a call that carries it is not read,
-// so no allow rule lets it through.
+// so no allow rule lets it through; nor is exec_command's tty (a pager or
+// a prompt the command opens runs what write_stdin types).
 var codexRuleArguments = map[string]any{
 	"shell": map[string]any{"argv": "command",
 		"inert": []any{"workdir", "timeout_ms", "justification", "prefix_rule"}},
 	"shell_command": map[string]any{"command": "command",
 		"inert": []any{"workdir", "timeout_ms", "login", "justification", "prefix_rule"}},
 	"exec_command": map[string]any{"command": "cmd",
-		"inert": []any{"workdir", "tty", "yield_time_ms", "max_output_tokens", "login", "justification", "prefix_rule"}},
+		"inert": []any{"workdir", "yield_time_ms", "max_output_tokens", "login", "justification", "prefix_rule"}},
 }
 
 // codexReadOnlyTools are the Codex tools outside the shell that only
@@ -64,11 +65,22 @@ var codexReadOnlyTools = []string{"update_plan", "view_image", "list_mcp_resourc
 // apply_patch, and the read-only tools.
 var codexTools = slices.Concat(CodexShellTools, []string{"write_stdin", "apply_patch", "web_search"}, codexReadOnlyTools)
 
-// codexDangerous are the commands Codex prompts for under on-request
-// even when no rule matches (command_might_be_dangerous in
-// codex-rs/shell-command: git reset and git rm, rm -f and rm -rf, sudo
-// of any of them; sudo is asked about whatever it runs here).
-var codexDangerous = []string{"git reset", "git rm", "rm -f", "rm -rf", "sudo"}
+// codexDangerous are the commands Codex asks about (on-request,
+// on-failure) or refuses (never) when no rule matches
+// (command_might_be_dangerous in codex-rs/shell-command: git reset and
+// git rm, a forced rm, sudo of any of them). Here every rm and every sudo
+// counts, whatever its options: Codex's list of force options has grown
+// between versions.
+var codexDangerous = []string{"git reset", "git rm", "rm", "sudo"}
+
+// codexEscalations are the values of sandbox_permissions that ask to run
+// outside the sandbox: Codex refuses such a call unless the approval
+// policy is on-request, where it asks.
+var codexEscalations = []string{"require_escalated", "with_additional_permissions"}
+
+// maxCodexToken is the longest token written into a rule (a rule's
+// command is at most 10,000 characters).
+const maxCodexToken = 1000
 
 // maxCodexExpansion bounds the rules one prefix_rule becomes: its
 // alternatives multiplied out.
@@ -124,6 +136,26 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 			into.add(e)
 		}
 	}
+	// what Codex does with a command no rule matches, beyond the default
+	heuristics, escalations := &askList, &denyList
+	switch policy {
+	case "on-request":
+		escalations = &askList
+	case "never":
+		heuristics = &denyList
+	}
+	if policy != "untrusted" {
+		for _, cmd := range codexDangerous {
+			for _, tool := range CodexShellTools {
+				heuristics.add(map[string]any{"tool": tool, "command_prefix": cmd})
+			}
+		}
+	}
+	for _, value := range codexEscalations {
+		for _, tool := range CodexShellTools[:3] {
+			escalations.add(map[string]any{"tool": tool, "args": map[string]any{"sandbox_permissions": value}})
+		}
+	}
 	tools := map[string]any{"deny": denyList.list()}
 	switch policy {
 	case "untrusted":
@@ -136,16 +168,10 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 		}
 		tools["allow"], tools["otherwise"] = allow.list(), "ask"
 		notes = append(notes, Note{"approval policy untrusted", "Codex runs the commands it knows to be safe (is_known_safe_command) without asking; here only the rules' allow and the read-only tools run without asking, every other command is asked about"})
-	case "on-request":
-		for _, cmd := range codexDangerous {
-			for _, tool := range CodexShellTools {
-				askList.add(map[string]any{"tool": tool, "command_prefix": cmd})
-			}
-		}
-		tools["allow"] = nil
-		notes = append(notes, Note{"approval policy on-request", "a command no rule matches runs (Codex's sandbox, which the runtime keeps, contains it); the commands Codex calls dangerous are asked about, and so is any command that asks to leave the sandbox (sandbox_permissions) when a rule could bite on it"})
 	default:
 		tools["allow"] = nil
+		notes = append(notes, Note{"approval policy " + policy, "a command no rule matches runs (Codex's sandbox, which the runtime keeps, contains it); every rm, sudo, git reset and git rm is " +
+			map[bool]string{true: "refused", false: "asked about"}[policy == "never"] + " (Codex: a forced rm and the rest)"})
 	}
 	tools["ask"] = askList.list()
 	overlay := map[string]any{"builtin_tools": toAny(codexTools), "rule_arguments": codexRuleArguments, "tools": tools}
@@ -279,6 +305,11 @@ func codexExamples(v starlark.Value) ([][]string, error) {
 		var tokens []string
 		switch v := l.Index(i).(type) {
 		case starlark.String:
+			if strings.Contains(string(v), `\`) {
+				// shlex implementations differ on backslashes: neither
+				// checked nor carried
+				continue
+			}
 			split, err := shlex.Split(string(v))
 			if err != nil {
 				return nil, fmt.Errorf("example string has invalid shell syntax: %q", string(v))
@@ -354,7 +385,9 @@ func codexEntries(r codexRule, list string, notes *[]Note) []any {
 		pattern = pattern[:1]
 	}
 	var prefixes [][]string
-	for _, p := range combinations(pattern) {
+	all := combinations(pattern)
+	combined := len(all)
+	for _, p := range all {
 		if list == "allow" && shellWrappers[p[0][strings.LastIndex(p[0], "/")+1:]] {
 			note("%q starts with a wrapper (sudo, env, sh ...), whose words are not the command that runs: not carried", strings.Join(p, " "))
 			continue
@@ -376,12 +409,12 @@ func codexEntries(r codexRule, list string, notes *[]Note) []any {
 			// tests tooleval check runs; a not_match example may be
 			// bitten by a deny or ask rule, which bites more widely
 			// (any path of the program, options between its words)
-			if len(prefixes) == 1 && len(pattern) == len(r.pattern) && tool != "local_shell" {
-				if len(r.match) > 0 {
-					entry["match"] = examplesOf(r.match)
+			if combined == 1 && len(pattern) == len(r.pattern) && tool != "local_shell" {
+				if ex := carriedExamples(r.match); len(ex) > 0 {
+					entry["match"] = ex
 				}
-				if len(r.notMatch) > 0 && list == "allow" {
-					entry["not_match"] = examplesOf(r.notMatch)
+				if ex := carriedExamples(r.notMatch); len(ex) > 0 && list == "allow" {
+					entry["not_match"] = ex
 				}
 			}
 			out = append(out, entry)
@@ -402,12 +435,25 @@ func codexWholeTools(_ string) []any {
 	return toAny(CodexShellTools)
 }
 
-func examplesOf(examples [][]string) []any {
-	out := make([]any, len(examples))
-	for i, ex := range examples {
-		out[i] = toAny(ex)
+// carriedExamples are the examples tooleval reads as Codex does: argument
+// vectors of words it can write, none of them a shell started on a script
+// (which tooleval reads as the script, as Codex decides it, but which
+// Codex's example check matches whole).
+func carriedExamples(examples [][]string) []any {
+	var out []any
+	for _, ex := range examples {
+		if slices.ContainsFunc(ex, func(t string) bool { _, ok := shellWord(t); return !ok || t == "" }) || codexScript(ex) {
+			continue
+		}
+		out = append(out, toAny(ex))
 	}
 	return out
+}
+
+// codexScript: argv is a shell started on a script, which Codex splits.
+func codexScript(argv []string) bool {
+	return len(argv) == 3 && slices.Contains([]string{"sh", "bash", "zsh"}, argv[0][strings.LastIndex(argv[0], "/")+1:]) &&
+		(argv[1] == "-c" || argv[1] == "-lc")
 }
 
 func expansion(pattern [][]string) int {
@@ -444,7 +490,7 @@ var plainShellWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 // false when none of these can (it holds both kinds of quote, or NUL).
 func shellWord(token string) (string, bool) {
 	switch {
-	case strings.ContainsRune(token, 0):
+	case strings.ContainsRune(token, 0) || len(token) > maxCodexToken:
 		return "", false
 	case plainShellWord.MatchString(token) && !strings.Contains(token, "="):
 		return token, true

@@ -16,13 +16,13 @@ func codexImport(t *testing.T, rules, policy string) Result {
 	return res
 }
 
-// the entries of list for one shell tool (shell), as JSON
+// the command entries of list for one shell tool (shell), as JSON
 func shellEntries(t *testing.T, res Result, list string) string {
 	t.Helper()
 	var out []any
 	entries, _ := res.Overlay["tools"].(map[string]any)[list].([]any)
 	for _, e := range entries {
-		if m, ok := e.(map[string]any); ok && m["tool"] == "shell" {
+		if m, ok := e.(map[string]any); ok && m["tool"] == "shell" && m["args"] == nil {
 			out = append(out, e)
 		} else if e == "shell" {
 			out = append(out, e)
@@ -64,6 +64,11 @@ func TestCodexRules(t *testing.T) {
 		{`prefix_rule(pattern = ["git", "push"], decision = "forbidden", match = ["git push"], not_match = ["git -C r push"])`, "deny",
 			`[{"command_prefix":"git push","match":[["git","push"]],"tool":"shell"}]`, false},
 		{`prefix_rule(pattern = ["git", ["a", "b"]], match = ["git a"])`, "allow", `[{"command_prefix":"git a","tool":"shell"},{"command_prefix":"git b","tool":"shell"}]`, false},
+		// examples tooleval would read otherwise than Codex checks them are left out
+		{`prefix_rule(pattern = [["git", "sudo"], "status"], match = ["sudo status"])`, "allow", `[{"command_prefix":"git status","tool":"shell"}]`, true},
+		{`prefix_rule(pattern = ["bash", "-c", "rm"], decision = "forbidden", match = [["bash", "-c", "rm"], ["bash", "-c", "rm", "x"]])`, "deny",
+			`[{"command_prefix":"bash -c rm","match":[["bash","-c","rm","x"]],"tool":"shell"}]`, false},
+		{`prefix_rule(pattern = ["git"], match = ["git ''", "git 'a\\b'"])`, "allow", `[{"command_prefix":"git","tool":"shell"}]`, false},
 	} {
 		t.Run(tc.rule, func(t *testing.T) {
 			res := codexImport(t, tc.rule, "untrusted")
@@ -106,13 +111,23 @@ prefix_rule(pattern = ["gh"], decision = "prompt")`
 	onRequest := tools(codexImport(t, rules, "on-request"))
 	assert.Nil(t, onRequest["allow"])
 	assert.Nil(t, onRequest["otherwise"])
-	assert.Contains(t, onRequest["ask"], map[string]any{"tool": "shell", "command_prefix": "rm -rf"})
+	assert.Contains(t, onRequest["ask"], map[string]any{"tool": "shell", "command_prefix": "rm"})
 	assert.Contains(t, onRequest["ask"], map[string]any{"tool": "shell", "command_prefix": "gh"})
+	escalation := map[string]any{"tool": "shell", "args": map[string]any{"sandbox_permissions": "require_escalated"}}
+	assert.Contains(t, onRequest["ask"], escalation, "on-request asks about leaving the sandbox")
+	assert.Contains(t, untrusted["deny"], escalation, "every other policy refuses it")
+
+	onFailure := tools(codexImport(t, rules, "on-failure"))
+	assert.Nil(t, onFailure["allow"])
+	assert.Contains(t, onFailure["ask"], map[string]any{"tool": "shell", "command_prefix": "sudo"})
+	assert.Contains(t, onFailure["deny"], escalation)
 
 	never := tools(codexImport(t, rules, "never"))
 	assert.Nil(t, never["allow"])
 	assert.Empty(t, never["ask"])
 	assert.Contains(t, never["deny"], map[string]any{"tool": "shell", "command_prefix": "gh"})
+	assert.Contains(t, never["deny"], map[string]any{"tool": "shell", "command_prefix": "rm"})
+	assert.Contains(t, never["deny"], escalation)
 
 	_, err := Codex(nil, CodexOptions{ApprovalPolicy: "sometimes"})
 	assert.ErrorContains(t, err, "untrusted, on-request, on-failure and never")

@@ -78,9 +78,17 @@ func (l *entryList) list() []any {
 // wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
 // with one. TestShellWrappersAreThePolicys holds the two lists equal.
 var shellWrappers = map[string]bool{
-	".": true, "bash": true, "builtin": true, "busybox": true, "chroot": true, "command": true, "csh": true,
-	"dash": true, "doas": true, "env": true, "eval": true, "exec": true, "fish": true, "ionice": true,
-	"ksh": true, "mksh": true, "nice": true, "nohup": true, "nsenter": true, "parallel": true, "setsid": true,
-	"sh": true, "source": true, "stdbuf": true, "su": true, "sudo": true, "taskset": true, "tcsh": true,
-	"time": true, "timeout": true, "unshare": true, "watch": true, "xargs": true, "zsh": true,
+	"-": true, ".": true, "alias": true, "arch": true, "bash": true, "builtin": true, "busybox": true,
+	"caffeinate": true, "case": true, "chroot": true, "chrt": true, "cmd": true, "command": true,
+	"coproc": true, "csh": true, "dash": true, "declare": true, "do": true, "doas": true, "done": true,
+	"elif": true, "else": true, "enable": true, "env": true, "esac": true, "eval": true, "exec": true,
+	"export": true, "fc": true, "fi": true, "firejail": true, "fish": true, "flock": true, "for": true,
+	"function": true, "hash": true, "if": true, "ionice": true, "ksh": true, "local": true, "mksh": true,
+	"newgrp": true, "nice": true, "nocorrect": true, "noglob": true, "nohup": true, "nsenter": true,
+	"parallel": true, "pkexec": true, "powershell": true, "prlimit": true, "pwsh": true, "readonly": true,
+	"repeat": true, "runuser": true, "script": true, "select": true, "setpriv": true, "setsid": true,
+	"sg": true, "sh": true, "source": true, "ssh": true, "stdbuf": true, "strace": true, "su": true,
+	"sudo": true, "systemd-run": true, "taskset": true, "tcsh": true, "then": true, "time": true,
+	"timeout": true, "trap": true, "typeset": true, "unalias": true, "unshare": true, "until": true,
+	"watch": true, "while": true, "xargs": true, "zsh": true,
 }

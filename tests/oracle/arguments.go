@@ -52,7 +52,7 @@ type argRule struct {
 var wrappers = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields(". bash builtin busybox chroot command csh dash doas env eval exec fish ionice ksh mksh nice nohup nsenter parallel setsid sh source stdbuf su sudo taskset tcsh time timeout unshare watch xargs zsh") {
+	for _, w := range strings.Fields("- . alias arch bash builtin busybox caffeinate case chroot chrt cmd command coproc csh dash declare do doas done elif else enable env esac eval exec export fc fi firejail fish flock for function hash if ionice ksh local mksh newgrp nice nocorrect noglob nohup nsenter parallel pkexec powershell prlimit pwsh readonly repeat runuser script select setpriv setsid sg sh source ssh stdbuf strace su sudo systemd-run taskset tcsh then time timeout trap typeset unalias unshare until watch while xargs zsh") {
 		wrappers[w] = true
 	}
 }
@@ -114,7 +114,7 @@ func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) 
 			text = strings.ReplaceAll(value, "*", "'*'")
 		}
 		parts, readable := shellParts(text)
-		if !readable || len(parts) != 1 || allowList && wrappers[lastSegment(parts[0][0])] {
+		if !readable || len(parts) != 1 || allowList && wrappers[programKey(parts[0][0])] {
 			return r, false
 		}
 		if r.cond == "command_wildcard" && strings.Contains(parts[0][0], "*") {
@@ -175,8 +175,11 @@ func (r argRule) examplesHold(m map[string]any, allowList bool) bool {
 
 var domainEntry = regexp.MustCompile(`^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)
 
-func lastSegment(word string) string {
-	return word[strings.LastIndex(word, "/")+1:]
+// programKey is the name a program is compared by, with the wrappers and
+// with a deny rule's program: its last path segment (after / or \),
+// lower case, without .exe.
+func programKey(word string) string {
+	return strings.TrimSuffix(strings.ToLower(word[strings.LastIndexAny(word, "/\\")+1:]), ".exe")
 }
 
 // shellParts reads a command as the contract says a shell would: its
@@ -457,10 +460,10 @@ func (r argRule) bites(c callReading) bool {
 		return true
 	}
 	for _, part := range c.command {
-		if wrappers[lastSegment(part[0])] {
+		if wrappers[programKey(part[0])] {
 			return true
 		}
-		if !strings.EqualFold(lastSegment(part[0]), lastSegment(r.words[0])) {
+		if programKey(part[0]) != programKey(r.words[0]) {
 			continue
 		}
 		if r.cond == "command_wildcard" && inOrderWild(r.words[1:], part[1:]) || r.cond != "command_wildcard" && inOrder(r.words[1:], part[1:]) {
@@ -535,7 +538,7 @@ func kindPermits(kind string, rules []argRule, c callReading) bool {
 		return false
 	}
 	for _, part := range c.command {
-		if wrappers[lastSegment(part[0])] {
+		if wrappers[programKey(part[0])] {
 			return false
 		}
 		if !slices.ContainsFunc(rules, func(r argRule) bool {

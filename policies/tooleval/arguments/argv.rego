@@ -12,8 +12,9 @@ package tooleval.arguments
 #   How exec would read argv, in read_shell's form: a list of one to
 #   max_argv_words strings, none empty or holding NUL, of at most
 #   max_command_length characters together. A shell started on a script
-#   (exactly three words: sh, bash or zsh by the last segment of its path,
-#   then -c or -lc, then the script) runs the script, read as read_shell
+#   (exactly three words: sh, bash or zsh, by name or in a system
+#   directory (script_shells), then -c or -lc, then the script) runs the
+#   script, read as read_shell
 #   reads it (Codex reads such a vector the same way). Any other vector is
 #   one simple command whose words are the vector's, a wrapper when its
 #   program is one (shell_wrappers: bash -c with more words, env, sudo,
@@ -50,6 +51,17 @@ _unpassable(word) if contains(word, "\u0000")
 
 _shell_script(argv) if {
 	count(argv) == 3
-	regex.replace(argv[0], `^.*/`, "") in {"sh", "bash", "zsh"}
+	argv[0] in script_shells
 	argv[1] in {"-c", "-lc"}
+}
+
+# METADATA
+# description: |
+#   The spellings of a shell that read_argv takes to run its script: sh,
+#   bash and zsh by name (found on the PATH) or in the system's
+#   directories. Another path to a file of that name (./bash,
+#   node_modules/.bin/sh) may be any program: such a vector is a wrapper.
+script_shells contains concat("", [dir, name]) if {
+	some name in ["sh", "bash", "zsh"]
+	some dir in ["", "/bin/", "/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"]
 }

@@ -95,3 +95,9 @@ test_argv_configuration_errors if {
 	other == "exec"
 	contains(empty, `"argv"`)
 }
+
+# Named both ways (an error), a tool's command is read neither way.
+test_a_command_named_both_ways_is_read_neither_way if {
+	sources := configuration.rule_arguments({"rule_arguments": {"shell": {"argv": "a", "command": "b", "inert": ["c"]}}}).shell
+	sources == {"inert": {"c": true}}
+}

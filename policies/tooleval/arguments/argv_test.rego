@@ -24,6 +24,12 @@ _argv_cases := [
 	{"argv": ["bash", "-c", "ls", "x"], "want": {"parts": [{"words": ["bash", "-c", "ls", "x"], "wrapper": true}], "separators": []}},
 	{"argv": ["bash", "-x", "ls"], "want": {"parts": [{"words": ["bash", "-x", "ls"], "wrapper": true}], "separators": []}},
 	{"argv": ["fish", "-c", "ls"], "want": {"parts": [{"words": ["fish", "-c", "ls"], "wrapper": true}], "separators": []}},
+	# a shell by another path may be any program; another case or .exe is still a wrapper
+	{"argv": ["./bash", "-c", "ls"], "want": {"parts": [{"words": ["./bash", "-c", "ls"], "wrapper": true}], "separators": []}},
+	{"argv": ["node_modules/.bin/sh", "-lc", "ls"], "want": {"parts": [{"words": ["node_modules/.bin/sh", "-lc", "ls"], "wrapper": true}], "separators": []}},
+	{"argv": ["BASH", "-lc", "ls"], "want": {"parts": [{"words": ["BASH", "-lc", "ls"], "wrapper": true}], "separators": []}},
+	{"argv": ["C:\\tools\\bash.exe", "-c", "ls"], "want": {"parts": [{"words": ["C:\\tools\\bash.exe", "-c", "ls"], "wrapper": true}], "separators": []}},
+	{"argv": ["/usr/bin/bash", "-lc", "ls"], "want": _words(["ls"])},
 	{"argv": ["/usr/bin/env", "git"], "want": {"parts": [{"words": ["/usr/bin/env", "git"], "wrapper": true}], "separators": []}},
 	# what exec cannot receive, or is not a vector, is unreadable
 	{"argv": [], "want": {"unreadable": "the command is an empty list"}},

@@ -32,9 +32,9 @@ _part_bites(rule, part) if {
 	regex.match(rule.matcher.bites, _joined(array.slice(part.words, 1, count(part.words))))
 }
 
-# A program as a deny rule compares it: the last segment of its path,
-# lower case.
-_program(word) := lower(regex.replace(word, `^.*/`, ""))
+# A program as a deny rule compares it: program_key (the last segment of
+# its path, lower case, without .exe).
+_program(word) := program_key(word)
 
 # Words joined with NUL around each (a word a shell reads has none).
 _joined(words) := concat("", ["\u0000", concat("\u0000", words), "\u0000"])

@@ -83,12 +83,9 @@ _other_argument(sources, args) if {
 }
 
 # The command, read as a shell reads a string or, when sources names an
-# argv argument instead, as exec reads an argument vector. A tool whose
-# sources name both has no command that can be read.
-_command_reading(sources, args) := {"unreadable": "the configuration names both a command and an argv argument for the tool"} if {
-	is_string(sources.command)
-	is_string(sources.argv)
-} else := read_argv(_argument(sources, "argv", args)) if {
+# argv argument instead, as exec reads an argument vector (the
+# configuration's rule_arguments never names both).
+_command_reading(sources, args) := read_argv(_argument(sources, "argv", args)) if {
 	is_string(sources.argv)
 } else := read_shell(_argument(sources, "command", args))
 

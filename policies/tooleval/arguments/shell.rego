@@ -47,16 +47,26 @@ max_command_parts := 64
 #   last segment of its path, does not run the words after it as they
 #   stand, so no rule over those words may allow it.
 shell_wrappers := {
-	".", "bash", "builtin", "busybox", "chroot", "command", "csh", "dash", "doas", "env", "eval",
-	"exec", "fish", "ionice", "ksh", "mksh", "nice", "nohup", "nsenter", "parallel", "setsid",
-	"sh", "source", "stdbuf", "su", "sudo", "taskset", "tcsh", "time", "timeout", "unshare",
-	"watch", "xargs", "zsh",
+	"-", ".", "alias", "arch", "bash", "builtin", "busybox", "caffeinate", "case", "chroot", "chrt",
+	"cmd", "command", "coproc", "csh", "dash", "declare", "do", "doas", "done", "elif", "else",
+	"enable", "env", "esac", "eval", "exec", "export", "fc", "fi", "firejail", "fish", "flock", "for",
+	"function", "hash", "if", "ionice", "ksh", "local", "mksh", "newgrp", "nice", "nocorrect",
+	"noglob", "nohup", "nsenter", "parallel", "pkexec", "powershell", "prlimit", "pwsh", "readonly",
+	"repeat", "runuser", "script", "select", "setpriv", "setsid", "sg", "sh", "source", "ssh",
+	"stdbuf", "strace", "su", "sudo", "systemd-run", "taskset", "tcsh", "then", "time", "timeout",
+	"trap", "typeset", "unalias", "unshare", "until", "watch", "while", "xargs", "zsh",
 }
 
 # A control operator, a word (unquoted characters a shell reads as
 # themselves, single-quoted text, double-quoted text without $, backticks,
 # \ or !), or blanks. Every other character is left between matches.
-_token := `(&&|\|\||\|&|;|\||&|\n)|((?:[A-Za-z0-9_./:@%+,=-]|'[^'\x00]*'|"[^"$\x60\\!\x00]*")+)|[ \t]+`
+# A word starts with anything but an unquoted = (zsh runs =rm as /bin/rm).
+_token := concat("", [
+	`(&&|\|\||\|&|;|\||&|\n)|(`,
+	`(?:[A-Za-z0-9_./:@%+,-]|'[^'\x00]*'|"[^"$\x60\\!\x00]*")`,
+	`(?:[A-Za-z0-9_./:@%+,=-]|'[^'\x00]*'|"[^"$\x60\\!\x00]*")*`,
+	`)|[ \t]+`,
+])
 
 # A piece of a word: unquoted characters, or quoted text (its contents
 # as the first or second submatch).
@@ -82,6 +92,7 @@ _unread_classes := {
 	`^[(){}]`: "a subshell, group or brace expansion is not read",
 	`^['"]`: "a quote is not closed, or double quotes hold $, a backtick, \\ or !",
 	`^~`: "a tilde expansion is not read",
+	`^=`: "a word starting with = is not read (zsh expands =name to the path of a program)",
 	`^#`: "a comment is not read",
 	`^!`: "a history expansion or negation (!) is not read",
 }
@@ -123,20 +134,17 @@ _part_problems(parts) := [why |
 	why := _part_problem(words)
 ]
 
-_part_problem(words) := "a control operator has no command on one side (or a trailing & runs one in the background)" if {
-	count(words) == 0
-} else := "an assignment in front of a command is not read" if {
+_part_problem([]) := "a control operator has no command on one side (or a trailing & runs one in the background)"
+
+_part_problem(words) := "an assignment in front of a command is not read" if {
 	regex.match(`^[A-Za-z_][A-Za-z0-9_]*=`, words[0])
-} else := "a word starting with = is not read (zsh expands =name to the path of a program)" if {
-	some word in words
-	startswith(word, "=")
 }
 
 _part(raw) := {"words": words, "wrapper": _wrappers_program(words[0])} if {
 	words := [_word_value(w) | some w in raw]
 }
 
-_wrappers_program(program) if regex.replace(program, `^.*/`, "") in shell_wrappers
+_wrappers_program(program) if program_key(program) in shell_wrappers
 
 else := false
 
@@ -148,3 +156,11 @@ _piece_value(match) := match[1] if startswith(match[0], "'")
 else := substring(match[0], 1, count(match[0]) - 2) if startswith(match[0], "\"")
 
 else := match[0]
+
+# METADATA
+# description: |
+#   The name a program word is compared by with shell_wrappers: the last
+#   segment of its path (split at / and \), in lower case, without a
+#   trailing .exe. A file system that ignores case runs BASH as bash, and
+#   Windows runs bash.exe as bash.
+program_key(program) := trim_suffix(lower(regex.replace(program, `^.*[/\\]`, "")), ".exe")

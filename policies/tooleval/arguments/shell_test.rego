@@ -159,3 +159,38 @@ test_unreadable_values_and_sizes if {
 	most := concat(";", ["a" | some _ in numbers.range(1, arguments.max_command_parts)])
 	count(arguments.read_shell(most).parts) == arguments.max_command_parts
 }
+
+# Shell keywords, builtins that run or redefine commands, zsh's
+# precommand modifiers and programs that run a command of their own
+# arguments: each part they start runs something that is not its words,
+# in any case and with .exe, so deny rules bite and allow rules never do.
+test_keywords_and_command_runners_are_wrappers if {
+	every command in [
+		"if true; then rm -rf /; fi",
+		"for f in x; do rm -rf /; done",
+		"while true; do rm x; done",
+		"coproc rm -rf /",
+		"trap 'rm -rf /' EXIT",
+		"hash -p /bin/rm ls; ls -rf /",
+		"alias ls='rm -rf /'; ls",
+		"export PATH=/tmp/evil; git status",
+		"- rm -rf /",
+		"noglob rm -rf /",
+		"nocorrect rm x",
+		"repeat 1 rm -rf /",
+		"SUDO rm x",
+		"Bash -c 'rm x'",
+		"pkexec rm x",
+		"systemd-run rm x",
+		"ssh host rm -rf /",
+	] {
+		some part in arguments.read_shell(command).parts
+		part.wrapper
+	}
+}
+
+test_program_key if {
+	arguments.program_key("/usr/bin/BASH") == "bash"
+	arguments.program_key(`C:\Windows\System32\cmd.exe`) == "cmd"
+	arguments.program_key("git") == "git"
+}

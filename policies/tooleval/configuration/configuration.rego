@@ -341,9 +341,9 @@ _accesses := {"read", "write", "patch", "glob"}
 #   which host the URL reaches (a call with any other argument cannot be
 #   read exactly: see tooleval.arguments.call_readings). The
 #   configuration's and the preset's are joined; a tool they give
-#   different arguments for is a configuration error (see errors), and
-#   then has neither.
-rule_arguments(conf) := {name: object.union(readings, {"inert": inert}) |
+#   different arguments for (or a command and an argv) is a configuration
+#   error (see errors), and then has neither.
+rule_arguments(conf) := {name: object.union(_one_command(readings), {"inert": inert}) |
 	sources := [object_at(conf, "rule_arguments"), object_at(_preset(conf), "rule_arguments")]
 	some tool in {t | some source in sources; some t, _ in source}
 	some name, _ in alias_names(conf, tool)
@@ -368,6 +368,13 @@ rule_arguments(conf) := {name: object.union(readings, {"inert": inert}) |
 
 # The readings a tool's rule_arguments entry names arguments for.
 _rule_readings := {"command", "argv", "url"}
+
+# A tool's command is read one way: named both as a string and as an
+# argument vector (an error), it is read neither way.
+_one_command(readings) := object.remove(readings, ["command", "argv"]) if {
+	readings.command
+	readings.argv
+} else := readings
 
 # METADATA
 # scope: document
