@@ -16,16 +16,42 @@ import (
 	"github.com/tooleval/tooleval/internal/importer"
 )
 
-// claudeRow is one call under imported Claude Code settings: what Claude
-// Code's documentation says it does (claude: allow, ask or deny) and
+// importRow is one call under an imported overlay: what the runtime's
+// documentation or tests say it does (runtime: allow, ask or deny) and
 // what tooleval decides under the overlay (want: the same, or the
 // stricter outcome the importer notes).
-type claudeRow struct {
-	source string // where Claude Code's verdict is documented
-	tool   string
-	args   map[string]any
-	claude string
-	want   string
+type importRow struct {
+	source  string // where the runtime's verdict is documented
+	tool    string
+	args    map[string]any
+	runtime string
+	want    string
+}
+
+// claudeRow is a call under imported Claude Code settings.
+type claudeRow = importRow
+
+// holdImported decides the rows' calls in one request (declared tools,
+// workspace) through an engine with the overlay, and holds each to its
+// want, never looser than the runtime.
+func holdImported(t *testing.T, name string, overlay map[string]any, request map[string]any, rows []importRow) {
+	t.Helper()
+	ctx := context.Background()
+	e, err := engine.New(ctx, engine.WithConfig(engine.Config(overlay)))
+	require.NoError(t, err, name)
+	calls := []any{}
+	for i, r := range rows {
+		calls = append(calls, map[string]any{"id": fmt.Sprint(i), "name": r.tool, "args": r.args})
+	}
+	request["calls"] = calls
+	d, err := e.Decide(ctx, request)
+	require.NoError(t, err, name)
+	require.Empty(t, d.Errors, "%s: the imported overlay is valid", name)
+	for i, r := range rows {
+		got := string(d.Decisions[i].Outcome)
+		require.Equal(t, r.want, got, "%s: %s %v (%s): %s", name, r.tool, r.args, r.source, d.Decisions[i].Message)
+		require.GreaterOrEqual(t, strictness[got], strictness[r.runtime], "%s: %s %v is looser than the runtime (%s)", name, r.tool, r.args, r.source)
+	}
 }
 
 const (
@@ -136,7 +162,6 @@ var strictness = map[string]int{"allow": 0, "ask": 1, "deny": 2}
 // through the engine with the imported overlay (claude_code preset).
 func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	tools := []string{"Bash", "Read", "Grep", "Edit", "Write", "WebFetch", "WebSearch", "mcp__github__get_issue"}
 	for _, s := range claudeSettings {
 		var files []importer.File
@@ -144,8 +169,6 @@ func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
 			files = append(files, importer.File{Name: fmt.Sprintf("settings%d.json", i), Data: []byte(f)})
 		}
 		res, err := importer.ClaudeCode(files)
-		require.NoError(t, err, s.name)
-		e, err := engine.New(ctx, engine.WithConfig(engine.Config(res.Overlay)))
 		require.NoError(t, err, s.name)
 		declared := []any{}
 		for _, name := range tools {
@@ -155,18 +178,7 @@ func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
 			}
 			declared = append(declared, map[string]any{"name": name})
 		}
-		calls := []any{}
-		for i, r := range s.rows {
-			calls = append(calls, map[string]any{"id": fmt.Sprint(i), "name": r.tool, "args": r.args})
-		}
-		d, err := e.Decide(ctx, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}, "calls": calls})
-		require.NoError(t, err, s.name)
-		require.Empty(t, d.Errors, "%s: the imported overlay is valid", s.name)
-		for i, r := range s.rows {
-			got := string(d.Decisions[i].Outcome)
-			require.Equal(t, r.want, got, "%s: %s %v (%s): %s", s.name, r.tool, r.args, r.source, d.Decisions[i].Message)
-			require.GreaterOrEqual(t, strictness[got], strictness[r.claude], "%s: %s %v is looser than Claude Code (%s)", s.name, r.tool, r.args, r.source)
-		}
+		holdImported(t, s.name, res.Overlay, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}}, s.rows)
 	}
 }
 
