@@ -143,15 +143,10 @@ func TestCodexImportIsAlwaysValid(t *testing.T) {
 	}
 	src.WriteString(`prefix_rule(pattern = ["gh", "pr", "view"], match = [["gh", "pr", "view", "1"], "gh pr view 'a b'"], not_match = ["gh pr list"])` + "\n")
 	src.WriteString(`prefix_rule(pattern = ["git", "push"], decision = "forbidden", match = ["git push origin"], not_match = ["git -C r push"])` + "\n")
-	ctx := context.Background()
 	for _, policy := range []string{"untrusted", "on-request", "on-failure", "never"} {
 		res, err := importer.Codex([]importer.File{{Name: "r.rules", Data: []byte(src.String())}}, importer.CodexOptions{ApprovalPolicy: policy})
 		require.NoError(t, err, policy)
-		e, err := engine.New(ctx, engine.WithConfig(engine.Config(res.Overlay)))
-		require.NoError(t, err, policy)
-		report, err := e.Check(ctx, nil)
-		require.NoError(t, err, policy)
-		require.Empty(t, report.Errors, "%s: the overlay has errors (a carried example that fails is one)", policy)
+		requireValidOverlay(t, policy, res.Overlay)
 	}
 }
 

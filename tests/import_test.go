@@ -244,16 +244,23 @@ func TestClaudeCodeImportIsAlwaysValid(t *testing.T) {
 		"mcp__", "mcp__github", "mcp__github__*", "mcp__github__get_*", "mcp____x", "mcp__*",
 		"Agent(Explore)", "Agent(a b)", "Task()", "Skill(deploy)", "bash", "WEBFETCH", "Nope", "Nope(x)", "Glob(*.go)",
 	}
-	ctx := context.Background()
 	for _, mode := range []string{"default", "dontAsk", "acceptEdits", "bypassPermissions"} {
 		settings, err := json.Marshal(map[string]any{"permissions": map[string]any{"defaultMode": mode, "allow": rules, "ask": rules, "deny": rules}})
 		require.NoError(t, err)
 		res, err := importer.ClaudeCode([]importer.File{{Name: "s.json", Data: settings}})
 		require.NoError(t, err, mode)
-		e, err := engine.New(ctx, engine.WithConfig(engine.Config(res.Overlay)))
-		require.NoError(t, err, mode)
-		report, err := e.Check(ctx, nil)
-		require.NoError(t, err, mode)
-		require.Empty(t, report.Errors, "%s: the overlay has errors", mode)
+		requireValidOverlay(t, mode, res.Overlay)
 	}
+}
+
+// requireValidOverlay: the configuration check of an engine with the
+// overlay reports no error (a carried example that fails would be one).
+func requireValidOverlay(t *testing.T, name string, overlay map[string]any) {
+	t.Helper()
+	ctx := context.Background()
+	e, err := engine.New(ctx, engine.WithConfig(engine.Config(overlay)))
+	require.NoError(t, err, name)
+	report, err := e.Check(ctx, nil)
+	require.NoError(t, err, name)
+	require.Empty(t, report.Errors, "%s: the overlay has errors", name)
 }
