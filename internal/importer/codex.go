@@ -88,12 +88,11 @@ const maxCodexExpansion = 256
 
 // codexRule is one prefix_rule call, where it was made.
 type codexRule struct {
-	pattern   [][]string // each token's alternatives
-	decision  string
-	match     [][]string
-	notMatch  [][]string
-	location  string
-	rawSource string
+	pattern  [][]string // each token's alternatives
+	decision string
+	match    [][]string
+	notMatch [][]string
+	location string
 }
 
 // Codex imports Codex rules files (any order: every rule counts) into a
@@ -371,7 +370,7 @@ func codexEntries(r codexRule, list string, notes *[]Note) []any {
 			if list == "allow" {
 				return nil
 			}
-			return codexWholeTools(list)
+			return toAny(CodexShellTools) // every call of the shell tools
 		}
 		note("a token tooleval cannot write as a word: carried as a %s of the tokens before it", list)
 		pattern = pattern[:expressible]
@@ -428,11 +427,6 @@ func codexDropped(list string) string {
 		return "not carried"
 	}
 	return "carried as a " + list + " of every command"
-}
-
-// codexWholeTools denies or asks about every call of the shell tools.
-func codexWholeTools(_ string) []any {
-	return toAny(CodexShellTools)
 }
 
 // carriedExamples are the examples tooleval reads as Codex does: argument
