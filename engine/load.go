@@ -114,10 +114,7 @@ func putData(ctx context.Context, store storage.Store, b *bundle.Bundle, key str
 	if err != nil {
 		return err
 	}
-	if b.Data == nil {
-		b.Data = map[string]any{}
-	}
-	tooleval, ok := b.Data["tooleval"].(map[string]any)
+	tooleval, ok := b.Data["tooleval"].(map[string]any) // loadBundle checked it
 	if !ok {
 		return errors.New("the bundle has no data.tooleval object")
 	}

@@ -39,6 +39,10 @@ type CodexOptions struct {
 // every forbidden or prompt rule bites on them).
 var CodexShellTools = []string{"shell", "shell_command", "exec_command", "local_shell"}
 
+// codexReadShellTools are the shell tools whose arguments the overlay
+// names (codexRuleArguments): all but local_shell.
+var codexReadShellTools = []string{"shell", "shell_command", "exec_command"}
+
 // codexRuleArguments is where the overlay says each shell tool keeps its
 // command (config rule_arguments), from Codex's tool definitions
 // (codex-rs/tools/src/local_tool.rs). sandbox_permissions (an escalation
@@ -151,7 +155,7 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 		}
 	}
 	for _, value := range codexEscalations {
-		for _, tool := range CodexShellTools[:3] {
+		for _, tool := range codexReadShellTools {
 			escalations.add(map[string]any{"tool": tool, "args": map[string]any{"sandbox_permissions": value}})
 		}
 	}
