@@ -7,6 +7,7 @@ package corpus
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strings"
 )
@@ -307,7 +308,7 @@ var (
 		"/skills/*/SKILL.md", "?eadme.md", "README.md", "../x", "a/**b",
 	}
 	ruleArgsPatterns = []string{
-		`^\{"command":"ls`, `"path":"/ws/`, `git`, `&&`, `^\{"prompt":"summarize"`, `^\{\}$`, `^\{"url":"https://[a-z.]*example\.com/"\}$`, `(`,
+		``, `^\{"command":"ls`, `"path":"/ws/`, `git`, `&&`, `^\{"prompt":"summarize"`, `^\{\}$`, `^\{"url":"https://[a-z.]*example\.com/"\}$`, `(`,
 	}
 	ruleArgs = []map[string]any{
 		{"command": "ls"}, {"command": "LS"}, {"path": "/ws/README.md"}, {"path": "/WS/readme.md"}, {"url": "https://example.com/"},
@@ -374,7 +375,11 @@ func (g *Generator) addArgumentRules(layer map[string]any) {
 	for range 1 + g.rng.IntN(3) {
 		list := g.pick([]string{"allow", "allow", "deny", "ask"})
 		entries, _ := layer[list].([]any)
-		layer[list] = append(entries, g.argumentRule())
+		rule := g.argumentRule()
+		if list != "allow" && g.chance(0.3) || g.chance(0.01) {
+			rule = g.withExceptions(rule)
+		}
+		layer[list] = append(entries, rule)
 	}
 }
 
@@ -404,6 +409,33 @@ func (g *Generator) argumentRule() map[string]any {
 		rule[g.pick([]string{"match", "not_match"})] = []any{g.example(rule)}
 	}
 	return rule
+}
+
+// withExceptions is rule (a copy) with exceptions (unless): one to three
+// allow entries, names and argument rules, now and then an invalid list.
+func (g *Generator) withExceptions(rule map[string]any) map[string]any {
+	out := maps.Clone(rule)
+	if g.chance(0.05) {
+		out["unless"] = g.pick([]string{"[]", "x"})
+		if out["unless"] == "[]" {
+			out["unless"] = []any{}
+		}
+		return out
+	}
+	var unless []any
+	for range 1 + g.rng.IntN(3) {
+		if g.chance(0.25) {
+			unless = append(unless, g.pick(append([]string{"mcp__*", "mcp__github__*"}, ruleTools...)))
+			continue
+		}
+		exception := maps.Clone(g.argumentRule())
+		if tool, ok := rule["tool"].(string); ok && g.chance(0.6) && exception["tool"] != nil {
+			exception["tool"] = tool // an exception for the rule's own tool, which can spare what it bites
+		}
+		unless = append(unless, exception)
+	}
+	out["unless"] = unless
+	return out
 }
 
 // example is a value of what rule reads: a URL, a path, arguments or a

@@ -45,6 +45,11 @@ type argRule struct {
 	relative bool
 	pattern  *regexp.Regexp
 	members  map[string]any
+	// unless: a deny or ask rule's exceptions (allow entries): names
+	// and argument rules; hasUnless when it has any.
+	hasUnless   bool
+	unlessNames []entry
+	unlessRules []argRule
 }
 
 // The programs a shell part runs another command through (contract: by
@@ -66,6 +71,10 @@ func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) 
 	for k := range m {
 		switch k {
 		case "tool", "match", "not_match":
+		case "unless":
+			if allowList || !r.parseUnless(m["unless"], groups) {
+				return r, false
+			}
 		case "command_prefix", "command", "command_wildcard", "domain", "path", "args_pattern", "args":
 			conds++
 			r.cond = k
@@ -123,6 +132,86 @@ func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) 
 		r.words = parts[0]
 	}
 	return r, r.examplesHold(m, allowList)
+}
+
+// parseUnless reads a deny or ask rule's exceptions: a non-empty list of
+// at most 4,096 allow entries, names or argument rules without
+// exceptions (contract: Argument rules).
+func (r *argRule) parseUnless(x any, groups map[string][]string) bool {
+	list, ok := x.([]any)
+	if !ok || len(list) == 0 || len(list) > 4096 {
+		return false
+	}
+	r.hasUnless = true
+	for _, e := range list {
+		switch v := e.(type) {
+		case string:
+			names, ok := parseEntry(v, true, groups, false)
+			if !ok {
+				return false
+			}
+			r.unlessNames = append(r.unlessNames, names...)
+		case map[string]any:
+			if _, nested := v["unless"]; nested {
+				return false
+			}
+			rule, ok := parseArgRule(v, true, groups)
+			if !ok {
+				return false
+			}
+			r.unlessRules = append(r.unlessRules, rule)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// bitesCall: a deny or ask rule bites a call of tool t. A rule with
+// exceptions bites when, on a part of a command read exactly (or the
+// whole call, when there is none), it bites and no exception allows that
+// unit exactly.
+func (r argRule) bitesCall(t tool, c callReading) bool {
+	if !r.hasUnless {
+		return r.bites(c)
+	}
+	units := [][]string{nil}
+	if c.commandOK && len(c.command) > 0 {
+		units = c.command
+	}
+	for _, part := range units {
+		bites := r.bites(c)
+		if part != nil && readsOf(r.cond) == "command" {
+			bites = r.partBites(part)
+		}
+		if bites && !r.excepted(t, part, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// excepted: one of the rule's exceptions allows a unit of the call (a
+// command part, or nil for the whole call) exactly.
+func (r argRule) excepted(t tool, part []string, c callReading) bool {
+	if anyMatch(r.unlessNames, t) {
+		return true
+	}
+	for _, e := range r.unlessRules {
+		if !anyMatch(e.tool, t) {
+			continue
+		}
+		if readsOf(e.cond) != "command" {
+			if kindPermits(readsOf(e.cond), []argRule{e}, c) {
+				return true
+			}
+			continue
+		}
+		if part != nil && !wrappers[programKey(part[0])] && e.allowsWords(part) {
+			return true
+		}
+	}
+	return false
 }
 
 // examplesHold: the rule's match and not_match are lists of strings, and
@@ -459,18 +548,23 @@ func (r argRule) bites(c callReading) bool {
 	if !c.commandOK {
 		return true
 	}
-	for _, part := range c.command {
-		if wrappers[programKey(part[0])] {
-			return true
-		}
-		if programKey(part[0]) != programKey(r.words[0]) {
-			continue
-		}
-		if r.cond == "command_wildcard" && inOrderWild(r.words[1:], part[1:]) || r.cond != "command_wildcard" && inOrder(r.words[1:], part[1:]) {
-			return true
-		}
+	return slices.ContainsFunc(c.command, r.partBites)
+}
+
+// partBites: a command rule could match one part of a command read
+// exactly: it runs a wrapper, or the rule's program with the rule's
+// other words among its own, in order.
+func (r argRule) partBites(part []string) bool {
+	if wrappers[programKey(part[0])] {
+		return true
 	}
-	return false
+	if programKey(part[0]) != programKey(r.words[0]) {
+		return false
+	}
+	if r.cond == "command_wildcard" {
+		return inOrderWild(r.words[1:], part[1:])
+	}
+	return inOrder(r.words[1:], part[1:])
 }
 
 // inOrder: needles appear among words in order.
@@ -541,19 +635,22 @@ func kindPermits(kind string, rules []argRule, c callReading) bool {
 		if wrappers[programKey(part[0])] {
 			return false
 		}
-		if !slices.ContainsFunc(rules, func(r argRule) bool {
-			switch r.cond {
-			case "command":
-				return slices.Equal(part, r.words)
-			case "command_wildcard":
-				return wildWords(r.words, part)
-			}
-			return len(part) >= len(r.words) && slices.Equal(part[:len(r.words)], r.words)
-		}) {
+		if !slices.ContainsFunc(rules, func(r argRule) bool { return r.allowsWords(part) }) {
 			return false
 		}
 	}
 	return true
+}
+
+// allowsWords: a command rule allows a part's words.
+func (r argRule) allowsWords(part []string) bool {
+	switch r.cond {
+	case "command":
+		return slices.Equal(part, r.words)
+	case "command_wildcard":
+		return wildWords(r.words, part)
+	}
+	return len(part) >= len(r.words) && slices.Equal(part[:len(r.words)], r.words)
 }
 
 // allPermitted: every path of the call is matched, exactly, by one of

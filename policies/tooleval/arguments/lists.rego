@@ -39,14 +39,31 @@ list_problems(entries, list, groups) := pattern.list_problems(entries, list_gram
 
 _rule_problems(j, entry, list, groups) := [{"index": j, "entry": entry, "code": code}] if {
 	code := rule_problem(entry, list)
-} else := array.concat(
+} else := array.flatten([
 	[object.union(p, {"index": j, "entry": entry}) |
 		some p in pattern.list_problems([entry.tool], list_grammar[list], groups)
 	],
 	[object.union(failure, {"index": j, "entry": entry, "code": "rule_example_failed"}) |
 		some failure in rule_example_failures(entry, list)
 	],
-)
+	_exception_problems(j, entry, groups),
+])
+
+# The problems of the tool entries of a rule's exceptions (unless),
+# located by their index among them.
+_exception_problems(j, entry, groups) := [object.union(p, {"index": j, "entry": entry, "unless": p.index}) |
+	some p in pattern.list_problems(_exception_names(entry.unless), "allow", groups)
+] if {
+	entry.unless
+} else := []
+
+# The tool entries of a rule's exceptions, in order: its name entries and
+# its argument rules' tools, each checked as an allow entry.
+_exception_names(unless) := [_exception_name(e) | some e in unless]
+
+_exception_name(e) := e if is_string(e)
+
+_exception_name(e) := e.tool if is_object(e)
 
 # A pattern problem that only says an argument rule is not a name entry
 # (it is checked as a rule instead); any other problem stands, too many

@@ -43,6 +43,11 @@ reading_kinds(layers) := {rule.reads |
 	some c in layers
 	some list in ["allow", "deny", "ask"]
 	some rule in c.arguments[list]
+} | {exception.reads |
+	some c in layers
+	some list in ["deny", "ask"]
+	some rule in c.arguments[list]
+	some exception in rule.unless.rules
 }
 
 # METADATA

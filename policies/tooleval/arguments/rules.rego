@@ -34,10 +34,11 @@ rule_conditions := {
 	"args": "args",
 }
 
-# The members an argument rule may have: its tool, one condition, and
-# examples (match, not_match).
+# The members an argument rule may have: its tool, one condition,
+# examples (match, not_match), and for a deny or ask rule its exceptions
+# (unless).
 _rule_members := {
-	"tool", "match", "not_match",
+	"tool", "match", "not_match", "unless",
 	"command_prefix", "command", "command_wildcard", "domain", "path", "args_pattern", "args",
 }
 
@@ -67,6 +68,10 @@ rule_problem_messages := {
 		"lists of words (argument vectors) for command rules, or objects (arguments) for args_pattern and args rules",
 	]),
 	"rule_example_failed": "an argument rule does not match an example of its match list, or matches one of its not_match list (see example and expected)",
+	"invalid_unless": concat("", [
+		"unless belongs to deny and ask rules only, and is a non-empty list of allow entries ",
+		"(tool names and argument rules, without unless): a call one of them allows exactly is not bitten",
+	]),
 }
 
 # METADATA
@@ -75,8 +80,16 @@ rule_problem_messages := {
 #   is not an argument rule, as a code of rule_problem_messages; undefined
 #   when it is one (its tool is then checked as an entry of that list). A
 #   wrapper may start a deny or ask command rule (it bites), never an
-#   allow one.
-rule_problem(entry, kind) := "unknown_rule_member" if {
+#   allow one. A deny or ask rule may carry exceptions (unless, see
+#   _exceptions); their tools are checked as allow entries.
+rule_problem(entry, kind) := code if {
+	code := _rule_problem(entry, kind)
+} else := "invalid_unless" if {
+	"unless" in object.keys(entry)
+	not _exceptions(kind, entry.unless)
+}
+
+_rule_problem(entry, kind) := "unknown_rule_member" if {
 	some member, _ in entry
 	not _rule_members[member]
 } else := "invalid_rule_tool" if {
@@ -232,6 +245,19 @@ compile_rules(list, grammar, vocabulary) := [object.union(_rule(condition, entry
 	"index": j,
 	"entry": entry,
 	"tool": pattern.compile([entry.tool], grammar, vocabulary),
+	"unless": _compile_exceptions(object.get(entry, "unless", null), vocabulary),
+}) |
+	some j, entry in list
+	is_object(entry)
+	condition := rule_condition(entry)
+]
+
+# The argument rules of an exceptions list compiled (they have no
+# exceptions of their own).
+_compile_conditions(list, grammar, vocabulary) := [object.union(_rule(condition, entry[condition]), {
+	"index": j,
+	"entry": entry,
+	"tool": pattern.compile([entry.tool], grammar, vocabulary),
 }) |
 	some j, entry in list
 	is_object(entry)
@@ -275,13 +301,14 @@ _matcher(condition, _) := null if not condition in {"command_wildcard", "path"}
 #   matches the glob compared segment by segment by key (path_bites). For
 #   an args_pattern rule, the arguments are unreadable or their canonical
 #   JSON matches; for an args rule, they are unreadable or carry each of
-#   its members with a value that may be the same (args_bites). Undefined
-#   when none bites.
+#   its members with a value that may be the same (args_bites). A rule
+#   with exceptions (unless) does not bite on what one of them allows
+#   exactly (_bites_call). Undefined when none bites.
 biting_rule(rules, name, record, readings) := biting[0] if {
 	biting := [rule |
 		some rule in rules
 		pattern.matches(rule.tool, name, record)
-		_bites(rule, readings)
+		_bites_call(rule, name, record, readings)
 	]
 	count(biting) > 0
 }
@@ -294,7 +321,7 @@ biting_rule(rules, name, record, readings) := biting[0] if {
 biting_reads(rules, name, record, readings) := {rule.reads |
 	some rule in rules
 	pattern.matches(rule.tool, name, record)
-	_bites(rule, readings)
+	_bites_call(rule, name, record, readings)
 }
 
 _bites(rule, readings) if {

@@ -33,12 +33,13 @@ message("arguments", f, o) := sprintf("tool %q is not permitted: %s%s", [
 ])
 
 # Why argument rules refuse a call ({layer, list, rule?, rules?,
-# readings}): the deny rule that bit, or the allow rules the call did not
-# meet, with how the argument was read.
+# readings}): the deny rule that bit (without its exceptions, which
+# spared nothing here), or the allow rules the call did not meet, with
+# how the argument was read.
 _argument_reason(refusal) := sprintf("%s by layer %q's rule %s (%s)", [
 	"denied",
 	refusal.layer,
-	json.marshal(refusal.rule.entry),
+	json.marshal(object.remove(refusal.rule.entry, {"unless"})),
 	arguments.reading_summary(refusal.readings[refusal.rule.reads]),
 ]) if {
 	refusal.list == "deny"
