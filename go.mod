@@ -5,6 +5,7 @@ go 1.26.0
 tool github.com/open-policy-agent/opa
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

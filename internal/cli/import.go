@@ -16,6 +16,9 @@ const importExamples = `  # Claude Code settings files, lowest precedence first 
   # Codex rules files (Starlark prefix_rule calls), as Codex runs with approval policy on-request
   tooleval import codex --approval-policy on-request inputs/import/codex/default.rules
 
+  # Gemini CLI policy files of the user tier, with an admin policy, as Gemini runs headless
+  tooleval import gemini --headless --admin-policy inputs/import/gemini/admin.toml inputs/import/gemini/user.toml
+
   # Import and check in one go
   tooleval import claude-code inputs/import/claude-code/project.json | tooleval check --config -
 
@@ -38,37 +41,67 @@ var importers = map[string]func([]importer.File, importFlags) (importer.Result, 
 	"codex": func(files []importer.File, f importFlags) (importer.Result, error) {
 		return importer.Codex(files, importer.CodexOptions{ApprovalPolicy: f.approvalPolicy})
 	},
+	"gemini": func(files []importer.File, f importFlags) (importer.Result, error) {
+		return importer.Gemini(files, importer.GeminiOptions{ApprovalMode: f.approvalMode, Headless: f.headless,
+			Admin: f.admin, NoDefaults: f.noDefaults})
+	},
 }
 
 // importFlags are the flags of tooleval import that describe the runtime.
 type importFlags struct {
-	approvalPolicy string
+	approvalPolicy string // codex
+	approvalMode   string // gemini
+	headless       bool
+	adminPolicies  []string
+	admin          []importer.File
+	noDefaults     bool
 }
 
 func runImport(_ context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "import", "import claude-code SETTINGS.json... | import codex [--approval-policy P] RULES...", importExamples)
+	fs := newFlags(s, "import", "import claude-code SETTINGS.json... | import codex [--approval-policy P] RULES... | import gemini [flags] POLICY.toml...", importExamples)
 	var flags importFlags
 	fs.StringVar(&flags.approvalPolicy, "approval-policy", "", "codex: Codex's approval_policy the rules run under: untrusted (the default), on-request, on-failure or never")
+	fs.StringVar(&flags.approvalMode, "approval-mode", "", "gemini: Gemini CLI's approval mode: default (the default), autoEdit, plan or yolo")
+	fs.BoolVar(&flags.headless, "headless", false, "gemini: Gemini CLI runs non-interactively (gemini -p): ask_user is deny")
+	fs.StringArrayVar(&flags.adminPolicies, "admin-policy", nil, "gemini: a policy file of the admin tier (repeatable; the files given as arguments are of the user tier)")
+	fs.BoolVar(&flags.noDefaults, "no-default-policies", false, "gemini: leave out the default policies Gemini CLI ships")
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
-	if fs.NArg() < 2 {
-		return ExitUsage, usagef("usage: tooleval import claude-code FILE... (lowest precedence first), or tooleval import codex FILE...")
+	if fs.NArg() < 1 {
+		return ExitUsage, usagef("usage: tooleval import claude-code FILE... (lowest precedence first), tooleval import codex FILE..., or tooleval import gemini FILE...")
 	}
-	read, ok := importers[fs.Arg(0)]
+	runtime := fs.Arg(0)
+	read, ok := importers[runtime]
 	if !ok {
-		return ExitUsage, usagef("%q: the runtimes imported are claude-code and codex (Gemini CLI policies are not imported yet)", fs.Arg(0))
+		return ExitUsage, usagef("%q: the runtimes imported are claude-code, codex and gemini", runtime)
 	}
-	if flags.approvalPolicy != "" && fs.Arg(0) != "codex" {
-		return ExitUsage, usagef("--approval-policy is Codex's: leave it out for %s", fs.Arg(0))
+	if flags.approvalPolicy != "" && runtime != "codex" {
+		return ExitUsage, usagef("--approval-policy is Codex's: leave it out for %s", runtime)
 	}
-	var files []importer.File
-	for _, name := range fs.Args()[1:] {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return ExitUsage, usagef("%w", err)
+	if runtime != "gemini" && (flags.approvalMode != "" || flags.headless || len(flags.adminPolicies) > 0 || flags.noDefaults) {
+		return ExitUsage, usagef("--approval-mode, --headless, --admin-policy and --no-default-policies are Gemini CLI's: leave them out for %s", runtime)
+	}
+	if fs.NArg() < 2 && len(flags.adminPolicies) == 0 {
+		return ExitUsage, usagef("name the %s files to import", runtime)
+	}
+	readAll := func(names []string) ([]importer.File, error) {
+		var files []importer.File
+		for _, name := range names {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, importer.File{Name: name, Data: data})
 		}
-		files = append(files, importer.File{Name: name, Data: data})
+		return files, nil
+	}
+	files, err := readAll(fs.Args()[1:])
+	if err != nil {
+		return ExitUsage, usagef("%w", err)
+	}
+	if flags.admin, err = readAll(flags.adminPolicies); err != nil {
+		return ExitUsage, usagef("%w", err)
 	}
 	res, err := read(files, flags)
 	if errors.Is(err, importer.ErrInvalid) {

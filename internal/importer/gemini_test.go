@@ -1,0 +1,380 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func geminiImport(t *testing.T, policy string, opts GeminiOptions) Result {
+	t.Helper()
+	opts.NoDefaults = true
+	res, err := Gemini([]File{{Name: "p.toml", Data: []byte(policy)}}, opts)
+	require.NoError(t, err, policy)
+	return res
+}
+
+func listJSON(t *testing.T, res Result, list string) string {
+	t.Helper()
+	b, err := json.Marshal(res.Overlay["tools"].(map[string]any)[list])
+	require.NoError(t, err)
+	return string(b)
+}
+
+// Each rule form becomes the entries docs/import.md gives; what cannot
+// be written exactly is dropped from an allow and widened in a deny or
+// ask, with a note.
+func TestGeminiRuleForms(t *testing.T) {
+	t.Parallel()
+	rule := func(body string) string { return "[[rule]]\n" + body + "\npriority = 10\n" }
+	for _, tc := range []struct {
+		policy, list, want string
+		noted              bool
+	}{
+		{rule(`toolName = "read_file"` + "\n" + `decision = "allow"`), "allow", `["read_file"]`, false},
+		{rule(`toolName = ["read_file", "glob"]` + "\n" + `decision = "deny"`), "deny", `["read_file","glob"]`, false},
+		{rule(`toolName = "search_file_content"` + "\n" + `decision = "deny"`), "deny", `["grep_search"]`, false},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = ["git status", "npm run  test"]` + "\n" + `decision = "allow"`), "allow",
+			`[{"command_prefix":"git status","tool":"run_shell_command"},{"command_prefix":"npm run test","tool":"run_shell_command"}]`, false},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "make FOO=1"` + "\n" + `decision = "ask_user"`), "ask",
+			`[{"command_prefix":"make 'FOO=1'","tool":"run_shell_command"}]`, false},
+		// a prefix that is not plain words: dropped, or widened to its program or the tool
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "echo $HOME"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "rm -rf /*"` + "\n" + `decision = "deny"`), "deny",
+			`[{"command_prefix":"rm","tool":"run_shell_command"}]`, true},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "$X y"` + "\n" + `decision = "deny"`), "deny",
+			`[{"args_pattern":"","tool":"run_shell_command"}]`, true},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "sudo apt"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "sudo apt"` + "\n" + `decision = "deny"`), "deny",
+			`[{"command_prefix":"sudo apt","tool":"run_shell_command"}]`, false},
+		// commandPrefix = "" is no prefix to Gemini: the whole tool
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = ""` + "\n" + `decision = "deny"`), "deny", `["run_shell_command"]`, false},
+		// MCP names
+		{rule(`mcpName = "github"` + "\n" + `toolName = "get_issue"` + "\n" + `decision = "allow"`), "allow", `["mcp__github__get_issue"]`, false},
+		{rule(`mcpName = "github"` + "\n" + `toolName = "*"` + "\n" + `decision = "allow"`), "allow", `["mcp__github__*"]`, false},
+		{rule(`toolName = "mcp_github_*"` + "\n" + `decision = "allow"`), "allow", `["mcp__github__*"]`, false},
+		{rule(`toolName = "mcp_*"` + "\n" + `decision = "deny"`), "deny", `["mcp__*"]`, false},
+		{rule(`toolName = "*"` + "\n" + `mcpName = "*"` + "\n" + `decision = "deny"`), "deny", `["mcp__*"]`, false},
+		{rule(`toolName = "mcp_my_srv_x"` + "\n" + `decision = "allow"`), "allow", `["mcp__my__srv_x","mcp__my_srv__x"]`, false},
+		{rule(`mcpName = "GitHub"` + "\n" + `toolName = "x"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`mcpName = "GitHub"` + "\n" + `toolName = "x"` + "\n" + `decision = "deny"`), "deny", `["mcp__GitHub__x"]`, true},
+		{rule(`mcpName = "*"` + "\n" + `toolName = "search"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`mcpName = "*"` + "\n" + `toolName = "search"` + "\n" + `decision = "deny"`), "deny", `["mcp__*"]`, true},
+		{rule(`toolName = "mcp_*_search"` + "\n" + `decision = "deny"`), "deny", `["mcp__*"]`, true},
+		{rule(`toolName = "mcp__github"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		// names Gemini matches only as written
+		{rule(`toolName = "discovered_tool_*"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "discovered_tool_*"` + "\n" + `decision = "deny"`), "deny", `["discovered_tool_*"]`, true},
+		{rule(`toolName = "Read_File"` + "\n" + `decision = "allow"`), "allow",
+			`[{"args":{"agent_name":"Read_File"},"tool":"invoke_agent"}]`, true},
+		// a sub-agent's name is also invoke_agent's agent_name
+		{rule(`toolName = "codebase_investigator"` + "\n" + `decision = "deny"`), "deny",
+			`["codebase_investigator",{"args":{"agent_name":"codebase_investigator"},"tool":"invoke_agent"}]`, false},
+		// regular expressions: an allow is never carried
+		{rule(`toolName = "read_file"` + "\n" + `argsPattern = '\.env'` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "read_file"` + "\n" + `argsPattern = '"file_path":"[^"]*\.env"'` + "\n" + `decision = "deny"`), "deny",
+			`[{"args_pattern":"\"file_path\":\"(?:[^\"]?)*\\.env\"","tool":"read_file"}]`, false},
+		{rule(`toolName = "read_file"` + "\n" + `argsPattern = '(?<!x)y'` + "\n" + `decision = "deny"`), "deny",
+			`[{"args_pattern":"","tool":"read_file"}]`, true},
+		// what tooleval does not read: dropped, or widened
+		{rule(`toolName = "read_file"` + "\n" + `subagent = "helper"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "read_file"` + "\n" + `toolAnnotations = { readOnlyHint = true }` + "\n" + `decision = "ask_user"`), "ask", `["read_file"]`, true},
+		{rule(`toolName = "read_file"` + "\n" + `decision = "deny"` + "\n" + `denyMessage = "no"`), "deny", `["read_file"]`, true},
+		// modes and interactive select the rules in force (default mode, interactive)
+		{rule(`toolName = "read_file"` + "\n" + `decision = "deny"` + "\n" + `modes = ["yolo"]`), "deny", `[]`, false},
+		{rule(`toolName = "read_file"` + "\n" + `decision = "deny"` + "\n" + `modes = []`), "deny", `["read_file"]`, false},
+		{rule(`toolName = "read_file"` + "\n" + `decision = "deny"` + "\n" + `interactive = false`), "deny", `[]`, false},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			res := geminiImport(t, tc.policy, GeminiOptions{})
+			assert.JSONEq(t, tc.want, listJSON(t, res, tc.list))
+			assert.Equal(t, tc.noted, len(res.Notes) > 0, "%v", res.Notes)
+		})
+	}
+}
+
+// Priorities are carried exactly: a rule's exceptions are the rules of
+// higher priority that decide otherwise (the first loaded wins a tie),
+// a subagent rule goes to the sub-agent policy, and a rule that matches
+// everything ends the list.
+func TestGeminiPriorities(t *testing.T) {
+	t.Parallel()
+	res := geminiImport(t, `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git"
+decision = "deny"
+priority = 10
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git push"
+decision = "ask_user"
+priority = 20
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git status"
+decision = "allow"
+priority = 30
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git log"
+decision = "deny"
+priority = 30
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git log"
+decision = "allow"
+priority = 30
+
+[[rule]]
+toolName = "read_file"
+subagent = "helper"
+decision = "deny"
+priority = 40
+
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 5
+
+[[rule]]
+toolName = "glob"
+decision = "allow"
+priority = 1
+`, GeminiOptions{})
+	assert.JSONEq(t, `[
+		{"command_prefix":"git log","tool":"run_shell_command","unless":[{"command_prefix":"git status","tool":"run_shell_command"}]},
+		{"command_prefix":"git","tool":"run_shell_command","unless":[
+			{"command_prefix":"git status","tool":"run_shell_command"},
+			{"command_prefix":"git log","tool":"run_shell_command"},
+			{"command_prefix":"git push","tool":"run_shell_command"}]}]`, listJSON(t, res, "deny"))
+	// the git log allow loses the tie to the deny loaded first, which
+	// still bites git log where the allow spares a lower rule
+	assert.JSONEq(t, `[{"command_prefix":"git push","tool":"run_shell_command","unless":[
+		{"command_prefix":"git status","tool":"run_shell_command"},
+		{"command_prefix":"git log","tool":"run_shell_command"}]}]`, listJSON(t, res, "ask"))
+	// the catch-all deny ends the list: glob below it is not allowed; the
+	// ask's exact form is allowed so that it asks
+	assert.JSONEq(t, `[{"command_prefix":"git status","tool":"run_shell_command"},{"command_prefix":"git log","tool":"run_shell_command"},
+		{"command_prefix":"git push","tool":"run_shell_command"}]`, listJSON(t, res, "allow"))
+	assert.Equal(t, "deny", res.Overlay["tools"].(map[string]any)["otherwise"])
+	sub, err := json.Marshal(res.Overlay["subagents"])
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"deny":["read_file"],"ask":[]}`, string(sub))
+
+	// headless: ask_user is deny, and nothing asks
+	res = geminiImport(t, "[[rule]]\ntoolName = \"glob\"\ndecision = \"ask_user\"\npriority = 1\n", GeminiOptions{Headless: true})
+	assert.JSONEq(t, `["glob"]`, listJSON(t, res, "deny"))
+	assert.Equal(t, "deny", res.Overlay["tools"].(map[string]any)["otherwise"])
+	// yolo: what no rule matches runs
+	res = geminiImport(t, "[[rule]]\ntoolName = \"glob\"\ndecision = \"ask_user\"\npriority = 1\n", GeminiOptions{ApprovalMode: "yolo"})
+	assert.Nil(t, res.Overlay["tools"].(map[string]any)["allow"])
+}
+
+// A file Gemini CLI reports an error in is not a valid policy: exit 3,
+// located at the rule.
+func TestGeminiInvalidFiles(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ policy, where string }{
+		{`[[rule]`, "p.toml"},
+		{`rule = "x"`, "p.toml"},
+		{"[[rule]]\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = 1\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"maybe\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1000", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = -1", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1.5", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = \"1\"", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\nmodes = [\"auto\"]", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ninteractive = \"yes\"", "rule #1"},
+		{"[[rule]]\ntoolName = \"\"\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\nmcpName = \"\"\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = \"read_file\"\ncommandPrefix = \"ls\"\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = [\"run_shell_command\"]\ncommandPrefix = \"ls\"\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"ls\"\nargsPattern = \"x\"\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"ls\"\ncommandRegex = \"x\"\ndecision = \"allow\"\npriority = 1", "rule #1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\n[[rule]]\ntoolName = \"y\"\ndecision = \"allow\"", "rule #2"},
+		{"[[safety_checker]]\ntoolName = \"x\"", "safety_checker #1"},
+	} {
+		_, err := Gemini([]File{{Name: "p.toml", Data: []byte(tc.policy)}}, GeminiOptions{NoDefaults: true})
+		require.Error(t, err, tc.policy)
+		assert.True(t, errors.Is(err, ErrInvalid), "%s: %v", tc.policy, err)
+		assert.Contains(t, err.Error(), tc.where, tc.policy)
+	}
+	_, err := Gemini(nil, GeminiOptions{ApprovalMode: "auto"})
+	require.Error(t, err)
+	assert.False(t, errors.Is(err, ErrInvalid))
+}
+
+// Gemini drops a rule whose pattern fails its ReDoS check, and so does
+// the import.
+func TestGeminiDropsWhatGeminiDrops(t *testing.T) {
+	t.Parallel()
+	res := geminiImport(t, "[[rule]]\ntoolName = \"read_file\"\nargsPattern = '(a+)+'\ndecision = \"deny\"\npriority = 1\n", GeminiOptions{})
+	assert.JSONEq(t, `[]`, listJSON(t, res, "deny"))
+	require.Len(t, res.Notes, 1)
+}
+
+// geminiText is the text Gemini CLI searches a pattern in
+// (stableStringify): keys sorted, each top-level member between NULs.
+func geminiText(t *testing.T, args map[string]any) string {
+	t.Helper()
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var members []string
+	for _, k := range keys {
+		members = append(members, "\x00"+canonicalJSON(t, k)+":"+canonicalJSON(t, args[k])+"\x00")
+	}
+	return "{" + strings.Join(members, ",") + "}"
+}
+
+// canonicalJSON is the text tooleval searches an args_pattern in (the
+// test's values are ASCII, where it is JSON.stringify's).
+func canonicalJSON(t *testing.T, v any) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	require.NoError(t, enc.Encode(v))
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// A carried deny pattern bites every call Gemini's bites: on the whole
+// call, and for the shell tool on any part of its command (which Gemini
+// matches as {"command": PART, "dir_path": ...}). The patterns here mean
+// the same in JavaScript and RE2, so Go's regexp on Gemini's text is
+// Gemini's verdict.
+func TestGeminiDenyPatternBitesWhateverGeminiMatches(t *testing.T) {
+	t.Parallel()
+	patterns := []string{
+		`"command":"rm`, `"command":"rm -rf`, `"command":"git (push|reset)`, `"command":"git push.*--force`,
+		`"command":"(sudo )?rm\b`, `"command":"[a-z]+ -rf`, `"command":"curl [^ ]+ [|]`, `rm -rf`, `\.env`,
+		`"command":"echo\b`, `"command":"dd `, `\bdd\b`, `"dir_path":"/etc`, `x[^,]*y`, `"command":"ls"`,
+		`\x00"command":"rm`, `"command":"ls.*`, `^\{\x00"command":"rm`, `"command":"rm[^"]*"`,
+		`"command":"rm [a-z]"`, `y"..."dir_path`, `y"[^a-z]{3}"dir_path`,
+	}
+	commands := [][]string{ // each command's parts
+		{"rm -rf /"}, {"ls", "rm -rf /"}, {"echo hi", "git push --force"}, {"git status", "git reset --hard"},
+		{"sudo rm x"}, {"cat .env"}, {"curl x.sh | bash"}, {"dd if=/dev/zero"}, {"ls", "dd if=x"}, {"echo x", "echo y"},
+		{"ls"}, {"xy"}, {"git log", "ls"}, {"true", "rm x"}, {"rm x", "ls"},
+	}
+	joins := []string{" && ", "; ", " | ", "\n", " || "}
+	for _, p := range patterns {
+		js := regexp.MustCompile(p)
+		for _, shell := range []bool{true, false} {
+			carried, ok := geminiDenyPattern(p, shell)
+			if !ok {
+				continue // the rule is widened to the whole tool: it bites everything
+			}
+			re, err := regexp.Compile(carried)
+			require.NoError(t, err, "%s -> %s", p, carried)
+			for _, parts := range commands {
+				for j, join := range joins {
+					args := map[string]any{"command": strings.Join(parts, join), "dir_path": "/etc/x", "description": "x,y"}
+					bites := js.MatchString(geminiText(t, args))
+					if shell {
+						for _, part := range parts {
+							bites = bites || js.MatchString(geminiText(t, map[string]any{"command": part, "dir_path": "/etc/x"}))
+						}
+					}
+					if bites {
+						assert.True(t, re.MatchString(canonicalJSON(t, args)), "shell=%v: %q carried as %q does not bite %q", shell, p, carried, args["command"])
+					}
+					if j > 0 && len(parts) == 1 {
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// The JavaScript patterns that RE2 cannot say, or this reading does not
+// know, are not carried; the others are rewritten.
+func TestJSToRE2(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ js, re2 string }{
+		{`a\sb`, `a[` + jsSpace + `]b`},
+		{`a[\s,]b`, `a[` + jsSpace + `,]b`},
+		{`\S+`, `[^` + jsSpace + `]+`},
+		{`\u00e9\x41`, `\x{00e9}\x41`},
+		{`\x00"a"\u0000\0`, `"a"`},
+		{`\/\.\-`, `\/\.\-`},
+		{`(?<name>x)`, `(?<name>x)`},
+		{`[[]`, `[\[]`},
+	} {
+		got, ok := jsToRE2(tc.js)
+		require.True(t, ok, tc.js)
+		assert.Equal(t, tc.re2, got, tc.js)
+		_, err := regexp.Compile(got)
+		assert.NoError(t, err, tc.js)
+	}
+	// JavaScript (no u flag) matches a character beyond U+FFFF as two
+	carried, ok := geminiDenyPattern(`"x":"a..b"`, false)
+	require.True(t, ok)
+	assert.Regexp(t, carried, `{"x":"a😀b"}`)
+	for _, js := range []string{`(?=x)`, `(?!x)`, `(?<=x)`, `(?<!x)`, `(a)\1`, `\cA`, `[^]`, `[]`, `\k<a>`, `\p{L}`, `\q`, `[\S]`, `[\0]`, `[\b]`, `a\`, `[a`} {
+		_, ok := jsToRE2(js)
+		assert.False(t, ok, js)
+	}
+}
+
+// Gemini's default policies import in every mode, as their files say.
+func TestGeminiDefaultPolicies(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		mode      string
+		headless  bool
+		otherwise any
+		allows    []string
+		asks      []string
+		denies    []string
+	}{
+		{"default", false, "ask", []string{"read_file", "glob", "invoke_agent"}, []string{"run_shell_command", "write_file", "replace", "web_fetch"}, []string{"exit_plan_mode"}},
+		{"default", true, "deny", []string{"read_file", "invoke_agent"}, nil, []string{"run_shell_command", "write_file", "ask_user"}},
+		{"autoEdit", false, "ask", []string{"write_file", "replace", "web_fetch", "read_file"}, []string{"run_shell_command"}, nil},
+		{"plan", false, "deny", []string{"read_file"}, []string{"web_fetch", "exit_plan_mode"}, []string{"enter_plan_mode", "write_file", "replace"}},
+		{"yolo", false, nil, nil, []string{"ask_user"}, []string{"enter_plan_mode", "exit_plan_mode"}},
+	} {
+		res, err := Gemini(nil, GeminiOptions{ApprovalMode: tc.mode, Headless: tc.headless})
+		require.NoError(t, err)
+		tools := res.Overlay["tools"].(map[string]any)
+		assert.Equal(t, tc.otherwise, tools["otherwise"], tc.mode)
+		has := func(list, name string) bool {
+			entries, _ := tools[list].([]any)
+			for _, e := range entries {
+				if e == name {
+					return true
+				}
+				if m, ok := e.(map[string]any); ok && m["tool"] == name {
+					return true
+				}
+			}
+			return false
+		}
+		for _, n := range tc.allows {
+			assert.True(t, has("allow", n), "%s headless=%v: %s is allowed", tc.mode, tc.headless, n)
+		}
+		for _, n := range tc.asks {
+			assert.True(t, has("ask", n), "%s headless=%v: %s is asked about", tc.mode, tc.headless, n)
+		}
+		for _, n := range tc.denies {
+			assert.True(t, has("deny", n), "%s headless=%v: %s is denied", tc.mode, tc.headless, n)
+		}
+	}
+}

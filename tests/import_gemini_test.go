@@ -1,0 +1,427 @@
+package tests
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/importer"
+)
+
+// Where Gemini CLI's verdicts come from: its policy reference and its
+// public tests, google-gemini/gemini-cli at
+// 5411f113cafae26161b4969b0237b8e1e024e2c2.
+const (
+	geminiDocs     = "gemini-cli docs/reference/policy-engine.md"
+	geminiEngine   = "gemini-cli packages/core/src/policy/policy-engine.test.ts"
+	geminiHeadless = "gemini-cli integration-tests/policy-headless.test.ts"
+	geminiDefaults = "gemini-cli packages/core/src/policy/policies"
+)
+
+func shell(command string) map[string]any { return map[string]any{"command": command} }
+
+func agent(name string) map[string]any {
+	return map[string]any{"agent_name": name, "prompt": "look into it"}
+}
+
+var geminiPolicies = []struct {
+	name  string
+	opts  importer.GeminiOptions
+	admin string
+	user  string
+	rows  []importRow
+}{
+	{
+		name: "quick start, with the default policies",
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm -rf"
+decision = "deny"
+priority = 100
+`,
+		rows: []importRow{
+			{geminiDocs + " (Quick start)", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
+			{geminiDocs + " (Quick start: a prefix is whole words)", "run_shell_command", shell("rm -rfv x"), "ask", "ask"},
+			{geminiDocs + " (Default policies: write tools ask)", "run_shell_command", shell("ls -la"), "ask", "ask"},
+			{geminiDocs + " (Default policies: write tools ask)", "write_file", map[string]any{"file_path": "a.txt", "content": "x"}, "ask", "ask"},
+			{geminiDocs + " (Default policies: read-only tools are allowed)", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+			{geminiDefaults + "/agents.toml (invoke_agent is allowed)", "invoke_agent", agent("generalist"), "allow", "allow"},
+		},
+	},
+	{
+		name: "an allow of higher priority narrows a lower deny",
+		opts: importer.GeminiOptions{NoDefaults: true},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = ["git status", "git log"]
+decision = "allow"
+priority = 200
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git log -p"
+decision = "ask_user"
+priority = 300
+`,
+		rows: []importRow{
+			{geminiDocs + " (Rule matching: the highest-priority rule that matches)", "run_shell_command", shell("git status -s"), "allow", "allow"},
+			{geminiDocs + " (Rule matching)", "run_shell_command", shell("git log --oneline"), "allow", "allow"},
+			{geminiDocs + " (Rule matching)", "run_shell_command", shell("git push origin main"), "deny", "deny"},
+			{geminiDocs + " (Rule matching)", "run_shell_command", shell("git log -p x"), "ask", "ask"},
+			{geminiEngine + " should propagate DENY from any sub-command", "run_shell_command", shell("git status && git push"), "deny", "deny"},
+			{geminiEngine + " should allow compound commands with safe operators (&&, ||) if individual commands are allowed", "run_shell_command", shell("git status && git log"), "allow", "allow"},
+			{geminiEngine + " should propagate DENY from any sub-command (an ask part)", "run_shell_command", shell("git status; git log -p"), "ask", "ask"},
+			{geminiEngine + " should use default config when none provided (no rule: ask)", "run_shell_command", shell("make"), "ask", "ask"},
+		},
+	},
+	{
+		name: "priorities, with argsPattern",
+		opts: importer.GeminiOptions{NoDefaults: true},
+		user: `
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 0
+
+[[rule]]
+toolName = "run_shell_command"
+decision = "ask_user"
+priority = 5
+
+[[rule]]
+toolName = "run_shell_command"
+argsPattern = '"command":"ls'
+decision = "allow"
+priority = 10
+`,
+		rows: []importRow{
+			// an argsPattern allow is not carried: stricter
+			{geminiEngine + " should handle multiple matching rules with different priorities", "run_shell_command", shell("ls -la"), "allow", "ask"},
+			{geminiEngine + " should handle multiple matching rules with different priorities", "run_shell_command", shell("pwd"), "ask", "ask"},
+			{geminiEngine + " should handle multiple matching rules with different priorities", "replace", map[string]any{"file_path": "a", "old_string": "x", "new_string": "y"}, "deny", "deny"},
+		},
+	},
+	{
+		name: "a deny pattern bites every part",
+		opts: importer.GeminiOptions{NoDefaults: true},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+argsPattern = '"command":"rm'
+decision = "deny"
+priority = 20
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "echo"
+decision = "allow"
+priority = 20
+
+[[rule]]
+toolName = "run_shell_command"
+decision = "ask_user"
+priority = 10
+
+[[rule]]
+toolName = "run_shell_command"
+commandRegex = "git (push|reset)"
+decision = "deny"
+priority = 30
+`,
+		rows: []importRow{
+			{geminiEngine + " should propagate DENY from any sub-command", "run_shell_command", shell("echo hello && rm -rf /"), "deny", "deny"},
+			{geminiEngine + " should propagate DENY from any sub-command", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
+			{geminiEngine + " should allow compound commands with safe operators (&&, ||) if individual commands are allowed", "run_shell_command", shell("echo hello && echo world"), "allow", "allow"},
+			{geminiEngine + " should downgrade ALLOW to ASK_USER for redirected shell commands", "run_shell_command", shell("echo hello > out.txt"), "ask", "ask"},
+			{geminiDocs + " (commandRegex)", "run_shell_command", shell("ls; git push --force"), "deny", "deny"},
+			{geminiDocs + " (commandRegex)", "run_shell_command", shell("git reset --hard"), "deny", "deny"},
+			{geminiDocs + " (commandRegex)", "run_shell_command", shell("git status"), "ask", "ask"},
+		},
+	},
+	{
+		name: "headless, the default policies",
+		opts: importer.GeminiOptions{Headless: true},
+		rows: []importRow{
+			{geminiHeadless + " should deny ASK_USER tools by default in headless mode", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "deny", "deny"},
+			{geminiHeadless + " should allow read-only tools by default in headless mode", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+			{geminiDefaults + "/non-interactive.toml (ask_user is denied)", "ask_user", map[string]any{"questions": []any{}}, "deny", "deny"},
+		},
+	},
+	{
+		name: "headless, the shell allowed",
+		opts: importer.GeminiOptions{Headless: true},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+`,
+		rows: []importRow{
+			{geminiHeadless + " should allow ASK_USER tools in headless mode if explicitly allowed via policy file", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "allow", "allow"},
+		},
+	},
+	{
+		name: "headless, some commands",
+		opts: importer.GeminiOptions{Headless: true},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "echo"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "node"
+decision = "allow"
+priority = 90
+`,
+		rows: []importRow{
+			{geminiHeadless + " should deny other shell commands in policy file", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "deny", "deny"},
+			{geminiHeadless + " should allow specific shell commands in policy file", "run_shell_command", shell("node index.js"), "allow", "allow"},
+			{geminiHeadless + " (no rule: deny when headless)", "run_shell_command", shell("python x.py"), "deny", "deny"},
+		},
+	},
+	{
+		name: "MCP servers",
+		user: `
+[[rule]]
+mcpName = "my-jira-server"
+toolName = "search"
+decision = "allow"
+priority = 200
+
+[[rule]]
+mcpName = "untrusted-server"
+decision = "deny"
+toolName = "*"
+priority = 500
+
+[[rule]]
+toolName = "*"
+mcpName = "*"
+decision = "ask_user"
+priority = 10
+
+[[rule]]
+toolName = "mcp_github_*"
+decision = "allow"
+priority = 100
+
+[[rule]]
+toolName = "mcp_github_delete_repo"
+decision = "deny"
+priority = 200
+`,
+		rows: []importRow{
+			{geminiDocs + " (Targeting a specific tool on a server)", "mcp__my-jira-server__search", nil, "allow", "allow"},
+			{geminiDocs + " (Targeting all tools on a specific server)", "mcp__untrusted-server__fetch", nil, "deny", "deny"},
+			{geminiDocs + " (Targeting all MCP servers)", "mcp__my-jira-server__create", nil, "ask", "ask"},
+			{geminiEngine + " should match MCP server wildcard patterns", "mcp__github__get_issue", nil, "allow", "allow"},
+			{geminiEngine + " should prioritize specific tool rules over server wildcards", "mcp__github__delete_repo", nil, "deny", "deny"},
+		},
+	},
+	{
+		name: "yolo",
+		opts: importer.GeminiOptions{ApprovalMode: "yolo"},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm"
+decision = "deny"
+priority = 100
+`,
+		rows: []importRow{
+			{geminiEngine + " should NOT override explicit DENY rules in YOLO mode", "run_shell_command", shell("rm -rf x"), "deny", "deny"},
+			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "run_shell_command", shell("ls"), "allow", "allow"},
+			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "write_file", map[string]any{"file_path": "a.txt", "content": "x"}, "allow", "allow"},
+			{geminiEngine + " should return ASK_USER for ask_user tool even in YOLO mode", "ask_user", map[string]any{"questions": []any{}}, "ask", "ask"},
+			{geminiEngine + " should deny both plan tools in YOLO mode", "enter_plan_mode", nil, "deny", "deny"},
+		},
+	},
+	{
+		name: "plan",
+		opts: importer.GeminiOptions{ApprovalMode: "plan"},
+		rows: []importRow{
+			{geminiEngine + " should allow activate_skill but deny shell commands in Plan Mode", "run_shell_command", shell("ls"), "deny", "deny"},
+			{geminiEngine + " should deny enter_plan_mode when already in PLAN mode", "enter_plan_mode", nil, "deny", "deny"},
+			{geminiDefaults + "/plan.toml (source code is not written in plan mode)", "write_file", map[string]any{"file_path": "src/main.go", "content": "x"}, "deny", "deny"},
+			{geminiDefaults + "/read-only.toml (reading runs in plan mode)", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+			// plan.toml allows plans/*.md by argsPattern, which is not carried
+			{geminiDefaults + "/plan.toml (a plan may be written)", "write_file", map[string]any{"file_path": "plans/p.md", "content": "x"}, "allow", "deny"},
+		},
+	},
+	{
+		name: "autoEdit",
+		opts: importer.GeminiOptions{ApprovalMode: "autoEdit"},
+		rows: []importRow{
+			{geminiDocs + " (Approval modes: autoEdit allows some write tools)", "write_file", map[string]any{"file_path": "a.txt", "content": "x"}, "allow", "allow"},
+			{geminiDefaults + "/write.toml (the shell still asks)", "run_shell_command", shell("make"), "ask", "ask"},
+		},
+	},
+	{
+		name: "sub-agents by name",
+		user: `
+[[rule]]
+toolName = "codebase_investigator"
+decision = "deny"
+priority = 500
+`,
+		rows: []importRow{
+			{geminiDocs + " (Special syntax for subagents)", "invoke_agent", agent("codebase_investigator"), "deny", "deny"},
+			{geminiEngine + " should match subagent name as alias for invoke_agent", "invoke_agent", agent("generalist"), "allow", "allow"},
+		},
+	},
+	{
+		name:  "the admin tier over the user tier",
+		admin: "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"curl\"\ndecision = \"deny\"\npriority = 10\n",
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = ["curl", "ls"]
+decision = "allow"
+priority = 900
+
+[[rule]]
+toolName = "search_file_content"
+decision = "deny"
+priority = 100
+`,
+		rows: []importRow{
+			{geminiDocs + " (Priority system and tiers: admin policies always override user policies)", "run_shell_command", shell("curl example.com"), "deny", "deny"},
+			{geminiDocs + " (Priority system and tiers)", "run_shell_command", shell("ls"), "allow", "allow"},
+			{geminiEngine + " should match current tool call against legacy tool name rules", "grep_search", map[string]any{"pattern": "x"}, "deny", "deny"},
+		},
+	},
+}
+
+// geminiDeclared are the tools the rows call: Gemini's and some MCP
+// tools.
+func geminiDeclared() []any {
+	declared := []any{}
+	for _, name := range []string{"run_shell_command", "read_file", "write_file", "replace", "grep_search", "ask_user", "enter_plan_mode", "invoke_agent",
+		"mcp__my-jira-server__search", "mcp__my-jira-server__create", "mcp__untrusted-server__fetch", "mcp__github__get_issue", "mcp__github__delete_repo"} {
+		if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+			server, tool, _ := strings.Cut(rest, "__")
+			declared = append(declared, map[string]any{"name": name, "mcp": map[string]any{"server": server, "tool": tool}})
+			continue
+		}
+		declared = append(declared, map[string]any{"name": name})
+	}
+	return declared
+}
+
+// Every row decides as Gemini CLI's documentation or tests say, or
+// stricter, through the engine with the imported overlay.
+func TestGeminiImportDecidesAsDocumented(t *testing.T) {
+	t.Parallel()
+	for _, p := range geminiPolicies {
+		var files []importer.File
+		if p.user != "" {
+			files = append(files, importer.File{Name: "user.toml", Data: []byte(p.user)})
+		}
+		opts := p.opts
+		if p.admin != "" {
+			opts.Admin = []importer.File{{Name: "admin.toml", Data: []byte(p.admin)}}
+		}
+		res, err := importer.Gemini(files, opts)
+		require.NoError(t, err, p.name)
+		holdImported(t, p.name, res.Overlay, map[string]any{"declared": geminiDeclared(), "workspace": map[string]any{"root": "/ws"}}, p.rows)
+	}
+}
+
+// Whatever the rules, the import is a valid configuration: a rule
+// tooleval cannot write is dropped or widened, never written invalid.
+func TestGeminiImportIsAlwaysValid(t *testing.T) {
+	t.Parallel()
+	names := []string{`"*"`, `"mcp_*"`, `"mcp_s_*"`, `"mcp_my_server_tool"`, `"mcp_*_x"`, `"mcp__x"`, `"discovered_tool_*"`,
+		`"Read_File"`, `"read_file"`, `"run_shell_command"`, `"codebase_investigator"`, `"search_file_content"`, `" x"`, `"a*b"`,
+		`["read_file", "write_file"]`}
+	conditions := []string{"", `mcpName = "s"`, `mcpName = "*"`, `mcpName = "a__b"`, `mcpName = "S"`, `argsPattern = '"file_path":".*\.env'`,
+		`argsPattern = '(?<=x)y'`, `argsPattern = '\x00"command":"rm\x00'`, `subagent = "helper"`, `toolAnnotations = { readOnlyHint = true }`,
+		`modes = ["default"]`, `interactive = true`}
+	shellConditions := []string{`commandPrefix = "git status"`, `commandPrefix = ["sudo apt", "FOO=1 make", "echo 'a b'", "ls $HOME", ""]`,
+		`commandPrefix = "rm -rf /*"`, `commandRegex = "git (push|reset)"`, `commandRegex = 'echo "x"'`, `commandRegex = '.*'`,
+		`commandRegex = 'rm\s+-rf'`, `commandRegex = '[^]'`, `argsPattern = '"command":"ls.*'`, `argsPattern = '\bdd\b'`}
+	var src strings.Builder
+	priority := 0
+	add := func(name, cond string) {
+		for _, d := range []string{"allow", "deny", "ask_user"} {
+			priority = (priority + 37) % 1000
+			fmt.Fprintf(&src, "[[rule]]\ntoolName = %s\n%s\ndecision = %q\npriority = %d\n\n", name, cond, d, priority)
+		}
+	}
+	for _, n := range names {
+		for _, c := range conditions {
+			add(n, c)
+		}
+	}
+	for _, c := range shellConditions {
+		add(`"run_shell_command"`, c)
+	}
+	src.WriteString("[[safety_checker]]\ntoolName = \"write_file\"\npriority = 100\n[safety_checker.checker]\ntype = \"in-process\"\nname = \"allowed-path\"\n")
+	for _, mode := range []string{"default", "autoEdit", "plan", "yolo"} {
+		for _, headless := range []bool{false, true} {
+			res, err := importer.Gemini([]importer.File{{Name: "p.toml", Data: []byte(src.String())}}, importer.GeminiOptions{ApprovalMode: mode, Headless: headless})
+			require.NoError(t, err, mode)
+			requireValidOverlay(t, fmt.Sprintf("%s headless=%v", mode, headless), res.Overlay)
+		}
+	}
+}
+
+// The worked example of docs/import.md imports, checks clean and decides
+// as the page says.
+func TestGeminiWorkedExample(t *testing.T) {
+	t.Parallel()
+	user := filepath.Join("..", "inputs", "import", "gemini", "user.toml")
+	admin := filepath.Join("..", "inputs", "import", "gemini", "admin.toml")
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "import.md"))
+	require.NoError(t, err)
+	for _, ex := range []string{user, admin} {
+		require.True(t, strings.Contains(string(doc), filepath.ToSlash(strings.TrimPrefix(ex, "../"))), "docs/import.md shows %s", ex)
+	}
+	overlay, stderr, code := cli(t, "", "import", "gemini", "--admin-policy", admin, user)
+	require.Equal(t, 0, code, stderr)
+	var o map[string]any
+	require.NoError(t, json.Unmarshal([]byte(overlay), &o))
+	out, errOut, code := cli(t, overlay, "check", "--config", "-")
+	require.Equal(t, 0, code, "%s%s", out, errOut)
+	require.NotContains(t, out, ": error:")
+
+	rows := []importRow{
+		{"user.toml: git status is allowed above git's ask", "run_shell_command", shell("git status -s"), "allow", "allow"},
+		{"user.toml: git's other commands ask", "run_shell_command", shell("git commit -m x"), "ask", "ask"},
+		{"user.toml: git push is refused", "run_shell_command", shell("git push"), "deny", "deny"},
+		{"user.toml: the test suite runs", "run_shell_command", shell("npm test && npm run lint"), "allow", "allow"},
+		{"user.toml: rm -rf / anywhere is refused", "run_shell_command", shell("npm test; rm -rf /"), "deny", "deny"},
+		{"admin.toml: curl is refused, whatever the user allows", "run_shell_command", shell("curl -s example.com"), "deny", "deny"},
+		{"admin.toml: jira asks, above the user's allow", "mcp__jira__get_issue", nil, "ask", "ask"},
+		{"admin.toml: other MCP servers are refused", "mcp__github__get_issue", nil, "deny", "deny"},
+		{"the default policies: read_file runs", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+		{"the default policies: make asks", "run_shell_command", shell("make"), "ask", "ask"},
+	}
+	declared := []any{map[string]any{"name": "run_shell_command"}, map[string]any{"name": "read_file"},
+		map[string]any{"name": "mcp__jira__get_issue", "mcp": map[string]any{"server": "jira", "tool": "get_issue"}},
+		map[string]any{"name": "mcp__github__get_issue", "mcp": map[string]any{"server": "github", "tool": "get_issue"}}}
+	holdImported(t, "worked example", o, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}}, rows)
+
+	// a file that is not a policy: exit 3, nothing written
+	bad := writeFile(t, "bad.toml", []byte("[[rule]]\ntoolName = \"read_file\"\ndecision = \"allow\"\npriority = 1000\n"))
+	out, stderr, code = cli(t, "", "import", "gemini", bad)
+	require.Equal(t, 3, code, stderr)
+	require.Empty(t, out)
+	require.Contains(t, stderr, "rule #1")
+}
