@@ -78,8 +78,16 @@ var geminiTools = []string{
 	"list_mcp_resources",
 }
 
-// geminiLegacyNames are Gemini's other names of a tool (TOOL_LEGACY_ALIASES).
+// geminiLegacyNames are Gemini's other names of a tool (TOOL_LEGACY_ALIASES):
+// a rule naming either matches both. A runtime that declares a tool by
+// its legacy name reaches it by that name: a deny or ask names both, an
+// allow the current one.
 var geminiLegacyNames = map[string]string{"search_file_content": "grep_search"}
+
+// geminiEveryTool are the entries a deny or ask that matches every tool
+// becomes: the built-in tools and their legacy names, the tools Gemini
+// discovers by command (discovered_tool_NAME) and every MCP tool.
+var geminiEveryTool = slices.Concat(geminiTools, []string{"search_file_content", "discovered_tool_*", "mcp__*"})
 
 // geminiRuleArguments: run_shell_command's command is `command`;
 // description, dir_path and is_background do not change what runs
@@ -217,7 +225,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	default:
 		tools["allow"], tools["otherwise"] = b.allow.list(), "ask"
 	}
-	overlay := map[string]any{"builtin_tools": toAny(geminiTools), "rule_arguments": geminiRuleArguments, "tools": tools}
+	overlay := map[string]any{"builtin_tools": toAny(append(slices.Clone(geminiTools), "search_file_content")), "rule_arguments": geminiRuleArguments, "tools": tools}
 	if len(b.subDeny.items) > 0 || len(b.subAsk.items) > 0 {
 		overlay["subagents"] = map[string]any{"deny": b.subDeny.list(), "ask": b.subAsk.list()}
 	}
@@ -606,8 +614,16 @@ func geminiTargets(toolName string, mcpName *string) (exact, wide []geminiTarget
 		}
 		return nil, wide, "a * here matches only this very name in Gemini CLI: an allow is not carried, a deny or ask covers every tool whose name starts " + fmt.Sprintf("%q", stem)
 	}
+	current := toolName
 	if alias, ok := geminiLegacyNames[toolName]; ok {
-		toolName = alias
+		current = alias
+	}
+	for legacy, name := range geminiLegacyNames {
+		if name == current {
+			// one tool by either name: the exact entry is its current
+			// name, a deny or ask names both
+			return named(current), named(current, legacy), ""
+		}
 	}
 	t := named(toolName)
 	if !slices.Contains(geminiTools, toolName) {
@@ -728,10 +744,9 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 			expanded = append(expanded, t)
 			continue
 		}
-		for _, n := range geminiTools {
+		for _, n := range geminiEveryTool {
 			expanded = append(expanded, geminiTarget{name: n})
 		}
-		expanded = append(expanded, geminiTarget{name: "mcp__*"})
 	}
 	var out []any
 	patternNoted := false

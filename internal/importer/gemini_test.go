@@ -40,7 +40,8 @@ func TestGeminiRuleForms(t *testing.T) {
 	}{
 		{rule(`toolName = "read_file"` + "\n" + `decision = "allow"`), "allow", `["read_file"]`, false},
 		{rule(`toolName = ["read_file", "glob"]` + "\n" + `decision = "deny"`), "deny", `["read_file","glob"]`, false},
-		{rule(`toolName = "search_file_content"` + "\n" + `decision = "deny"`), "deny", `["grep_search"]`, false},
+		{rule(`toolName = "search_file_content"` + "\n" + `decision = "deny"`), "deny", `["grep_search","search_file_content"]`, false},
+		{rule(`toolName = "search_file_content"` + "\n" + `decision = "allow"`), "allow", `["grep_search"]`, false},
 		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = ["git status", "npm run  test"]` + "\n" + `decision = "allow"`), "allow",
 			`[{"command_prefix":"git status","tool":"run_shell_command"},{"command_prefix":"npm run test","tool":"run_shell_command"}]`, false},
 		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "make FOO=1"` + "\n" + `decision = "ask_user"`), "ask",
