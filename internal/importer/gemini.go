@@ -696,6 +696,10 @@ func (b *geminiBuilder) exact(r geminiRule, noted bool) []any {
 				continue
 			}
 			words, ok := geminiPrefixWords(*r.prefix)
+			if ok && *r.prefix != strings.TrimSpace(*r.prefix) {
+				note("commandPrefix %q has white space at an end, which Gemini CLI matches as written: not carried", *r.prefix)
+				continue
+			}
 			if !ok {
 				note("commandPrefix %q is not one command tooleval reads exactly (plain words): not carried", *r.prefix)
 				continue
@@ -823,6 +827,9 @@ func (b *geminiBuilder) widenedPrefix(r geminiRule, tool string) map[string]any 
 		return map[string]any{"tool": tool, "command_prefix": words}
 	}
 	fields := strings.Fields(*r.prefix)
+	for len(fields) > 1 && strings.Contains(fields[0], "=") {
+		fields = fields[1:] // the assignments in front (such a command is not read: every deny command rule bites it)
+	}
 	if len(fields) > 0 {
 		if program, ok := geminiPrefixWords(fields[0]); ok {
 			b.note(r, "commandPrefix %q is not plain words tooleval reads exactly: carried as a %s of every %q command", *r.prefix, geminiList(r.decision), program)
@@ -838,8 +845,8 @@ func (b *geminiBuilder) widenedPrefix(r geminiRule, tool string) map[string]any 
 // reads an assignment otherwise).
 func geminiPrefixWords(prefix string) (string, bool) {
 	fields := strings.Fields(prefix)
-	if len(fields) == 0 || len(prefix) > maxCodexToken {
-		return "", false
+	if len(fields) == 0 || len(prefix) > maxCodexToken || strings.Contains(fields[0], "=") {
+		return "", false // an assignment in front: tooleval does not read the command
 	}
 	for i, w := range fields {
 		if !plainShellWord.MatchString(w) {

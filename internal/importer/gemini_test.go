@@ -53,6 +53,10 @@ func TestGeminiRuleForms(t *testing.T) {
 		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "$X y"` + "\n" + `decision = "deny"`), "deny",
 			`[{"args_pattern":"","tool":"run_shell_command"}]`, true},
 		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "sudo apt"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "git "` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "FOO=1 make"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "FOO=1 make"` + "\n" + `decision = "deny"`), "deny",
+			`[{"command_prefix":"make","tool":"run_shell_command"}]`, true},
 		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = "sudo apt"` + "\n" + `decision = "deny"`), "deny",
 			`[{"command_prefix":"sudo apt","tool":"run_shell_command"}]`, false},
 		// commandPrefix = "" is no prefix to Gemini: the whole tool
