@@ -21,6 +21,7 @@ const (
 	geminiEngine   = "gemini-cli packages/core/src/policy/policy-engine.test.ts"
 	geminiHeadless = "gemini-cli integration-tests/policy-headless.test.ts"
 	geminiDefaults = "gemini-cli packages/core/src/policy/policies"
+	geminiSafety   = "gemini-cli packages/core/src/sandbox/utils/commandSafety.ts"
 )
 
 func shell(command string) map[string]any { return map[string]any{"command": command} }
@@ -171,6 +172,58 @@ priority = 100
 `,
 		rows: []importRow{
 			{geminiHeadless + " should allow ASK_USER tools in headless mode if explicitly allowed via policy file", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "allow", "allow"},
+		},
+	},
+	{
+		name: "every shell command allowed, interactive",
+		opts: importer.GeminiOptions{NoDefaults: true},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git status"
+decision = "allow"
+priority = 200
+
+[[rule]]
+toolName = "run_shell_command"
+commandRegex = "rm -rf /"
+decision = "deny"
+priority = 900
+`,
+		rows: []importRow{
+			{geminiEngine + " should match tool by name", "run_shell_command", shell("ls -la"), "allow", "allow"},
+			{geminiSafety + " isDangerousCommand (rm -rf), applied by policy-engine.ts applyShellHeuristics", "run_shell_command", shell("rm -rf build"), "ask", "ask"},
+			{geminiSafety + " isDangerousCommand (find -delete)", "run_shell_command", shell("find . -delete"), "ask", "ask"},
+			{geminiEngine + " should downgrade ALLOW to ASK_USER for redirected shell commands", "run_shell_command", shell("echo hi > out.txt"), "ask", "ask"},
+			{geminiEngine + " should apply rules by priority (a prefix rule skips the heuristics)", "run_shell_command", shell("git status"), "allow", "allow"},
+			// every git is asked about: the stricter reading of Gemini's git heuristics
+			{geminiSafety + " isDangerousCommand (git push is not dangerous)", "run_shell_command", shell("git push"), "allow", "ask"},
+			// the script of bash -c "..." is parsed by Gemini before its parts are matched
+			{"gemini-cli packages/core/src/utils/shell-utils.ts stripShellWrapper", "run_shell_command", shell(`bash -c "rm -r""f /"`), "deny", "deny"},
+			{"gemini-cli packages/core/src/utils/shell-utils.ts stripShellWrapper", "run_shell_command", shell(`ls; /bin/sh -c "echo \"x\""`), "allow", "deny"},
+		},
+	},
+	{
+		name: "every shell command allowed, redirections too",
+		opts: importer.GeminiOptions{NoDefaults: true},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+allowRedirection = true
+`,
+		rows: []importRow{
+			// the asks about dangerous commands are command rules, which bite
+			// a command tooleval does not read (a redirection): stricter
+			{geminiEngine + " should allow redirected shell commands when allowRedirection is true", "run_shell_command", shell("echo hi > out.txt"), "allow", "ask"},
+			{geminiEngine + " should allow redirected shell commands when allowRedirection is true", "run_shell_command", shell("echo hi"), "allow", "allow"},
+			{geminiSafety + " isDangerousCommand (rm -f)", "run_shell_command", shell("rm -f x"), "ask", "ask"},
 		},
 	},
 	{

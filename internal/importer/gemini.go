@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -179,23 +180,32 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	case opts.Headless:
 		fallback = "deny"
 	}
+	var catchAll *geminiRule
 	for i, r := range active {
 		if r.matchesEverything() {
-			fallback = r.decision
+			fallback, catchAll = r.decision, &r
 			active = active[:i]
 			break
 		}
 	}
 
 	b := geminiBuilder{notes: notes}
+	shellAllow, shellAllowAt := catchAll, len(active) // the first rule that allows every shell command
+	if catchAll != nil && catchAll.decision != "allow" {
+		shellAllow = nil
+	}
 	for i, r := range active {
 		for _, n := range r.notes {
 			b.notes = append(b.notes, Note{r.location, n})
 		}
 		switch {
 		case r.decision == "allow":
-			for _, e := range b.exact(r, true) {
+			exact := b.exact(r, true)
+			for _, e := range exact {
 				b.allow.add(e)
+			}
+			if shellAllowAt == len(active) && r.prefix == nil && slices.Contains(exact, any(GeminiShellTool)) {
+				shellAllow, shellAllowAt = &r, i
 			}
 		case r.subagent != "":
 			into := map[string]*entryList{"deny": &b.subDeny, "ask_user": &b.subAsk}[r.decision]
@@ -215,6 +225,9 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 				}
 			}
 		}
+	}
+	if shellAllow != nil && mode != "yolo" {
+		b.shellHeuristics(*shellAllow, active[:shellAllowAt], mode, opts.Headless)
 	}
 	tools := map[string]any{"deny": b.deny.list(), "ask": b.ask.list()}
 	switch fallback {
@@ -259,6 +272,12 @@ func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(f.Data), &doc); err != nil {
 		return nil, nil, invalid(f.Name, "not TOML: %v", err)
+	}
+	if err := tomlNewer(string(f.Data)); err != nil {
+		return nil, nil, invalid(f.Name, "%v", err)
+	}
+	if err := mixedArray(doc); err != nil {
+		return nil, nil, invalid(f.Name, "%v", err)
 	}
 	tables := func(key string) ([]map[string]any, error) {
 		v, ok := doc[key]
@@ -384,9 +403,10 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 	_, hasPrefix := t["commandPrefix"]
 	if checker {
 		r.decision = "deny"
-		if _, ok := t["checker"].(map[string]any); !ok {
-			return nil, nil, errors.New("a safety checker needs its checker table")
+		if err := geminiChecker(t["checker"]); err != nil {
+			return nil, nil, err
 		}
+		subagent = nil // not in a checker's schema: it checks every caller
 	} else {
 		d, _ := t["decision"].(string)
 		if !slices.Contains([]string{"allow", "deny", "ask_user"}, d) {
@@ -451,8 +471,8 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 		}
 		r.annotations = true
 	}
-	// validateShellCommandSyntax
-	if hasPrefix || commandRegex != nil {
+	// validateShellCommandSyntax (rules only)
+	if !checker && (hasPrefix || commandRegex != nil) {
 		if nameList || names[0] != GeminiShellTool {
 			return nil, nil, errors.New(`commandPrefix and commandRegex can only be used with toolName = "run_shell_command"`)
 		}
@@ -553,6 +573,9 @@ func geminiTargets(toolName string, mcpName *string) (exact, wide []geminiTarget
 	// Gemini compares names exactly, tooleval by canonical form: an
 	// allow with capitals would also cover another spelling
 	exactIfLower := func(t []geminiTarget, name string) ([]geminiTarget, []geminiTarget, string) {
+		if strings.HasPrefix(t[0].name, "mcp__") && !geminiMCPName.MatchString(name) {
+			return nil, t, "Gemini CLI writes an MCP server's and tool's names with only letters, digits and _ . : - (generateValidName), so this rule matches no MCP tool there: an allow is not carried"
+		}
 		if strings.ToLower(name) != name {
 			return nil, t, "tooleval compares tool names in any case, Gemini CLI exactly: an allow of a name with capitals is not carried"
 		}
@@ -635,6 +658,10 @@ func geminiTargets(toolName string, mcpName *string) (exact, wide []geminiTarget
 	}
 	return exact, wide, why
 }
+
+// geminiMCPName is what Gemini CLI leaves of an MCP server's or tool's
+// name (mcp-tool.ts generateValidName rewrites every other character).
+var geminiMCPName = regexp.MustCompile(`^[A-Za-z0-9_.:*-]*$`)
 
 // plainMCPName: a server name tooleval writes as mcp__SERVER__...
 func plainMCPName(s string) bool {
@@ -756,6 +783,7 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 	patternNoted := false
 	for _, t := range expanded {
 		var entry map[string]any
+		companion := false
 		tool := t.name
 		switch {
 		case t.agent != "":
@@ -776,6 +804,9 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 				}
 			}
 			entry = map[string]any{"tool": tool, "args_pattern": p}
+			if ok && tool == GeminiShellTool {
+				companion = true
+			}
 		}
 		var unless []any
 		for _, e := range exceptions {
@@ -798,6 +829,15 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 			entry["unless"] = unless
 		}
 		out = append(out, entry)
+		if companion {
+			// the script of sh -c "..." is read by Gemini with a shell
+			// parser before its parts are matched: bite every such call
+			wrapper := map[string]any{"tool": tool, "args_pattern": geminiWrapperScript}
+			if len(unless) > 0 {
+				wrapper["unless"] = unless
+			}
+			out = append(out, wrapper)
+		}
 	}
 	return out
 }
@@ -889,4 +929,95 @@ func geminiDefaultPolicies() []File {
 		out = append(out, File{Name: "gemini default policy " + e.Name(), Data: data})
 	}
 	return out
+}
+
+// geminiChecker checks a safety checker's checker table as Gemini's
+// schema does: type "in-process" with a name Gemini has, or "external"
+// with a name; required_context a list of strings, config a table.
+func geminiChecker(v any) error {
+	c, ok := v.(map[string]any)
+	if !ok {
+		return errors.New("a safety checker needs its checker table")
+	}
+	name, ok := c["name"].(string)
+	if !ok {
+		return errors.New("checker.name must be a string")
+	}
+	switch c["type"] {
+	case "in-process":
+		if name != "allowed-path" && name != "conseca" {
+			return fmt.Errorf("checker.name %q is not an in-process checker (allowed-path, conseca)", name)
+		}
+	case "external":
+	default:
+		return errors.New(`checker.type must be "in-process" or "external"`)
+	}
+	if rc, ok := c["required_context"]; ok {
+		list, ok := rc.([]any)
+		if !ok {
+			return errors.New("checker.required_context must be a list of strings")
+		}
+		for _, e := range list {
+			if _, ok := e.(string); !ok {
+				return errors.New("checker.required_context must be a list of strings")
+			}
+		}
+	}
+	if cfg, ok := c["config"]; ok {
+		if _, ok := cfg.(map[string]any); !ok {
+			return errors.New("checker.config must be a table")
+		}
+	}
+	return nil
+}
+
+// geminiDangerous are the commands Gemini CLI asks about even where a
+// rule allows every shell command, outside yolo mode (isDangerousCommand
+// in packages/core/src/sandbox/utils/commandSafety.ts, which its policy
+// engine applies with the sandbox on or off): rm -f, -rf or -fr, sudo of
+// one, find with an option that runs or writes, rg with --pre,
+// --hostname-bin, -z or --search-zip, git with a configuration override
+// or status, log, diff, show or branch with arguments that write, and
+// base64 -o. Here every rm, sudo, rg, git and base64 is asked about (the
+// stricter reading of the options), and find with those options.
+var geminiDangerous = []string{"rm", "sudo", "rg", "git", "base64",
+	"find -exec", "find -execdir", "find -ok", "find -okdir", "find -delete", "find -fls", "find -fprint", "find -fprint0", "find -fprintf"}
+
+// shellHeuristics carries what Gemini CLI does to a call that a rule
+// allowing every shell command (r, the first of them; before are the
+// rules above it) would allow: a dangerous command is asked about, and so
+// is a redirection unless r says allowRedirection or the mode is
+// autoEdit (policy-engine.ts applyShellHeuristics and
+// shouldDowngradeForRedirection). A rule above that allows a command
+// decides it first, so it is an exception. Headless, asks are denies.
+func (b *geminiBuilder) shellHeuristics(r geminiRule, before []geminiRule, mode string, headless bool) {
+	var unless []any
+	for _, q := range before {
+		if q.decision != "allow" {
+			continue
+		}
+		for _, e := range b.exact(q, false) {
+			if exceptionConcerns(e, GeminiShellTool) {
+				unless = append(unless, e)
+			}
+		}
+	}
+	into, list := &b.ask, "asked about"
+	if headless {
+		into, list = &b.deny, "refused (headless)"
+	}
+	add := func(entry map[string]any) {
+		if len(unless) > 0 {
+			entry["unless"] = unless
+		}
+		into.add(entry)
+	}
+	for _, c := range geminiDangerous {
+		add(map[string]any{"tool": GeminiShellTool, "command_prefix": c})
+	}
+	b.note(r, "Gemini CLI asks about the commands it calls dangerous where a rule allows every shell command: every rm, sudo, rg, git and base64, and find with -exec, -delete and the like, are %s", list)
+	if !r.redirection && mode != "autoEdit" {
+		add(map[string]any{"tool": GeminiShellTool, "args_pattern": "[<>]"})
+		b.note(r, "Gemini CLI asks about a redirected command where a rule without allowRedirection allows it: every shell call with < or > is %s", list)
+	}
 }

@@ -95,6 +95,9 @@ func jsToRE2(js string) (string, bool) {
 					}
 					continue
 				}
+				if u := strings.ToLower(h); u >= "d800" && u <= "dfff" {
+					return "", false // half of a surrogate pair: RE2 reads characters, not UTF-16
+				}
 				b.WriteString(`\x{` + h + `}`)
 			case e < 0x80 && !isWordByte(e):
 				b.WriteByte('\\') // an escaped punctuation mark: itself
@@ -154,6 +157,16 @@ func isHex(s string) bool {
 func isWordByte(c byte) bool {
 	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
+
+// geminiWrapperScript finds, in a shell call's canonical JSON, a POSIX
+// shell started on a double-quoted script (sh -c "..."): Gemini CLI
+// reads that script with a shell parser (stripShellWrapper) before it
+// matches its parts, so they need not be in the call's text as written.
+const geminiWrapperScript = `(?i:sh|bash|zsh)` + jsonSpace + `+(?i:-c)` + jsonSpace + `+\\"`
+
+// jsonSpace is a white-space character of JavaScript's \s as JSON text
+// writes it (control characters escaped).
+const jsonSpace = `(?:[ \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]|\\[tnrf]|\\u000[bB])`
 
 // geminiDenyPattern carries a deny or ask pattern of Gemini CLI as an
 // args_pattern that bites every call Gemini's would: on the call's

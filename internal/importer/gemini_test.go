@@ -71,6 +71,8 @@ func TestGeminiRuleForms(t *testing.T) {
 		{rule(`mcpName = "GitHub"` + "\n" + `toolName = "x"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
 		{rule(`mcpName = "GitHub"` + "\n" + `toolName = "x"` + "\n" + `decision = "deny"`), "deny", `["mcp__GitHub__x"]`, true},
 		{rule(`mcpName = "*"` + "\n" + `toolName = "search"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`mcpName = "my server"` + "\n" + `toolName = "*"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule(`mcpName = "my server"` + "\n" + `toolName = "*"` + "\n" + `decision = "deny"`), "deny", `["mcp__my server__*"]`, true},
 		{rule(`mcpName = "*"` + "\n" + `toolName = "search"` + "\n" + `decision = "deny"`), "deny", `["mcp__*"]`, true},
 		{rule(`toolName = "mcp_*_search"` + "\n" + `decision = "deny"`), "deny", `["mcp__*"]`, true},
 		{rule(`toolName = "mcp__github"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
@@ -212,6 +214,14 @@ func TestGeminiInvalidFiles(t *testing.T) {
 		{"[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"ls\"\ncommandRegex = \"x\"\ndecision = \"allow\"\npriority = 1", "rule #1"},
 		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\n[[rule]]\ntoolName = \"y\"\ndecision = \"allow\"", "rule #2"},
 		{"[[safety_checker]]\ntoolName = \"x\"", "safety_checker #1"},
+		{"[[safety_checker]]\ntoolName = \"x\"\n[safety_checker.checker]\ntype = \"in-process\"\nname = \"nope\"", "safety_checker #1"},
+		{"[[safety_checker]]\ntoolName = \"x\"\n[safety_checker.checker]\ntype = \"other\"\nname = \"x\"", "safety_checker #1"},
+		// what Gemini's TOML 0.5 reader refuses, though TOML 1.1 takes it
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ndenyMessage = \"bye\\e\"", "TOML 1.1"},
+		{"[[rule]]\ntoolName = \"x\\x41\"\ndecision = \"allow\"\npriority = 1", "TOML 1.1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ntoolAnnotations = { a = 1,\n b = 2 }", "TOML 1.1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ntoolAnnotations = { a = 1, }", "TOML 1.1"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\nextra = [1, \"a\"]", "different types"},
 	} {
 		_, err := Gemini([]File{{Name: "p.toml", Data: []byte(tc.policy)}}, GeminiOptions{NoDefaults: true})
 		require.Error(t, err, tc.policy)
@@ -333,7 +343,7 @@ func TestJSToRE2(t *testing.T) {
 	carried, ok := geminiDenyPattern(`"x":"a..b"`, false)
 	require.True(t, ok)
 	assert.Regexp(t, carried, `{"x":"a😀b"}`)
-	for _, js := range []string{`(?=x)`, `(?!x)`, `(?<=x)`, `(?<!x)`, `(a)\1`, `\cA`, `[^]`, `[]`, `\k<a>`, `\p{L}`, `\q`, `[\S]`, `[\0]`, `[\b]`, `a\`, `[a`} {
+	for _, js := range []string{`(?=x)`, `(?!x)`, `(?<=x)`, `(?<!x)`, `(a)\1`, `\cA`, `[^]`, `[]`, `\k<a>`, `\p{L}`, `\q`, `[\S]`, `[\0]`, `[\b]`, `a\`, `[a`, `\uD83D[\uDC00-\uDFFF]`, `[\ud800-\udbff]`} {
 		_, ok := jsToRE2(js)
 		assert.False(t, ok, js)
 	}

@@ -1,0 +1,133 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Gemini CLI reads its policy files with @iarna/toml (TOML 0.5) and
+// skips a file that does not parse. The Go reader here takes TOML 1.1,
+// so a file Gemini skips, and whose allow rules are therefore not in
+// force there, would import. geminiTOMLVersion refuses what TOML 0.5
+// does not take and the Go reader does: the escapes \e and \xHH, an
+// inline table over several lines or with a trailing comma, and an
+// array of values of different types.
+
+// tomlNewer reports the first construct of text beyond TOML 1.0 (the
+// escapes \e and \x, an inline table over lines or ending in a comma).
+func tomlNewer(text string) error {
+	var open []byte // the inline tables and arrays open at this point
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '#':
+			for i < len(text) && text[i] != '\n' {
+				i++
+			}
+			i-- // the newline is read next
+		case strings.HasPrefix(text[i:], `"""`), c == '"':
+			end, err := basicString(text, i)
+			if err != nil {
+				return err
+			}
+			i = end
+		case strings.HasPrefix(text[i:], `'''`):
+			end := strings.Index(text[i+3:], `'''`)
+			if end < 0 {
+				return nil // the reader reports it
+			}
+			i += 3 + end + 2
+			for i+1 < len(text) && text[i+1] == '\'' { // up to two more quotes belong to the string
+				i++
+			}
+		case c == '\'':
+			end := strings.IndexAny(text[i+1:], "'\n")
+			if end < 0 {
+				return nil
+			}
+			i += 1 + end
+		case c == '{' || c == '[':
+			open = append(open, c)
+		case c == '}' || c == ']':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case c == '\n' && len(open) > 0 && open[len(open)-1] == '{':
+			return errors.New("an inline table over several lines (TOML 1.1; Gemini CLI's reader takes TOML 0.5)")
+		case c == ',' && len(open) > 0 && open[len(open)-1] == '{':
+			rest := strings.TrimLeft(text[i+1:], " \t")
+			if strings.HasPrefix(rest, "}") {
+				return errors.New("an inline table ending in a comma (TOML 1.1; Gemini CLI's reader takes TOML 0.5)")
+			}
+		}
+	}
+	return nil
+}
+
+// basicString reads the basic string (or multi-line basic string) at
+// text[start], and returns where it ends; an error for an escape TOML
+// 1.0 does not have.
+func basicString(text string, start int) (int, error) {
+	multi := strings.HasPrefix(text[start:], `"""`)
+	i := start + 1
+	if multi {
+		i = start + 3
+	}
+	for ; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '\\' && i+1 < len(text):
+			if e := text[i+1]; e == 'e' || e == 'x' {
+				return 0, fmt.Errorf(`the escape \%c (TOML 1.1; Gemini CLI's reader takes TOML 0.5)`, e)
+			}
+			i++
+		case multi && strings.HasPrefix(text[i:], `"""`):
+			i += 2
+			for i+1 < len(text) && text[i+1] == '"' {
+				i++
+			}
+			return i, nil
+		case !multi && (c == '"' || c == '\n'):
+			return i, nil
+		}
+	}
+	return i, nil
+}
+
+// mixedArray finds an array whose values are of different types, which
+// TOML 0.5 does not take (arrays of arrays may differ inside).
+func mixedArray(v any) error {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if err := mixedArray(e); err != nil {
+				return err
+			}
+		}
+	case []map[string]any:
+		for _, e := range x {
+			if err := mixedArray(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if i > 0 && tomlKind(e) != tomlKind(x[0]) {
+				return errors.New("an array of values of different types (TOML 1.0; Gemini CLI's reader takes TOML 0.5)")
+			}
+			if err := mixedArray(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func tomlKind(v any) reflect.Kind {
+	switch v.(type) {
+	case []any, []map[string]any:
+		return reflect.Slice
+	}
+	return reflect.TypeOf(v).Kind()
+}
