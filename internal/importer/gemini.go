@@ -279,6 +279,9 @@ func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
 	if err := mixedArray(doc); err != nil {
 		return nil, nil, invalid(f.Name, "%v", err)
 	}
+	if err := tomlDates(doc); err != nil {
+		return nil, nil, invalid(f.Name, "%v", err)
+	}
 	tables := func(key string) ([]map[string]any, error) {
 		v, ok := doc[key]
 		if !ok {
@@ -978,10 +981,10 @@ func geminiChecker(v any) error {
 // one, find with an option that runs or writes, rg with --pre,
 // --hostname-bin, -z or --search-zip, git with a configuration override
 // or status, log, diff, show or branch with arguments that write, and
-// base64 -o. Here every rm, sudo, rg, git and base64 is asked about (the
-// stricter reading of the options), and find with those options.
-var geminiDangerous = []string{"rm", "sudo", "rg", "git", "base64",
-	"find -exec", "find -execdir", "find -ok", "find -okdir", "find -delete", "find -fls", "find -fprint", "find -fprint0", "find -fprintf"}
+// base64 -o, each looked for in the words of the whole command line. Here
+// every rm, sudo, rg, git, base64 and find is asked about (the stricter
+// reading of the options).
+var geminiDangerous = []string{"rm", "sudo", "rg", "git", "base64", "find"}
 
 // shellHeuristics carries what Gemini CLI does to a call that a rule
 // allowing every shell command (r, the first of them; before are the
@@ -1015,7 +1018,7 @@ func (b *geminiBuilder) shellHeuristics(r geminiRule, before []geminiRule, mode 
 	for _, c := range geminiDangerous {
 		add(map[string]any{"tool": GeminiShellTool, "command_prefix": c})
 	}
-	b.note(r, "Gemini CLI asks about the commands it calls dangerous where a rule allows every shell command: every rm, sudo, rg, git and base64, and find with -exec, -delete and the like, are %s", list)
+	b.note(r, "Gemini CLI asks about the commands it calls dangerous where a rule allows every shell command: every rm, sudo, rg, git, base64 and find is %s", list)
 	if !r.redirection && mode != "autoEdit" {
 		add(map[string]any{"tool": GeminiShellTool, "args_pattern": "[<>]"})
 		b.note(r, "Gemini CLI asks about a redirected command where a rule without allowRedirection allows it: every shell call with < or > is %s", list)

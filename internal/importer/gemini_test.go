@@ -222,6 +222,12 @@ func TestGeminiInvalidFiles(t *testing.T) {
 		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ntoolAnnotations = { a = 1,\n b = 2 }", "TOML 1.1"},
 		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ntoolAnnotations = { a = 1, }", "TOML 1.1"},
 		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\nextra = [1, \"a\"]", "different types"},
+		{"x = 07:32:00\n[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1", "date or time"},
+		{"x = 1979-05-27\n[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1", "date or time"},
+		{"x = '''a'''''\n[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1", "closing"},
+		{"x = \"\"\"a\"\"\"\"\"\n[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1", "closing"},
+		{"a = {b = 1}\na.c = 2\n[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1", "dotted key"},
+		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ntoolAnnotations = { a.b = 1 }", "dotted key"},
 	} {
 		_, err := Gemini([]File{{Name: "p.toml", Data: []byte(tc.policy)}}, GeminiOptions{NoDefaults: true})
 		require.Error(t, err, tc.policy)
@@ -231,6 +237,27 @@ func TestGeminiInvalidFiles(t *testing.T) {
 	_, err := Gemini(nil, GeminiOptions{ApprovalMode: "auto"})
 	require.Error(t, err)
 	assert.False(t, errors.Is(err, ErrInvalid))
+}
+
+// What TOML 0.5 takes reads: the refusals above do not bite on dots,
+// quotes, escapes and brackets inside strings and comments, quoted keys,
+// arrays over several lines and table headers.
+func TestGeminiTOMLItTakes(t *testing.T) {
+	t.Parallel()
+	policy := "# a comment with \\e, \\x41, a.b = 1 and { x = 1,\n" +
+		"\"quoted.key\" = 1\n" +
+		"'literal.key' = \"a.b = 1\"\n" +
+		"[[rule]]\n" +
+		"toolName = [\"read_file\",\n  \"glob\"]   # a list over lines\n" +
+		"decision = \"allow\"\n" +
+		"priority = 1\n" +
+		"argsPattern = '\\x00\"a.b\"\\e'\n" +
+		"denyMessage = \"\"\"multi\nline with \\\\e and \"quotes\" and a.b = 1\"\"\"\n" +
+		"toolAnnotations = { readOnlyHint = true, \"x.y\" = \"a.b\" }\n" +
+		"[rule.safety_checker]\n" +
+		"type = \"in-process\"\n"
+	_, err := Gemini([]File{{Name: "p.toml", Data: []byte(policy)}}, GeminiOptions{NoDefaults: true})
+	require.NoError(t, err)
 }
 
 // Gemini drops a rule whose pattern fails its ReDoS check, and so does

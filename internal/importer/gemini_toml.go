@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // Gemini CLI reads its policy files with @iarna/toml (TOML 0.5) and
@@ -19,8 +20,17 @@ import (
 // escapes \e and \x, an inline table over lines or ending in a comma).
 func tomlNewer(text string) error {
 	var open []byte // the inline tables and arrays open at this point
+	atKey := true   // a key may start here (a line's start, or after { or , in an inline table)
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if atKey && c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '#' {
+			atKey = false
+			if c != '[' && c != '}' {
+				if err := dottedKey(text[i:]); err != nil {
+					return err
+				}
+			}
+		}
 		switch {
 		case c == '#':
 			for i < len(text) && text[i] != '\n' {
@@ -39,8 +49,8 @@ func tomlNewer(text string) error {
 				return nil // the reader reports it
 			}
 			i += 3 + end + 2
-			for i+1 < len(text) && text[i+1] == '\'' { // up to two more quotes belong to the string
-				i++
+			if i+1 < len(text) && text[i+1] == '\'' {
+				return errors.New("quotes before a string's closing ''' (TOML 1.0; Gemini CLI's reader takes TOML 0.5)")
 			}
 		case c == '\'':
 			end := strings.IndexAny(text[i+1:], "'\n")
@@ -50,17 +60,21 @@ func tomlNewer(text string) error {
 			i += 1 + end
 		case c == '{' || c == '[':
 			open = append(open, c)
+			atKey = c == '{'
 		case c == '}' || c == ']':
 			if len(open) > 0 {
 				open = open[:len(open)-1]
 			}
 		case c == '\n' && len(open) > 0 && open[len(open)-1] == '{':
 			return errors.New("an inline table over several lines (TOML 1.1; Gemini CLI's reader takes TOML 0.5)")
+		case c == '\n':
+			atKey = len(open) == 0
 		case c == ',' && len(open) > 0 && open[len(open)-1] == '{':
 			rest := strings.TrimLeft(text[i+1:], " \t")
 			if strings.HasPrefix(rest, "}") {
 				return errors.New("an inline table ending in a comma (TOML 1.1; Gemini CLI's reader takes TOML 0.5)")
 			}
+			atKey = true
 		}
 	}
 	return nil
@@ -84,8 +98,8 @@ func basicString(text string, start int) (int, error) {
 			i++
 		case multi && strings.HasPrefix(text[i:], `"""`):
 			i += 2
-			for i+1 < len(text) && text[i+1] == '"' {
-				i++
+			if i+1 < len(text) && text[i+1] == '"' {
+				return 0, errors.New(`quotes before a string's closing """ (TOML 1.0; Gemini CLI's reader takes TOML 0.5)`)
 			}
 			return i, nil
 		case !multi && (c == '"' || c == '\n'):
@@ -130,4 +144,53 @@ func tomlKind(v any) reflect.Kind {
 		return reflect.Slice
 	}
 	return reflect.TypeOf(v).Kind()
+}
+
+// dottedKey refuses a dotted key (a.b = 1): TOML 0.5 has them, but the
+// Go reader also lets one extend an inline table, which no TOML allows,
+// and policy files have no need of them (write a [table]).
+func dottedKey(text string) error {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '=', '\n':
+			return nil
+		case '"', '\'':
+			end := strings.IndexByte(text[i+1:], c)
+			if end < 0 {
+				return nil
+			}
+			i += 1 + end
+		case '.':
+			return errors.New("a dotted key (a.b = ...): write a [table] instead (Gemini CLI's reader and the Go reader read some of them differently)")
+		}
+	}
+	return nil
+}
+
+// tomlDates refuses dates and times: Gemini's schema has none, and
+// TOML 0.5 takes fewer of their forms than the Go reader.
+func tomlDates(v any) error {
+	switch x := v.(type) {
+	case time.Time:
+		return errors.New("a date or time: Gemini CLI's policy has no such field (and its TOML 0.5 reader takes fewer of their forms)")
+	case map[string]any:
+		for _, e := range x {
+			if err := tomlDates(e); err != nil {
+				return err
+			}
+		}
+	case []map[string]any:
+		for _, e := range x {
+			if err := tomlDates(e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := tomlDates(e); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
