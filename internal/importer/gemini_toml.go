@@ -11,13 +11,15 @@ import (
 // Gemini CLI reads its policy files with @iarna/toml (TOML 0.5) and
 // skips a file that does not parse. The Go reader here takes TOML 1.1,
 // so a file Gemini skips, and whose allow rules are therefore not in
-// force there, would import. geminiTOMLVersion refuses what TOML 0.5
-// does not take and the Go reader does: the escapes \e and \xHH, an
-// inline table over several lines or with a trailing comma, and an
-// array of values of different types.
+// force there, would import. These checks refuse what TOML 0.5 does not
+// take and the Go reader does (tomlNewer, mixedArray), and, to stay on
+// the safe side of the two readers, dates, times and dotted keys, which
+// a policy file has no need of (tomlDates, dottedKey).
 
-// tomlNewer reports the first construct of text beyond TOML 1.0 (the
-// escapes \e and \x, an inline table over lines or ending in a comma).
+// tomlNewer reports the first construct of text beyond TOML 0.5: the
+// escapes \e and \x, an inline table over lines or ending in a comma,
+// quotes just before a multi-line string's closing delimiter, a dotted
+// key.
 func tomlNewer(text string) error {
 	var open []byte // the inline tables and arrays open at this point
 	atKey := true   // a key may start here (a line's start, or after { or , in an inline table)
@@ -111,28 +113,41 @@ func basicString(text string, start int) (int, error) {
 
 // mixedArray finds an array whose values are of different types, which
 // TOML 0.5 does not take (arrays of arrays may differ inside).
-func mixedArray(v any) error {
+func mixedArray(doc any) error {
+	return walkTOML(doc, func(v any) error {
+		if x, ok := v.([]any); ok {
+			for _, e := range x[min(1, len(x)):] {
+				if tomlKind(e) != tomlKind(x[0]) {
+					return errors.New("an array of values of different types (TOML 1.0; Gemini CLI's reader takes TOML 0.5)")
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// walkTOML calls visit on v and on every value inside it, and stops at
+// the first error.
+func walkTOML(v any, visit func(any) error) error {
+	if err := visit(v); err != nil {
+		return err
+	}
+	var inside []any
 	switch x := v.(type) {
 	case map[string]any:
 		for _, e := range x {
-			if err := mixedArray(e); err != nil {
-				return err
-			}
+			inside = append(inside, e)
 		}
 	case []map[string]any:
 		for _, e := range x {
-			if err := mixedArray(e); err != nil {
-				return err
-			}
+			inside = append(inside, e)
 		}
 	case []any:
-		for i, e := range x {
-			if i > 0 && tomlKind(e) != tomlKind(x[0]) {
-				return errors.New("an array of values of different types (TOML 1.0; Gemini CLI's reader takes TOML 0.5)")
-			}
-			if err := mixedArray(e); err != nil {
-				return err
-			}
+		inside = x
+	}
+	for _, e := range inside {
+		if err := walkTOML(e, visit); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -169,28 +184,11 @@ func dottedKey(text string) error {
 
 // tomlDates refuses dates and times: Gemini's schema has none, and
 // TOML 0.5 takes fewer of their forms than the Go reader.
-func tomlDates(v any) error {
-	switch x := v.(type) {
-	case time.Time:
-		return errors.New("a date or time: Gemini CLI's policy has no such field (and its TOML 0.5 reader takes fewer of their forms)")
-	case map[string]any:
-		for _, e := range x {
-			if err := tomlDates(e); err != nil {
-				return err
-			}
+func tomlDates(doc any) error {
+	return walkTOML(doc, func(v any) error {
+		if _, ok := v.(time.Time); ok {
+			return errors.New("a date or time: Gemini CLI's policy has no such field (and its TOML 0.5 reader takes fewer of their forms)")
 		}
-	case []map[string]any:
-		for _, e := range x {
-			if err := tomlDates(e); err != nil {
-				return err
-			}
-		}
-	case []any:
-		for _, e := range x {
-			if err := tomlDates(e); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+		return nil
+	})
 }
