@@ -448,6 +448,9 @@ func TestGeminiWorkedExample(t *testing.T) {
 	}
 	overlay, stderr, code := cli(t, "", "import", "gemini", "--admin-policy", admin, user)
 	require.Equal(t, 0, code, stderr)
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		require.True(t, strings.Contains(string(doc), strings.ReplaceAll(line, "../", "")), "docs/import.md shows the note %q", line)
+	}
 	var o map[string]any
 	require.NoError(t, json.Unmarshal([]byte(overlay), &o))
 	out, errOut, code := cli(t, overlay, "check", "--config", "-")
