@@ -17,11 +17,12 @@ import (
 // public tests, google-gemini/gemini-cli at
 // 5411f113cafae26161b4969b0237b8e1e024e2c2.
 const (
-	geminiDocs     = "gemini-cli docs/reference/policy-engine.md"
-	geminiEngine   = "gemini-cli packages/core/src/policy/policy-engine.test.ts"
-	geminiHeadless = "gemini-cli integration-tests/policy-headless.test.ts"
-	geminiDefaults = "gemini-cli packages/core/src/policy/policies"
-	geminiSafety   = "gemini-cli packages/core/src/sandbox/utils/commandSafety.ts"
+	geminiDocs      = "gemini-cli docs/reference/policy-engine.md"
+	geminiEngine    = "gemini-cli packages/core/src/policy/policy-engine.test.ts"
+	geminiHeadless  = "gemini-cli integration-tests/policy-headless.test.ts"
+	geminiDefaults  = "gemini-cli packages/core/src/policy/policies"
+	geminiSafety    = "gemini-cli packages/core/src/sandbox/utils/commandSafety.ts"
+	geminiEngineSrc = "gemini-cli packages/core/src/policy/policy-engine.ts"
 )
 
 func shell(command string) map[string]any { return map[string]any{"command": command} }
@@ -303,6 +304,22 @@ priority = 100
 			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "write_file", map[string]any{"file_path": "a.txt", "content": "x"}, "allow", "allow"},
 			{geminiEngine + " should return ASK_USER for ask_user tool even in YOLO mode", "ask_user", map[string]any{"questions": []any{}}, "ask", "ask"},
 			{geminiEngine + " should deny both plan tools in YOLO mode", "enter_plan_mode", nil, "deny", "deny"},
+		},
+	},
+	{
+		name: "yolo, a command prefix allowed",
+		opts: importer.GeminiOptions{ApprovalMode: "yolo", NoDefaults: true},
+		user: `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "ls"
+decision = "allow"
+priority = 1
+`,
+		rows: []importRow{
+			{geminiEngineSrc + " checkShellCommand (yolo: parsing failed for restricted rule, forcing DENY)", "run_shell_command", shell("ls ("), "deny", "deny"},
+			{geminiEngine + " should return ALLOW in YOLO mode by default when no rules match", "run_shell_command", shell("ls -la"), "allow", "allow"},
+			{geminiEngine + " should return ALLOW in YOLO mode by default when no rules match", "run_shell_command", shell("make"), "allow", "allow"},
 		},
 	},
 	{

@@ -229,6 +229,9 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	if shellAllow != nil && mode != "yolo" {
 		b.shellHeuristics(*shellAllow, active[:shellAllowAt], mode, opts.Headless)
 	}
+	if mode == "yolo" {
+		b.yoloParseGuards(active)
+	}
 	tools := map[string]any{"deny": b.deny.list(), "ask": b.ask.list()}
 	switch fallback {
 	case "allow":
@@ -1022,5 +1025,41 @@ func (b *geminiBuilder) shellHeuristics(r geminiRule, before []geminiRule, mode 
 	if !r.redirection && mode != "autoEdit" {
 		add(map[string]any{"tool": GeminiShellTool, "args_pattern": "[<>]"})
 		b.note(r, "Gemini CLI asks about a redirected command where a rule without allowRedirection allows it: every shell call with < or > is %s", list)
+	}
+}
+
+// yoloParseGuards: in yolo mode Gemini CLI refuses a command it cannot
+// parse where the rule that matches it has a command prefix or a pattern
+// ("Parsing failed for restricted rule, forcing DENY"), though it runs
+// one that no rule matches. Here each command prefix allowed in yolo
+// mode becomes a deny of its program's commands with the allow itself
+// (and the rules above it that decide otherwise) as exceptions: it bites
+// what tooleval does not read exactly (every deny command rule bites an
+// unreadable command or a wrapper), which covers what Gemini cannot
+// parse, and more.
+func (b *geminiBuilder) yoloParseGuards(active []geminiRule) {
+	for i, r := range active {
+		if r.decision != "allow" || r.prefix == nil {
+			continue
+		}
+		var above []any
+		for _, q := range active[:i] {
+			if q.decision != "deny" {
+				for _, e := range b.exact(q, false) {
+					if exceptionConcerns(e, GeminiShellTool) {
+						above = append(above, e)
+					}
+				}
+			}
+		}
+		for _, e := range b.exact(r, false) {
+			m, ok := e.(map[string]any)
+			if !ok {
+				continue
+			}
+			b.deny.add(map[string]any{"tool": GeminiShellTool, "command_prefix": m["command_prefix"],
+				"unless": append([]any{e}, above...)})
+			b.note(r, "yolo mode: Gemini CLI refuses a command it cannot parse where this rule matches it: every shell command tooleval does not read exactly, or run by a wrapper, is refused")
+		}
 	}
 }
