@@ -392,17 +392,17 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 		return nil, nil, errors.New("toolName is required (\"*\" for every tool)")
 	}
 	r := geminiRule{location: at, checker: checker}
-	var fields [5]*string
-	for i, key := range []string{"mcpName", "subagent", "argsPattern", "commandRegex", "denyMessage"} {
-		if fields[i], err = str(key); err != nil {
+	var mcpName, subagent, argsPattern, commandRegex, denyMessage, denyMessageOld *string
+	for _, field := range []struct {
+		key  string
+		into **string
+	}{{"mcpName", &mcpName}, {"subagent", &subagent}, {"argsPattern", &argsPattern},
+		{"commandRegex", &commandRegex}, {"denyMessage", &denyMessage}, {"deny_message", &denyMessageOld}} {
+		if *field.into, err = str(field.key); err != nil {
 			return nil, nil, err
 		}
 	}
-	mcpName, subagent, argsPattern, commandRegex := fields[0], fields[1], fields[2], fields[3]
-	if _, err := str("deny_message"); err != nil {
-		return nil, nil, err
-	}
-	prefixes, _, err := strs("commandPrefix")
+	prefixes, prefixList, err := strs("commandPrefix")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -499,7 +499,7 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 	if subagent != nil {
 		r.subagent = *subagent
 	}
-	if (fields[4] != nil || t["deny_message"] != nil) && tier != geminiDefaultTier {
+	if (denyMessage != nil || denyMessageOld != nil) && tier != geminiDefaultTier {
 		r.notes = append(r.notes, "denyMessage: not carried: a refusal gives tooleval's reason")
 	}
 	if r.redirection && r.decision == "allow" {
@@ -512,7 +512,7 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 	// buildArgsPatterns: each command prefix is a pattern of its own
 	var conds []geminiRule
 	switch {
-	case hasPrefix && !(len(prefixes) == 1 && !prefixIsList(t) && prefixes[0] == ""):
+	case hasPrefix && (prefixList || prefixes[0] != ""): // a lone "" is no prefix to Gemini, an empty list no rule
 		for _, p := range prefixes {
 			c := r
 			c.prefix = &p
@@ -542,13 +542,6 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 		}
 	}
 	return out, notes, nil
-}
-
-// prefixIsList: commandPrefix is a list (an empty string alone is no
-// prefix at all to Gemini, an empty list no rule).
-func prefixIsList(t map[string]any) bool {
-	_, ok := t["commandPrefix"].([]any)
-	return ok
 }
 
 // matchesEverything: the rule matches every call (a bare "*" with no

@@ -61,6 +61,8 @@ func TestGeminiRuleForms(t *testing.T) {
 			`[{"command_prefix":"sudo apt","tool":"run_shell_command"}]`, false},
 		// commandPrefix = "" is no prefix to Gemini: the whole tool
 		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = ""` + "\n" + `decision = "deny"`), "deny", `["run_shell_command"]`, false},
+		// an empty list is no rule at all
+		{rule(`toolName = "run_shell_command"` + "\n" + `commandPrefix = []` + "\n" + `decision = "deny"`), "deny", `[]`, false},
 		// MCP names
 		{rule(`mcpName = "github"` + "\n" + `toolName = "get_issue"` + "\n" + `decision = "allow"`), "allow", `["mcp__github__get_issue"]`, false},
 		{rule(`mcpName = "github"` + "\n" + `toolName = "*"` + "\n" + `decision = "allow"`), "allow", `["mcp__github__*"]`, false},
