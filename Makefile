@@ -180,7 +180,7 @@ generate:
 ## expected: rewrite inputs/expected/ and the Cedar comparison's golden
 ## decisions (tests/bench/cedar/testdata) from the current policy (review the diff!)
 expected: bundle
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestInputs|TestConfiguredInputs' ./tests/
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestInputs|TestConfiguredInputs|TestVerifyGolden' ./tests/
 	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestBenchParity' ./engine/
 
 $(BUILD):

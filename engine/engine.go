@@ -52,6 +52,9 @@ type policy struct {
 	check      rego.PreparedEvalQuery
 	explain    rego.PreparedEvalQuery
 	mask       rego.PreparedEvalQuery
+	// verify holds tooleval verify's queries; nil when the bundle does
+	// not define them.
+	verify *verifyQueries
 	// host is the policy's host interface, read when it was loaded.
 	host hostInterface
 }

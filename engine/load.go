@@ -80,6 +80,19 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler
 			return nil, fmt.Errorf("prepare %s: %w", query, err)
 		}
 	}
+	// tooleval verify's entry points, when the bundle has them.
+	if len(missingRules(compiler, []string{host.entryPoints.verifySpace, host.entryPoints.verifyStacks})) == 0 {
+		p.verify = &verifyQueries{}
+		for query, target := range map[string]*rego.PreparedEvalQuery{
+			host.entryPoints.verifySpace:              &p.verify.space,
+			host.entryPoints.verifyStacks + "(input)": &p.verify.stacks,
+		} {
+			*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("prepare %s: %w", query, err)
+			}
+		}
+	}
 	return p, nil
 }
 

@@ -140,6 +140,11 @@ func TestCLIExitCodes(t *testing.T) {
 		{"check problems", "", []string{"check", "../inputs/malformed.json"}, 3},
 		{"version", "", []string{"version"}, 0},
 		{"bundle without build", "", []string{"bundle"}, 2},
+		{"verify holds", "", []string{"verify"}, 0},
+		{"verify, configuration errors", `{"tenants": {"a": {"tool": []}}}`, []string{"verify", "--config", "-"}, 3},
+		{"verify, an argument", "", []string{"verify", "config.json"}, 2},
+		{"verify, no invariants there", "", []string{"verify", "--invariants", "/nonexistent"}, 2},
+		{"verify, no tools file", "", []string{"verify", "--tools", "/nonexistent/tools.json"}, 2},
 	} {
 		_, stderr, code := cli(t, tc.stdin, tc.args...)
 		require.Equal(t, tc.code, code, "%s: %s", tc.name, stderr)
@@ -151,7 +156,7 @@ func TestCLIExitCodes(t *testing.T) {
 
 func TestCLIHelpOnEveryCommand(t *testing.T) {
 	t.Parallel()
-	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "version"} {
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "verify", "version"} {
 		out, _, code := cli(t, "", command, "--help")
 		require.Equal(t, 0, code, command)
 		require.Contains(t, out, "Usage:", command)
@@ -409,7 +414,7 @@ func TestCLIHelpExamplesRun(t *testing.T) {
 	t.Parallel()
 	dir, bin := exampleWorkdir(t)
 	examples := 0
-	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "version"} {
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "verify", "version"} {
 		help, _, code := cli(t, "", command, "--help")
 		require.Equal(t, 0, code)
 		_, section, found := strings.Cut(help, "\nExamples:\n")

@@ -78,6 +78,7 @@ func commands() []command {
 		{"tools", "list what each declared tool may do (data.tooleval.tools)", toolsCommand().run},
 		{"launch", "validate a sub-agent or fork launch (data.tooleval.launch)", launchCommand().run},
 		{"check", "validate the configuration and input documents", runCheck},
+		{"verify", "prove a configuration's promises for every request it can produce", runVerify},
 		{"diff", "replay requests under two policies and report what changes", runDiff},
 		{"import", "read a runtime's permission rules into a configuration overlay", runImport},
 		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},

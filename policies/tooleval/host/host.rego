@@ -45,7 +45,10 @@ interface := {
 #   session is a function of the static part of a request (the compiled
 #   context of a session), decide and catalog functions of a compiled
 #   context and a request; prepared is the configuration prepared once,
-#   evaluated without input.
+#   evaluated without input, and so is verify_space, what tooleval verify
+#   enumerates; verify_stacks is a function of an array of decision
+#   inputs (what the verdicts of each depend on, besides its declared
+#   tools).
 entry_points := {
 	"decision": "data.tooleval.decision",
 	"explain": "data.tooleval.explain",
@@ -57,6 +60,8 @@ entry_points := {
 	"decide": "data.tooleval.decide",
 	"catalog": "data.tooleval.catalog.catalog",
 	"prepared": "data.tooleval.configuration.prepared_document",
+	"verify_space": "data.tooleval.verify.space",
+	"verify_stacks": "data.tooleval.verify.stacks",
 }
 
 # METADATA

@@ -62,6 +62,13 @@ _checked_deny_lists(conf, doc) := array.concat(
 
 # METADATA
 # description: |
+#   The canonical names the preset and the configuration know, their
+#   aliases resolved (what _known_names gives without a request): the
+#   tool names tooleval verify enumerates (tooleval.verify).
+known_names(conf) := _known_names(conf, {}, configuration.vocabulary(conf).aliases)
+
+# METADATA
+# description: |
 #   The canonical names the preset, the configuration and the request
 #   know, each with the name its aliases resolve to: every name the
 #   shipped floor excludes, every name the preset mentions (but its

@@ -1,0 +1,239 @@
+package verify
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/engine"
+)
+
+// configured is an engine on the embedded bundle with an overlay.
+func configured(t *testing.T, overlay string) *engine.Engine {
+	t.Helper()
+	var cfg engine.Config
+	require.NoError(t, json.Unmarshal([]byte(overlay), &cfg))
+	e, err := engine.New(context.Background(), engine.WithConfig(cfg))
+	require.NoError(t, err)
+	return e
+}
+
+func run(t *testing.T, overlay string, opts Options) *Report {
+	t.Helper()
+	r, err := Run(context.Background(), configured(t, overlay), opts)
+	require.NoError(t, err)
+	return r
+}
+
+func result(t *testing.T, r *Report, id string) Result {
+	t.Helper()
+	for _, inv := range r.Invariants {
+		if inv.ID == id {
+			return inv
+		}
+	}
+	require.Failf(t, "no invariant", "%s is not in the report", id)
+	return Result{}
+}
+
+// violated returns the invariants of r that do not hold.
+func violated(r *Report) []string {
+	var ids []string
+	for _, inv := range r.Invariants {
+		if !inv.Held {
+			ids = append(ids, inv.ID)
+		}
+	}
+	return ids
+}
+
+// The shipped configuration keeps every promise, and each built-in
+// invariant is reported, held.
+func TestShippedConfigurationHolds(t *testing.T) {
+	r := run(t, `{}`, Options{})
+	assert.Empty(t, violated(r))
+	assert.True(t, r.Held())
+	var ids []string
+	for _, inv := range r.Invariants {
+		ids = append(ids, inv.ID)
+		assert.Nil(t, inv.Counterexample, inv.ID)
+	}
+	assert.Equal(t, []string{FloorHolds, DenyWins, TenantWithinPlan, DelegationNarrows, DelegationAskKept, ConfigNoLatentErr}, ids)
+	// main, sub-agent and fork at depths 1..6, leaf below the cap,
+	// read-only on and off: 2 + 2*(4*2*2 + 2*2) = 42
+	assert.Equal(t, 42, r.Subjects)
+	assert.Less(t, r.Stacks, r.Subjects)
+	assert.Positive(t, r.Pairs)
+}
+
+// Violations planted in a configuration are found, each with its
+// smallest counterexample: the subject, the tool and the verdict.
+func TestPlantedViolationsAreFound(t *testing.T) {
+	cases := []struct {
+		name, overlay, invariant, tool, role string
+		parent                               string // the parent's agent name, for a delegation
+	}{
+		{
+			name:      "a floor exception",
+			overlay:   `{"floor_exceptions": {"subagent_hard_deny": ["message"]}}`,
+			invariant: FloorHolds, tool: "message", role: "subagent",
+		},
+		{
+			name:      "an exclusion's addition taken back by nobody is kept",
+			overlay:   `{"exclusions": {"fork_no_spawn": ["send_email"]}, "floor_exceptions": {"fork_no_spawn": ["agent"]}}`,
+			invariant: FloorHolds, tool: "agent", role: "fork",
+		},
+		{
+			name:      "an MCP entry an agent filter exempts",
+			overlay:   `{"agent_filters": {"all_agents_disallowed": ["mcp__github__create_issue"]}}`,
+			invariant: DenyWins, tool: "mcp__github__create_issue", role: "subagent",
+		},
+		{
+			name:      "a definition that grants a child more than its parent",
+			overlay:   `{"agents": {"lead": {"tools": ["read_file", "agent"]}, "helper": {"tools": ["*"]}}}`,
+			invariant: DelegationNarrows, role: "subagent", parent: "lead",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, c.overlay, Options{})
+			assert.Equal(t, []string{c.invariant}, violated(r))
+			res := result(t, r, c.invariant)
+			require.NotNil(t, res.Counterexample)
+			ce := res.Counterexample
+			if c.tool != "" {
+				assert.Equal(t, c.tool, ce.Tool)
+			}
+			assert.NotEmpty(t, ce.Tool)
+			assert.Equal(t, c.role, ce.Subject.Agent.Role)
+			assert.NotEqual(t, "deny", ce.Outcome)
+			assert.NotEmpty(t, ce.Trace, "the counterexample carries its explain trace")
+			if c.parent != "" {
+				require.NotNil(t, ce.Parent)
+				assert.Equal(t, c.parent, ce.Parent.Agent.Name)
+				assert.Equal(t, "deny", ce.ParentOutcome)
+			}
+		})
+	}
+}
+
+// A configuration with errors is not enumerated: verify says so.
+func TestConfigurationErrorsStopVerification(t *testing.T) {
+	r, err := Run(context.Background(), configured(t, `{"tenants": {"acme": {"tool": []}}}`), Options{})
+	require.ErrorIs(t, err, ErrConfig)
+	require.NotEmpty(t, r.Errors)
+}
+
+// Subjects that share a stack share their verdicts: deciding each
+// subject on its own gives what decideAll gives by stack.
+func TestSharedStacksDecideAsEachSubjectAlone(t *testing.T) {
+	ctx := context.Background()
+	e := configured(t, `{
+		"max_depth": 2,
+		"tenants": {"acme": {"tools": ["read_file", "agent", "mcp__github__*"]}},
+		"agent_filters": {"async_allowed": ["read_file", "agent"]}
+	}`)
+	space, err := e.Space(ctx)
+	require.NoError(t, err)
+	subjects, err := Enumerate(space, false)
+	require.NoError(t, err)
+	u := newUniverse(space, Tools{})
+	results, stacks, err := decideAll(ctx, e, u, subjects, Options{Workers: 2})
+	require.NoError(t, err)
+	require.Less(t, stacks, len(subjects))
+	for i, s := range subjects {
+		alone, err := decideOne(ctx, e, u, s, nil)
+		require.NoError(t, err)
+		require.Equal(t, alone.verdicts, results[i].verdicts, "%s", s)
+		require.Equal(t, s, results[i].subject)
+	}
+}
+
+// Enumeration: every table key, each depth to the cap + 1, the modes the
+// policy reads; scopes alone or, exhaustively, every subset.
+func TestEnumerate(t *testing.T) {
+	space := &engine.Space{
+		Agents: []string{"a"}, Tenants: []string{"t"}, Scopes: []string{"s1", "s2"}, Users: []string{"u"},
+		MaxDepth: 2, Modes: map[string]bool{"leaf": true, "read_only": true},
+	}
+	subjects, err := Enumerate(space, false)
+	require.NoError(t, err)
+	// agents: 2 names × (main 2 modes + depth 1: 2 roles × 4 + depths 2, 3: 2 roles × 2 each = 18)
+	// callers: none, user alone, and {[], [s1], [s2]} with and without the user = 8
+	// tenants: 2
+	assert.Len(t, subjects, 2*18*8*2)
+	exhaustive, err := Enumerate(space, true)
+	require.NoError(t, err)
+	// callers: none, user alone, {[], [s1], [s2], [s1 s2]} × 2 = 10
+	assert.Len(t, exhaustive, 2*18*10*2)
+
+	space.Scopes = make([]string, maxExhaustiveScopes+1)
+	_, err = Enumerate(space, true)
+	require.ErrorContains(t, err, "without --exhaustive")
+}
+
+// Invariants of one's own see every subject's verdicts and the calls of
+// --tools; the ones they declare are reported held when nothing
+// violates them.
+func TestUserInvariants(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "readonly.rego"), []byte(`package tooleval.invariants
+
+invariants := {
+	"readonly.never_writes": "no agent named *-readonly may write",
+	"shell.never_rm": "no call that removes files is allowed",
+}
+
+violation contains {"id": "readonly.never_writes", "message": sprintf("%s may %s", [input.subject.agent.name, t.name]), "tool": t.name} if {
+	endswith(input.subject.agent.name, "-readonly")
+	some t in input.tools
+	t.name in {"write_file", "edit"}
+	t.outcome != "deny"
+}
+
+violation contains {"id": "shell.never_rm", "message": sprintf("call %s is allowed", [c.id])} if {
+	some c in input.calls
+	c.id == "rm"
+	c.outcome != "deny"
+}
+`), 0o600))
+	inv, err := LoadInvariants(context.Background(), dir)
+	require.NoError(t, err)
+	tools := Tools{
+		Declared: []any{map[string]any{"name": "bash"}},
+		Calls:    []any{map[string]any{"id": "rm", "name": "bash", "args": map[string]any{"command": "rm -rf /tmp/x"}}},
+	}
+
+	r := run(t, `{"agents": {"docs-readonly": {"tools": ["read_file", "write_file"]}}}`, Options{Invariants: inv, Tools: tools})
+	assert.ElementsMatch(t, []string{"readonly.never_writes", "shell.never_rm"}, violated(r))
+	ce := result(t, r, "readonly.never_writes").Counterexample
+	require.NotNil(t, ce)
+	assert.Equal(t, "docs-readonly", ce.Subject.Agent.Name)
+	assert.Equal(t, "write_file", ce.Tool)
+	assert.Equal(t, 1, r.Calls)
+
+	r = run(t, `{"agents": {"docs-readonly": {"tools": ["read_file"]}}, "tools": {"deny": [{"tool": "bash", "command_prefix": "rm"}]}}`, Options{Invariants: inv, Tools: tools})
+	assert.Empty(t, violated(r))
+	assert.True(t, result(t, r, "shell.never_rm").Held)
+}
+
+// Invariants that are not in package tooleval.invariants, or that
+// produce malformed violations, are errors, never silently held.
+func TestUserInvariantsFailLoudly(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.rego"), []byte("package other\n\nviolation contains 1 if true\n"), 0o600))
+	_, err := LoadInvariants(context.Background(), dir)
+	require.ErrorContains(t, err, "defines no rule violation in package tooleval.invariants")
+
+	bad := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(bad, "x.rego"), []byte("package tooleval.invariants\n\nviolation contains {\"id\": \"x\"} if true\n"), 0o600))
+	inv, err := LoadInvariants(context.Background(), bad)
+	require.NoError(t, err)
+	_, err = Run(context.Background(), configured(t, `{}`), Options{Invariants: inv})
+	require.ErrorContains(t, err, "string id and message")
+}
