@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +22,7 @@ agent definition as main agent, sub-agent and fork at every depth up to
 the cap + 1, the agent modes the policy reads, each tenant, scope and
 MCP user) against every tool name the preset, the configuration and
 --tools know, and checks invariants on the policy's verdicts:
-floor.holds, deny.wins, tenant.within_plan, delegation.narrows,
+floor.holds, spawn.bounded, deny.wins, tenant.within_plan, delegation.narrows,
 delegation.ask_kept, config.no_latent_error, and each id of the
 violation rules in --invariants (package tooleval.invariants). A
 violated invariant is shown with its smallest counterexample and that
@@ -72,6 +71,11 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	report, err := verify.Run(ctx, e, opts)
 	if errors.Is(err, verify.ErrConfig) {
+		if out == "json" {
+			if err := writeJSON(s, report); err != nil {
+				return ExitUsage, err
+			}
+		}
 		writeProblems(s.Err, "configuration errors", report.Errors)
 		fmt.Fprintf(s.Err, "tooleval verify: %v\n", err)
 		return ExitErrors, nil
@@ -80,9 +84,7 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitUsage, policy.explain(err)
 	}
 	if out == "json" {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(report); err != nil {
+		if err := writeJSON(s, report); err != nil {
 			return ExitUsage, err
 		}
 	} else if err := writeVerifyTable(s.Out, report); err != nil {

@@ -11,6 +11,7 @@ import (
 // The built-in invariants, in the order they are reported.
 const (
 	FloorHolds        = "floor.holds"
+	SpawnBounded      = "spawn.bounded"
 	DenyWins          = "deny.wins"
 	TenantWithinPlan  = "tenant.within_plan"
 	DelegationNarrows = "delegation.narrows"
@@ -20,6 +21,7 @@ const (
 
 var descriptions = map[string]string{
 	FloorHolds:        "every tool a runtime exclusion promises to take from a sub-agent, fork or teammate (the shipped floor, before floor exceptions, and the configuration's and preset's additions) is refused to each of them",
+	SpawnBounded:      "the runtime's spawn tool (agent_filters.agent_tool) is refused to every fork, to every sub-agent at the depth cap and to every leaf: no sub-agent is launched past max_depth, none by a fork",
 	DenyWins:          "every tool a configured deny list names is refused to every agent the list applies to",
 	TenantWithinPlan:  "a request of a tenant is never allowed or asked a tool its plan does not let through",
 	DelegationNarrows: "a sub-agent or fork is never allowed or asked a tool its parent is refused (for every parent that can spawn, in the same tenant, caller and read-only mode)",
@@ -34,8 +36,11 @@ type references struct {
 	exclusions map[string][]bool
 	denies     []denyRef
 	plans      map[string][]bool
-	spawn      []bool
-	builtin    map[string]bool
+	// agentTool marks the tools the runtime's spawn tool names; spawn
+	// those and the peer agents of --tools.
+	agentTool []bool
+	spawn     []bool
+	builtin   map[string]bool
 }
 
 type denyRef struct {
@@ -81,7 +86,8 @@ func newReferences(ctx context.Context, e *engine.Engine, space *engine.Space, u
 		r.plans[id] = matches[i]
 		i++
 	}
-	r.spawn = matches[i]
+	r.agentTool = matches[i]
+	r.spawn = slices.Clone(r.agentTool)
 	for t := range u.spawn {
 		r.spawn[t] = true
 	}
@@ -183,7 +189,7 @@ func violation(d decided, u *universe, t int, message string) Violation {
 // verdicts; pairs counts the delegations compared.
 func builtinInvariants(r *references, u *universe, results []decided, pairs *int) []*invariant {
 	invs := map[string]*invariant{}
-	order := []string{FloorHolds, DenyWins, TenantWithinPlan, DelegationNarrows, DelegationAskKept, ConfigNoLatentErr}
+	order := []string{FloorHolds, SpawnBounded, DenyWins, TenantWithinPlan, DelegationNarrows, DelegationAskKept, ConfigNoLatentErr}
 	for _, id := range order {
 		invs[id] = &invariant{id: id, description: descriptions[id]}
 	}
@@ -196,6 +202,13 @@ func builtinInvariants(r *references, u *universe, results []decided, pairs *int
 			for t, on := range r.exclusions[name] {
 				if on && rank(d.verdicts[t].outcome) > 0 {
 					invs[FloorHolds].add(violation(d, u, t, fmt.Sprintf("%s promises to refuse %s, but this %s gets %s", name, u.names[t], s.Agent.Role, d.verdicts[t].outcome)))
+				}
+			}
+		}
+		if s.Agent.Role == "fork" || (s.subagent() && (s.Agent.Depth >= r.space.MaxDepth || s.Agent.Leaf)) {
+			for t, on := range r.agentTool {
+				if on && rank(d.verdicts[t].outcome) > 0 {
+					invs[SpawnBounded].add(violation(d, u, t, fmt.Sprintf("%s launches sub-agents, but this %s at depth %d (cap %d) gets %s", u.names[t], s.Agent.Role, s.Agent.Depth, r.space.MaxDepth, d.verdicts[t].outcome)))
 				}
 			}
 		}

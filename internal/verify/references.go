@@ -50,7 +50,7 @@ func matchLists(ctx context.Context, e *engine.Engine, u *universe, lists []refL
 			return nil, fmt.Errorf("probe the lists: %w", err)
 		}
 		if len(m.Errors) > 0 {
-			return nil, fmt.Errorf("probe the lists: the policy reports errors: %v", m.Errors)
+			return nil, fmt.Errorf("the tools verify declares (the names the configuration knows and those of --tools) have errors: %v", m.Errors)
 		}
 		column := map[string]int{}
 		for c, title := range m.Checks {

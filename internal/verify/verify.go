@@ -2,9 +2,10 @@
 // can produce (`tooleval verify`, docs/verify.md): it enumerates who can
 // ask (the policy's data.tooleval.verify.space), asks the policy for
 // every subject's verdict on every tool it knows, and checks invariants
-// on the verdicts: the built-in ones (floor.holds, deny.wins,
-// tenant.within_plan, delegation.narrows, delegation.ask_kept,
-// config.no_latent_error) and Rego rules of one's own.
+// on the verdicts: the built-in ones (floor.holds, spawn.bounded,
+// deny.wins, tenant.within_plan, delegation.narrows,
+// delegation.ask_kept, config.no_latent_error) and Rego rules of one's
+// own.
 package verify
 
 import (
@@ -183,7 +184,10 @@ func compareViolations(a, b Violation) int {
 
 // request is the decision input of subject declaring the universe.
 func request(s Subject, u *universe, calls []any) map[string]any {
-	r := map[string]any{"agent": s.Agent, "declared": u.declared}
+	r := map[string]any{"agent": s.Agent}
+	if u.declared != nil {
+		r["declared"] = u.declared
+	}
 	if s.Tenant != nil {
 		r["tenant"] = *s.Tenant
 	}

@@ -63,7 +63,7 @@ func TestShippedConfigurationHolds(t *testing.T) {
 		ids = append(ids, inv.ID)
 		assert.Nil(t, inv.Counterexample, inv.ID)
 	}
-	assert.Equal(t, []string{FloorHolds, DenyWins, TenantWithinPlan, DelegationNarrows, DelegationAskKept, ConfigNoLatentErr}, ids)
+	assert.Equal(t, []string{FloorHolds, SpawnBounded, DenyWins, TenantWithinPlan, DelegationNarrows, DelegationAskKept, ConfigNoLatentErr}, ids)
 	// main, sub-agent and fork at depths 1..6, leaf below the cap,
 	// read-only on and off: 2 + 2*(4*2*2 + 2*2) = 42
 	assert.Equal(t, 42, r.Subjects)
@@ -76,7 +76,8 @@ func TestShippedConfigurationHolds(t *testing.T) {
 func TestPlantedViolationsAreFound(t *testing.T) {
 	cases := []struct {
 		name, overlay, invariant, tool, role string
-		parent                               string // the parent's agent name, for a delegation
+		parent                               string   // the parent's agent name, for a delegation
+		also                                 []string // other invariants the plant breaks
 	}{
 		{
 			name:      "a floor exception",
@@ -87,6 +88,13 @@ func TestPlantedViolationsAreFound(t *testing.T) {
 			name:      "an exclusion's addition taken back by nobody is kept",
 			overlay:   `{"exclusions": {"fork_no_spawn": ["send_email"]}, "floor_exceptions": {"fork_no_spawn": ["agent"]}}`,
 			invariant: FloorHolds, tool: "agent", role: "fork",
+			also: []string{SpawnBounded}, // agent is the shipped configuration's spawn tool
+		},
+		{
+			name:      "a spawn tool the floor does not know",
+			overlay:   `{"agent_filters": {"agent_tool": "task"}}`,
+			invariant: SpawnBounded, tool: "task", role: "subagent", // a leaf, at depth 1
+			also: []string{DelegationNarrows}, // the leaf's child gets what the cap takes
 		},
 		{
 			name:      "an MCP entry an agent filter exempts",
@@ -102,7 +110,7 @@ func TestPlantedViolationsAreFound(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := run(t, c.overlay, Options{})
-			assert.Equal(t, []string{c.invariant}, violated(r))
+			assert.ElementsMatch(t, append([]string{c.invariant}, c.also...), violated(r))
 			res := result(t, r, c.invariant)
 			require.NotNil(t, res.Counterexample)
 			ce := res.Counterexample

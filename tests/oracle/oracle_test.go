@@ -85,9 +85,12 @@ func TestSpecExclusionsAndPaths(t *testing.T) {
 		got = append(got, [2]string{v.Layer, v.Rule})
 	}
 	require.Equal(t, [][2]string{
-		{"subagent_hard_deny", ""}, {"subagent_depth_cap", ""}, {"fork_no_spawn", ""},
+		{"subagent_hard_deny", ""}, {"subagent_depth_cap", ""}, {"subagent_depth_cap", ""},
 		{"workspace", "outside_workspace"}, {"workspace", "sensitive"}, {"workspace", "excluded"}, {"workspace", "unresolved"}, {"", ""},
 	}, got)
+	// Below the cap, a fork still cannot spawn.
+	r = decide(t, `{"agent": {"role": "fork", "depth": 1}, "declared": [{"name": "agent"}], "calls": [{"id": "1", "name": "agent"}]}`)
+	require.Equal(t, "fork_no_spawn", r.Verdicts[0].Layer)
 }
 
 func TestSpecBudget(t *testing.T) {
