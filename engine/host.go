@@ -41,14 +41,16 @@ type entryPoints struct {
 	// prepared is the configuration prepared once.
 	prepared string
 	// verifySpace is what tooleval verify enumerates (no input);
-	// verifyStacks is a function of an array of decision inputs.
-	verifySpace, verifyStacks string
+	// verifyStacks is a function of an array of decision inputs;
+	// verifyCatalogs a document of the input.
+	verifySpace, verifyStacks, verifyCatalogs string
 }
 
 // rules lists the entry points that must be rules of the policy: all
 // but explain and mask, which a bundle may leave undefined (an
 // explanation then fails closed; an audit record is erased whole), and
-// verify_space and verify_stacks, which only `tooleval verify` reads
+// verify_space, verify_stacks and verify_catalogs, which only
+// `tooleval verify` reads
 // (it then stops with an error).
 func (e entryPoints) rules() []string {
 	return []string{e.decision, e.tools, e.launch, e.check, e.session, e.decide, e.catalog, e.prepared}
@@ -150,6 +152,7 @@ func (r *hostReader) entryPoints() entryPoints {
 		decision: get("decision"), explain: get("explain"), tools: get("tools"), launch: get("launch"),
 		check: get("check"), mask: get("mask"), session: get("session"), decide: get("decide"),
 		catalog: get("catalog"), prepared: get("prepared"), verifySpace: get("verify_space"), verifyStacks: get("verify_stacks"),
+		verifyCatalogs: get("verify_catalogs"),
 	}
 }
 

@@ -81,11 +81,13 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler
 		}
 	}
 	// tooleval verify's entry points, when the bundle has them.
-	if len(missingRules(compiler, []string{host.entryPoints.verifySpace, host.entryPoints.verifyStacks})) == 0 {
+	ep := host.entryPoints
+	if len(missingRules(compiler, []string{ep.verifySpace, ep.verifyStacks, ep.verifyCatalogs})) == 0 {
 		p.verify = &verifyQueries{}
 		for query, target := range map[string]*rego.PreparedEvalQuery{
-			host.entryPoints.verifySpace:              &p.verify.space,
-			host.entryPoints.verifyStacks + "(input)": &p.verify.stacks,
+			ep.verifySpace:              &p.verify.space,
+			ep.verifyStacks + "(input)": &p.verify.stacks,
+			ep.verifyCatalogs:           &p.verify.catalogs,
 		} {
 			*target, err = rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 			if err != nil {

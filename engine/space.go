@@ -11,9 +11,10 @@ import (
 )
 
 // verifyQueries are the prepared queries of `tooleval verify`'s entry
-// points (the host interface's verify_space and verify_stacks).
+// points (the host interface's verify_space, verify_stacks and
+// verify_catalogs).
 type verifyQueries struct {
-	space, stacks rego.PreparedEvalQuery
+	space, stacks, catalogs rego.PreparedEvalQuery
 }
 
 // ErrNoVerify is wrapped by the error of [Engine.Space] and
@@ -139,4 +140,46 @@ func arrLen(a *ast.Array) int {
 		return -1
 	}
 	return a.Len()
+}
+
+// Catalogs gives the catalog ([Engine.Tools]) of each of requests with
+// declared declared (data.tooleval.verify.catalogs): one evaluation,
+// which reads the declared tools once. A request's own declared tools
+// are ignored.
+func (e *Engine) Catalogs(ctx context.Context, declared []any, requests []ast.Value) ([]*Catalog, error) {
+	ctx, cancel := e.bounded(ctx)
+	defer cancel()
+	q, err := e.verifyQueries()
+	if err != nil {
+		return nil, err
+	}
+	d, err := toValue(declared)
+	if err != nil {
+		return nil, err
+	}
+	terms := make([]*ast.Term, len(requests))
+	for i, r := range requests {
+		terms[i] = ast.NewTerm(r)
+	}
+	input := ast.NewObject(
+		[2]*ast.Term{ast.StringTerm("declared"), ast.NewTerm(d)},
+		[2]*ast.Term{ast.StringTerm("requests"), ast.ArrayTerm(terms...)},
+	)
+	value, err := evalAST(ctx, q.catalogs, input)
+	if err != nil {
+		return nil, err
+	}
+	arr, ok := value.(*ast.Array)
+	if !ok || arr.Len() != len(requests) {
+		return nil, fmt.Errorf("%w: %d catalogs for %d requests", ErrShape, arrLen(arr), len(requests))
+	}
+	out := make([]*Catalog, len(requests))
+	for i := range out {
+		c := &Catalog{}
+		if err := decodeInto(arr.Elem(i).Value, c); err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -47,4 +48,35 @@ func TestBundleWithoutVerifyRules(t *testing.T) {
 	require.ErrorIs(t, err, ErrNoVerify)
 	_, err = e.Stacks(context.Background(), nil)
 	require.ErrorIs(t, err, ErrNoVerify)
+	_, err = e.Catalogs(context.Background(), nil, nil)
+	require.ErrorIs(t, err, ErrNoVerify)
+}
+
+// Catalogs gives, for each request, the catalog Tools gives for it with
+// the tools declared.
+func TestCatalogsAreTheToolsOfEachRequest(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	declared := []any{map[string]any{"name": "read_file"}, map[string]any{"name": "gateway"}, map[string]any{"name": "agent"}}
+	requests := []string{
+		`{"agent": {"role": "main", "depth": 0}}`,
+		`{"agent": {"role": "fork", "depth": 1}, "layers": [{"name": "l", "ask": ["read_file"]}]}`,
+		`{"tenant": "nobody"}`,
+	}
+	var inputs []ast.Value
+	for _, r := range requests {
+		inputs = append(inputs, ast.MustParseTerm(r).Value)
+	}
+	got, err := e.Catalogs(ctx, declared, inputs)
+	require.NoError(t, err)
+	require.Len(t, got, len(requests))
+	for i, r := range requests {
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal([]byte(r), &doc))
+		doc["declared"] = declared
+		want, err := e.Tools(ctx, doc)
+		require.NoError(t, err)
+		require.Equal(t, want.Tools, got[i].Tools, r)
+		require.Equal(t, len(want.Errors) > 0, len(got[i].Errors) > 0, r)
+	}
 }

@@ -202,8 +202,9 @@ func request(s Subject, u *universe, calls []any) map[string]any {
 
 // decideAll asks the policy for every subject's catalog (and, with
 // calls, its decisions). Subjects with the same stack (see
-// [engine.Engine.Stack]) get the same verdicts: the policy is asked once
-// per distinct stack, on opts.Workers goroutines.
+// [engine.Engine.Stacks]) get the same verdicts: the policy is asked
+// once per distinct stack ([engine.Engine.Catalogs], which reads the
+// universe once per batch), on opts.Workers goroutines.
 func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Subject, opts Options) ([]decided, int, error) {
 	stacks := make([]string, len(subjects))
 	batches := (len(subjects) + stackBatch - 1) / stackBatch
@@ -238,13 +239,32 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 		}
 	}
 	shared := make([]decided, len(representatives))
-	err = parallel(ctx, opts, len(representatives), "distinct stacks decided", func(ctx context.Context, g int) error {
-		s := subjects[representatives[g]]
-		d, err := decideOne(ctx, e, u, s, opts.Tools.Calls)
-		if err != nil {
-			return fmt.Errorf("decide for %s: %w", s, err)
+	batches = (len(representatives) + catalogBatch - 1) / catalogBatch
+	err = parallel(ctx, opts, batches, "batches of distinct stacks decided", func(ctx context.Context, b int) error {
+		lo, hi := b*catalogBatch, min((b+1)*catalogBatch, len(representatives))
+		inputs := make([]ast.Value, 0, hi-lo)
+		for _, i := range representatives[lo:hi] {
+			input, err := encode(request(subjects[i], &universe{}, nil))
+			if err != nil {
+				return err
+			}
+			inputs = append(inputs, input)
 		}
-		shared[g] = d
+		catalogs, err := e.Catalogs(ctx, u.declared, inputs)
+		if err != nil {
+			return fmt.Errorf("decide subjects %d to %d: %w", lo, hi-1, err)
+		}
+		for g := lo; g < hi; g++ {
+			s := subjects[representatives[g]]
+			d, err := fromCatalog(s, u, catalogs[g-lo])
+			if err != nil {
+				return fmt.Errorf("decide for %s: %w", s, err)
+			}
+			if d.calls, err = decideCalls(ctx, e, u, s, opts.Tools.Calls); err != nil {
+				return fmt.Errorf("decide the calls of %s: %w", s, err)
+			}
+			shared[g] = d
+		}
 		return nil
 	})
 	if err != nil {
@@ -258,8 +278,12 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 	return results, len(representatives), nil
 }
 
-// stackBatch is how many subjects' stacks one evaluation reads.
-const stackBatch = 64
+// stackBatch is how many subjects' stacks one evaluation reads, and
+// catalogBatch how many catalogs.
+const (
+	stackBatch   = 64
+	catalogBatch = 16
+)
 
 // parallel runs do(i) for i in [0, n) on opts.Workers goroutines,
 // stopping at the first error, with progress on opts.Progress.
@@ -300,6 +324,9 @@ func parallel(ctx context.Context, opts Options, n int, what string, do func(ctx
 	return ctx.Err()
 }
 
+// decideOne asks the policy for one subject's catalog
+// (data.tooleval.tools) and its calls' decisions: what decideAll gives
+// each subject, asked of the entry point a runtime asks.
 func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, calls []any) (decided, error) {
 	input, err := encode(request(s, u, nil))
 	if err != nil {
@@ -309,6 +336,16 @@ func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, ca
 	if err != nil {
 		return decided{}, err
 	}
+	d, err := fromCatalog(s, u, c)
+	if err != nil {
+		return decided{}, err
+	}
+	d.calls, err = decideCalls(ctx, e, u, s, calls)
+	return d, err
+}
+
+// fromCatalog reads the verdicts of a catalog of the universe.
+func fromCatalog(s Subject, u *universe, c *engine.Catalog) (decided, error) {
 	if len(c.Tools) != len(u.declared) {
 		return decided{}, fmt.Errorf("the catalog has %d tools, %d were declared", len(c.Tools), len(u.declared))
 	}
@@ -316,18 +353,23 @@ func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, ca
 	for i, t := range c.Tools {
 		d.verdicts[i] = verdict{outcome: t.Outcome, reason: t.Reason, layer: t.Layer}
 	}
-	if len(calls) > 0 {
-		input, err := encode(request(s, u, calls))
-		if err != nil {
-			return decided{}, err
-		}
-		decision, err := e.DecideValue(ctx, input)
-		if err != nil {
-			return decided{}, err
-		}
-		d.calls = decision.Decisions
-	}
 	return d, nil
+}
+
+// decideCalls decides the --tools calls for s (none: nil).
+func decideCalls(ctx context.Context, e *engine.Engine, u *universe, s Subject, calls []any) ([]engine.CallDecision, error) {
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	input, err := encode(request(s, u, calls))
+	if err != nil {
+		return nil, err
+	}
+	decision, err := e.DecideValue(ctx, input)
+	if err != nil {
+		return nil, err
+	}
+	return decision.Decisions, nil
 }
 
 // explainOne is the explain trace of one call of tool by subject.

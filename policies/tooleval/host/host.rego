@@ -48,7 +48,8 @@ interface := {
 #   evaluated without input, and so is verify_space, what tooleval verify
 #   enumerates; verify_stacks is a function of an array of decision
 #   inputs (what the verdicts of each depend on, besides its declared
-#   tools).
+#   tools), and verify_catalogs a document of the input (the catalogs of
+#   many requests over one set of declared tools).
 entry_points := {
 	"decision": "data.tooleval.decision",
 	"explain": "data.tooleval.explain",
@@ -62,6 +63,7 @@ entry_points := {
 	"prepared": "data.tooleval.configuration.prepared_document",
 	"verify_space": "data.tooleval.verify.space",
 	"verify_stacks": "data.tooleval.verify.stacks",
+	"verify_catalogs": "data.tooleval.verify.catalogs",
 }
 
 # METADATA

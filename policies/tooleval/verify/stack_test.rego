@@ -20,7 +20,7 @@ stack_cases := [
 test_stacks if {
 	failures := [note |
 		some [note, a, b, same] in stack_cases
-		verify.stack(a) == verify.stack(b) != same
+		_same_stack(a, b) != same
 	]
 	failures == []
 }
@@ -31,3 +31,7 @@ test_a_stack_for_every_input if {
 	}
 	verify.stack(null) != verify.stack(1)
 }
+
+default _same_stack(_, _) := false
+
+_same_stack(a, b) if verify.stack(a) == verify.stack(b)
