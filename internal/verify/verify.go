@@ -239,9 +239,10 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 		}
 	}
 	shared := make([]decided, len(representatives))
-	batches = (len(representatives) + catalogBatch - 1) / catalogBatch
+	per := catalogsPerEvaluation(len(u.declared))
+	batches = (len(representatives) + per - 1) / per
 	err = parallel(ctx, opts, batches, "batches of distinct stacks decided", func(ctx context.Context, b int) error {
-		lo, hi := b*catalogBatch, min((b+1)*catalogBatch, len(representatives))
+		lo, hi := b*per, min((b+1)*per, len(representatives))
 		inputs := make([]ast.Value, 0, hi-lo)
 		for _, i := range representatives[lo:hi] {
 			input, err := encode(request(subjects[i], &universe{}, nil))
@@ -278,12 +279,19 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 	return results, len(representatives), nil
 }
 
-// stackBatch is how many subjects' stacks one evaluation reads, and
-// catalogBatch how many catalogs.
-const (
-	stackBatch   = 64
-	catalogBatch = 16
-)
+// stackBatch is how many subjects' stacks one evaluation reads.
+const stackBatch = 64
+
+// catalogsPerEvaluation is how many catalogs of tools declared tools one
+// evaluation gives: about verdictsPerEvaluation verdicts, 1 to 16
+// catalogs, so that an evaluation stays well inside the evaluation
+// deadline (--timeout, 5 s by default) on a loaded machine: a verdict
+// costs about 0.15 ms of CPU (docs/verify.md, Cost).
+func catalogsPerEvaluation(tools int) int {
+	return max(1, min(16, verdictsPerEvaluation/max(tools, 1)))
+}
+
+const verdictsPerEvaluation = 4096
 
 // parallel runs do(i) for i in [0, n) on opts.Workers goroutines,
 // stopping at the first error, with progress on opts.Progress.
