@@ -22,7 +22,7 @@ func TestVerifyGolden(t *testing.T) {
 	require.Equal(t, 1, code, stderr)
 	var r verify.Report
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
-	require.Equal(t, []string{verify.FloorHolds}, violatedInvariants(&r))
+	require.Equal(t, []string{verify.FloorHolds}, r.Violated())
 	matchExpected(t, "../inputs/expected/verify/floor_exception.json", []byte(out), os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1")
 }
 

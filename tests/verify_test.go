@@ -15,17 +15,6 @@ import (
 	"github.com/tooleval/tooleval/internal/verify"
 )
 
-// violatedInvariants lists the invariants of a report that do not hold.
-func violatedInvariants(r *verify.Report) []string {
-	var ids []string
-	for _, inv := range r.Invariants {
-		if !inv.Held {
-			ids = append(ids, inv.ID)
-		}
-	}
-	return ids
-}
-
 // The shipped presets and every example deployment of inputs/configured
 // keep every promise verify checks (inputs/configured/agents: see
 // TestVerifyWorkedExample).
@@ -40,7 +29,7 @@ func TestVerifyShippedPresetsAndExamplesHold(t *testing.T) {
 			require.NoError(t, err)
 			r, err := verify.Run(ctx, e, verify.Options{})
 			require.NoError(t, err)
-			assert.Empty(t, violatedInvariants(r))
+			assert.Empty(t, r.Violated())
 		})
 	}
 	for _, d := range deployments(t) {
@@ -51,7 +40,7 @@ func TestVerifyShippedPresetsAndExamplesHold(t *testing.T) {
 			e, _ := configuredEngine(t, d)
 			r, err := verify.Run(ctx, e, verify.Options{})
 			require.NoError(t, err)
-			assert.Empty(t, violatedInvariants(r))
+			assert.Empty(t, r.Violated())
 			assert.Positive(t, r.Subjects)
 		})
 	}
@@ -135,13 +124,13 @@ func TestVerifyFindsViolationsPlantedInThePolicy(t *testing.T) {
 			require.NoError(t, err)
 			r, err := verify.Run(ctx, shipped, verify.Options{})
 			require.NoError(t, err)
-			require.Empty(t, violatedInvariants(r), "the shipped policy")
+			require.Empty(t, r.Violated(), "the shipped policy")
 
 			patched, err := engine.New(ctx, engine.WithBundle(patchedPolicies(t, c.file, c.old, c.replacement)), engine.WithConfig(overlay))
 			require.NoError(t, err)
 			r, err = verify.Run(ctx, patched, verify.Options{})
 			require.NoError(t, err)
-			assert.Equal(t, []string{c.invariant}, violatedInvariants(r))
+			assert.Equal(t, []string{c.invariant}, r.Violated())
 			for _, inv := range r.Invariants {
 				if inv.ID != c.invariant {
 					continue

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,13 +63,17 @@ type Report struct {
 }
 
 // Held reports whether every invariant held.
-func (r *Report) Held() bool {
+func (r *Report) Held() bool { return len(r.Violated()) == 0 }
+
+// Violated lists the ids of the invariants that do not hold, in order.
+func (r *Report) Violated() []string {
+	var ids []string
 	for _, inv := range r.Invariants {
 		if !inv.Held {
-			return false
+			ids = append(ids, inv.ID)
 		}
 	}
-	return true
+	return ids
 }
 
 // Result is one invariant's outcome.
@@ -129,6 +134,9 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read what to enumerate (data.tooleval.verify.space): %w", err)
 	}
+	if err := checkSpace(space); err != nil {
+		return nil, err
+	}
 	subjects, err := Enumerate(space, opts.Exhaustive)
 	if err != nil {
 		return nil, err
@@ -165,6 +173,30 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 		r.Invariants = append(r.Invariants, res)
 	}
 	return r, nil
+}
+
+// checkSpace refuses a space that lacks what the invariants read (a
+// custom bundle's): an exclusion or a mode missing would make an
+// invariant hold because nothing was checked.
+func checkSpace(space *engine.Space) error {
+	var missing []string
+	for _, name := range []string{"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "teammate_no_spawn"} {
+		if _, ok := space.Exclusions[name]; !ok {
+			missing = append(missing, "exclusions."+name)
+		}
+	}
+	for _, mode := range []string{"async", "teammate", "coordinator", "read_only", "leaf"} {
+		if _, ok := space.Modes[mode]; !ok {
+			missing = append(missing, "modes."+mode)
+		}
+	}
+	if len(space.Tools) == 0 {
+		missing = append(missing, "tools")
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the policy's data.tooleval.verify.space lacks %s: nothing would be checked there; verify with a bundle built from this repository's policies", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // compareViolations orders counterexamples: the smallest subject first,

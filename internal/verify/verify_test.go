@@ -41,22 +41,11 @@ func result(t *testing.T, r *Report, id string) Result {
 	return Result{}
 }
 
-// violated returns the invariants of r that do not hold.
-func violated(r *Report) []string {
-	var ids []string
-	for _, inv := range r.Invariants {
-		if !inv.Held {
-			ids = append(ids, inv.ID)
-		}
-	}
-	return ids
-}
-
 // The shipped configuration keeps every promise, and each built-in
 // invariant is reported, held.
 func TestShippedConfigurationHolds(t *testing.T) {
 	r := run(t, `{}`, Options{})
-	assert.Empty(t, violated(r))
+	assert.Empty(t, r.Violated())
 	assert.True(t, r.Held())
 	var ids []string
 	for _, inv := range r.Invariants {
@@ -110,7 +99,7 @@ func TestPlantedViolationsAreFound(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := run(t, c.overlay, Options{})
-			assert.ElementsMatch(t, append([]string{c.invariant}, c.also...), violated(r))
+			assert.ElementsMatch(t, append([]string{c.invariant}, c.also...), r.Violated())
 			res := result(t, r, c.invariant)
 			require.NotNil(t, res.Counterexample)
 			ce := res.Counterexample
@@ -218,7 +207,7 @@ violation contains {"id": "shell.never_rm", "message": sprintf("call %s is allow
 	}
 
 	r := run(t, `{"agents": {"docs-readonly": {"tools": ["read_file", "write_file"]}}}`, Options{Invariants: inv, Tools: tools})
-	assert.ElementsMatch(t, []string{"readonly.never_writes", "shell.never_rm"}, violated(r))
+	assert.ElementsMatch(t, []string{"readonly.never_writes", "shell.never_rm"}, r.Violated())
 	ce := result(t, r, "readonly.never_writes").Counterexample
 	require.NotNil(t, ce)
 	assert.Equal(t, "docs-readonly", ce.Subject.Agent.Name)
@@ -226,7 +215,7 @@ violation contains {"id": "shell.never_rm", "message": sprintf("call %s is allow
 	assert.Equal(t, 1, r.Calls)
 
 	r = run(t, `{"agents": {"docs-readonly": {"tools": ["read_file"]}}, "tools": {"deny": [{"tool": "bash", "command_prefix": "rm"}]}}`, Options{Invariants: inv, Tools: tools})
-	assert.Empty(t, violated(r))
+	assert.Empty(t, r.Violated())
 	assert.True(t, result(t, r, "shell.never_rm").Held)
 }
 
@@ -244,4 +233,16 @@ func TestUserInvariantsFailLoudly(t *testing.T) {
 	require.NoError(t, err)
 	_, err = Run(context.Background(), configured(t, `{}`), Options{Invariants: inv})
 	require.ErrorContains(t, err, "string id and message")
+}
+
+// A space that lacks what the invariants read is refused: an invariant
+// must not hold because nothing was checked.
+func TestIncompleteSpaceIsRefused(t *testing.T) {
+	e := configured(t, `{}`)
+	space, err := e.Space(context.Background())
+	require.NoError(t, err)
+	require.NoError(t, checkSpace(space))
+	delete(space.Exclusions, "fork_no_spawn")
+	delete(space.Modes, "leaf")
+	require.ErrorContains(t, checkSpace(space), "exclusions.fork_no_spawn, modes.leaf")
 }
