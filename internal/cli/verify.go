@@ -27,8 +27,9 @@ delegation.ask_kept, config.no_latent_error, and each id of the
 violation rules in --invariants (package tooleval.invariants). A
 violated invariant is shown with its smallest counterexample and that
 call's explain trace. See docs/verify.md.
---tools takes a decision input (its declared tools and calls) or a JSON
-array of declarations.
+--tools takes a decision input (its declared tools, its calls, and the
+layers, MCP services or handoff a runtime sends, put in every request)
+or a JSON array of declarations.
 Exit status: 0 every invariant holds, 1 one is violated, 3 the
 configuration has errors (run tooleval check), 2 bad usage.
 `
@@ -36,7 +37,7 @@ configuration has errors (run tooleval check), 2 bad usage.
 func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "verify", "verify [--config FILE] [--bundle PATH] [--tools FILE] [--invariants DIR] [--format table|json] [--workers N] [--exhaustive]", verifyExamples)
 	policy := addPolicyFlags(fs, s.In)
-	toolsFile := fs.String("tools", "", "a decision input whose declared tools join the enumeration and whose calls are decided for every subject, or a JSON array of declarations")
+	toolsFile := fs.String("tools", "", "a decision input whose declared tools join the enumeration, whose calls are decided for every subject and whose other members (layers, mcp_services, handoff) go into every request; or a JSON array of declarations")
 	invariants := fs.String("invariants", "", "a directory of Rego invariants (package tooleval.invariants, rule violation)")
 	format := fs.StringP("format", "f", "", "output format: table or json (default: table on a terminal, else json)")
 	workers := fs.Int("workers", 0, "subjects decided at once (default: one per CPU)")

@@ -214,9 +214,14 @@ func compareViolations(a, b Violation) int {
 	return 0
 }
 
-// request is the decision input of subject declaring the universe.
+// request is the decision input of subject declaring the universe,
+// with what --tools puts in every request.
 func request(s Subject, u *universe, calls []any) map[string]any {
-	r := map[string]any{"agent": s.Agent}
+	r := make(map[string]any, len(u.request)+5)
+	for k, v := range u.request {
+		r[k] = v
+	}
+	r["agent"] = s.Agent
 	if u.declared != nil {
 		r["declared"] = u.declared
 	}
@@ -246,7 +251,7 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 		for _, s := range subjects[lo:hi] {
 			// The stack leaves the declared tools out: the same in every
 			// request, they need not be sent.
-			input, err := encode(request(s, &universe{}, nil))
+			input, err := encode(request(s, u.withoutTools(), nil))
 			if err != nil {
 				return err
 			}
@@ -277,7 +282,7 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 		lo, hi := b*per, min((b+1)*per, len(representatives))
 		inputs := make([]ast.Value, 0, hi-lo)
 		for _, i := range representatives[lo:hi] {
-			input, err := encode(request(subjects[i], &universe{}, nil))
+			input, err := encode(request(subjects[i], u.withoutTools(), nil))
 			if err != nil {
 				return err
 			}

@@ -246,3 +246,30 @@ func TestIncompleteSpaceIsRefused(t *testing.T) {
 	delete(space.Modes, "leaf")
 	require.ErrorContains(t, checkSpace(space), "exclusions.fork_no_spawn, modes.leaf")
 }
+
+// What a --tools decision input holds besides its tools and calls (here
+// an inline layer) goes into every request verify makes.
+func TestToolsRequestMembersGoInEveryRequest(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bash.rego"), []byte(`package tooleval.invariants
+
+violation contains {"id": "no.bash", "message": "bash is let through", "tool": "bash"} if {
+	some tool in input.tools
+	tool.name == "bash"
+	tool.outcome != "deny"
+}
+`), 0o600))
+	inv, err := LoadInvariants(context.Background(), dir)
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), "tools.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"agent": {"role": "fork"}, "run": {"attempts": 1},
+		"declared": [{"name": "bash"}], "layers": [{"name": "runtime", "allow": ["read_file"]}]}`), 0o600))
+	tools, err := ReadTools(file)
+	require.NoError(t, err)
+	require.Equal(t, map[string]any{"layers": []any{map[string]any{"name": "runtime", "allow": []any{"read_file"}}}}, tools.Request)
+
+	assert.Equal(t, []string{"no.bash"}, run(t, `{}`, Options{Invariants: inv, Tools: Tools{Declared: tools.Declared}}).Violated())
+	r := run(t, `{}`, Options{Invariants: inv, Tools: tools})
+	assert.Empty(t, r.Violated())
+	assert.Positive(t, r.Subjects)
+}
