@@ -369,26 +369,6 @@ func parallel(ctx context.Context, opts Options, n int, what string, do func(ctx
 	return ctx.Err()
 }
 
-// decideOne asks the policy for one subject's catalog
-// (data.tooleval.tools) and its calls' decisions: what decideAll gives
-// each subject, asked of the entry point a runtime asks.
-func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, calls []any) (decided, error) {
-	input, err := encode(request(s, u, nil))
-	if err != nil {
-		return decided{}, err
-	}
-	c, err := e.ToolsValue(ctx, input)
-	if err != nil {
-		return decided{}, err
-	}
-	d, err := fromCatalog(s, u, c)
-	if err != nil {
-		return decided{}, err
-	}
-	d.calls, err = decideCalls(ctx, e, u, s, calls)
-	return d, err
-}
-
 // fromCatalog reads the verdicts of a catalog of the universe.
 func fromCatalog(s Subject, u *universe, c *engine.Catalog) (decided, error) {
 	if len(c.Tools) != len(u.declared) {

@@ -273,3 +273,24 @@ violation contains {"id": "no.bash", "message": "bash is let through", "tool": "
 	assert.Empty(t, r.Violated())
 	assert.Positive(t, r.Subjects)
 }
+
+// decideOne asks the policy for one subject's catalog
+// (data.tooleval.tools) and its calls' decisions: what decideAll gives
+// each subject, asked of the entry point a runtime asks, one subject at
+// a time.
+func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, calls []any) (decided, error) {
+	input, err := encode(request(s, u, nil))
+	if err != nil {
+		return decided{}, err
+	}
+	c, err := e.ToolsValue(ctx, input)
+	if err != nil {
+		return decided{}, err
+	}
+	d, err := fromCatalog(s, u, c)
+	if err != nil {
+		return decided{}, err
+	}
+	d.calls, err = decideCalls(ctx, e, u, s, calls)
+	return d, err
+}
