@@ -176,8 +176,9 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 }
 
 // checkSpace refuses a space that lacks what the invariants read (a
-// custom bundle's): an exclusion or a mode missing would make an
-// invariant hold because nothing was checked.
+// custom bundle's): an exclusion, a mode or the spawn tool missing, or
+// a deny list whose subjects cannot be placed, would make an invariant
+// hold because nothing was checked.
 func checkSpace(space *engine.Space) error {
 	var missing []string
 	for _, name := range []string{"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "teammate_no_spawn"} {
@@ -193,10 +194,32 @@ func checkSpace(space *engine.Space) error {
 	if len(space.Tools) == 0 {
 		missing = append(missing, "tools")
 	}
+	if len(space.SpawnTools) == 0 {
+		missing = append(missing, "spawn_tools")
+	}
+	for _, d := range space.DenyLists {
+		if !knownApplies(d.Applies) {
+			missing = append(missing, fmt.Sprintf("a known applies for deny list %s (it says %v)", d.Field, d.Applies))
+		}
+	}
 	if len(missing) > 0 {
 		return fmt.Errorf("the policy's data.tooleval.verify.space lacks %s: nothing would be checked there; verify with a bundle built from this repository's policies", strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// knownApplies reports whether whom a deny list applies to is one
+// references.applies reads: a list it could not place would be checked
+// for no one.
+func knownApplies(a any) bool {
+	switch a := a.(type) {
+	case string:
+		return a == "all" || a == "subagent" || a == "custom"
+	case map[string]any:
+		name, ok := a["agent"].(string)
+		return ok && name != "" && len(a) == 1
+	}
+	return false
 }
 
 // compareViolations orders counterexamples: the smallest subject first,

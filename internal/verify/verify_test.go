@@ -13,6 +13,17 @@ import (
 	"github.com/tooleval/tooleval/engine"
 )
 
+// writeInvariants writes one Rego file of invariants to a temporary
+// directory and loads it.
+func writeInvariants(t *testing.T, src string) *UserInvariants {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "invariants.rego"), []byte(src), 0o600))
+	inv, err := LoadInvariants(context.Background(), dir)
+	require.NoError(t, err)
+	return inv
+}
+
 // configured is an engine on the embedded bundle with an overlay.
 func configured(t *testing.T, overlay string) *engine.Engine {
 	t.Helper()
@@ -178,8 +189,7 @@ func TestEnumerate(t *testing.T) {
 // --tools; the ones they declare are reported held when nothing
 // violates them.
 func TestUserInvariants(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "readonly.rego"), []byte(`package tooleval.invariants
+	inv := writeInvariants(t, `package tooleval.invariants
 
 invariants := {
 	"readonly.never_writes": "no agent named *-readonly may write",
@@ -198,9 +208,7 @@ violation contains {"id": "shell.never_rm", "message": sprintf("call %s is allow
 	c.id == "rm"
 	c.outcome != "deny"
 }
-`), 0o600))
-	inv, err := LoadInvariants(context.Background(), dir)
-	require.NoError(t, err)
+`)
 	tools := Tools{
 		Declared: []any{map[string]any{"name": "bash"}},
 		Calls:    []any{map[string]any{"id": "rm", "name": "bash", "args": map[string]any{"command": "rm -rf /tmp/x"}}},
@@ -244,23 +252,23 @@ func TestIncompleteSpaceIsRefused(t *testing.T) {
 	require.NoError(t, checkSpace(space))
 	delete(space.Exclusions, "fork_no_spawn")
 	delete(space.Modes, "leaf")
-	require.ErrorContains(t, checkSpace(space), "exclusions.fork_no_spawn, modes.leaf")
+	space.SpawnTools = nil
+	space.DenyLists = append(space.DenyLists, engine.SpaceList{Field: "config.x.deny", Applies: "tenant"})
+	err = checkSpace(space)
+	require.ErrorContains(t, err, "exclusions.fork_no_spawn, modes.leaf, spawn_tools, a known applies for deny list config.x.deny")
 }
 
 // What a --tools decision input holds besides its tools and calls (here
 // an inline layer) goes into every request verify makes.
 func TestToolsRequestMembersGoInEveryRequest(t *testing.T) {
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "bash.rego"), []byte(`package tooleval.invariants
+	inv := writeInvariants(t, `package tooleval.invariants
 
 violation contains {"id": "no.bash", "message": "bash is let through", "tool": "bash"} if {
 	some tool in input.tools
 	tool.name == "bash"
 	tool.outcome != "deny"
 }
-`), 0o600))
-	inv, err := LoadInvariants(context.Background(), dir)
-	require.NoError(t, err)
+`)
 	file := filepath.Join(t.TempDir(), "tools.json")
 	require.NoError(t, os.WriteFile(file, []byte(`{"agent": {"role": "fork"}, "run": {"attempts": 1},
 		"declared": [{"name": "bash"}], "layers": [{"name": "runtime", "allow": ["read_file"]}]}`), 0o600))

@@ -104,6 +104,10 @@ sources(doc, s, conf) := object.union_n([
 agent_tools(s, index) := agents.agent_tools(s, index)
 
 # METADATA
+# description: The runtime's spawn tool under conf (tooleval.stages.agents.agent_tool).
+agent_tool(conf) := agents.agent_tool(conf)
+
+# METADATA
 # description: |
 #   What deciding a shell call's action needs for the subject s, or null
 #   when no call's action is checked (tooleval.stages.read_only.action_policy).

@@ -17,6 +17,7 @@ package tooleval.verify
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
+import data.tooleval.stages
 import data.tooleval.warnings
 
 # METADATA
@@ -44,9 +45,9 @@ space := space_of(configuration.config, configuration.prepared.max_depth)
 #     exclusions   each runtime exclusion as promised: the floor's whole
 #                  list (floor exceptions are what floor.holds reports),
 #                  the configuration's and the preset's additions
-#     spawn_tools  the runtime's tool that launches a sub-agent:
-#                  agent_filters.agent_tool (each preset sets its
-#                  runtime's), as a list
+#     spawn_tools  the runtime's tool that launches a sub-agent, read as
+#                  the policy reads it (tooleval.stages.agent_tool), as a
+#                  list
 #     deny_lists   the configured deny lists, each with whom it applies to
 #     plans        each tenant's plan (config.tenants[id].tools; null: every tool)
 space_of(conf, max_depth) := {
@@ -59,7 +60,7 @@ space_of(conf, max_depth) := {
 	"modes": modes(conf),
 	"tools": tools(conf),
 	"exclusions": {name: promised_exclusion(conf, name) | some name in configuration.exclusion_names},
-	"spawn_tools": [t | t := configuration.object_at(conf, "agent_filters").agent_tool; is_string(t)],
+	"spawn_tools": [t | t := stages.agent_tool(conf); is_string(t)],
 	"deny_lists": deny_lists(conf),
 	"plans": {id: object.get(plan, "tools", null) | some id, plan in configuration.object_at(conf, "tenants")},
 }

@@ -102,3 +102,9 @@ _added(name) := {d | some d in verify.tools({"groups": {"g": [name]}})} - {d | s
 _expected(null) := set()
 
 _expected(d) := {d} if d != null
+
+# The spawn tool is read as the policy reads it: absent or null is agent.
+test_spawn_tool_read_as_the_policy_reads_it if {
+	space_with({"agent_filters": {"agent_tool": null}}).spawn_tools == ["agent"]
+	space_with({"agent_filters": {"agent_tool": "task"}}).spawn_tools == ["task"]
+}

@@ -77,9 +77,17 @@ _async_agents_stage(s, conf) := [{
 	is_array(allowed)
 } else := []
 
+# METADATA
+# description: |
+#   The runtime's tool that launches a sub-agent:
+#   agent_filters.agent_tool, "agent" when absent or null (each preset
+#   sets its runtime's). The one reading of it: the teammate stage and
+#   tooleval verify read it here.
+agent_tool(conf) := shape.field(_filters(conf), "agent_tool", "agent")
+
 _teammate_tools(s, conf) := array.concat(
 	shape.field(_filters(conf), "in_process_teammate_allowed", []),
-	[shape.field(_filters(conf), "agent_tool", "agent")],
+	[agent_tool(conf)],
 ) if {
 	s.teammate
 } else := []
@@ -185,7 +193,7 @@ _definition_errors(name, d, conf) := [shape.problem(
 _definition_members := {"tools", "disallowed_tools", "builtin", "async", "background", "read_only", "profile", "also_allow"}
 
 _agent_tool_errors(conf) := [] if {
-	plain_name(shape.field(_filters(conf), "agent_tool", "agent"))
+	plain_name(agent_tool(conf))
 } else := [shape.problem(
 	"invalid_config_value",
 	"config.agent_filters.agent_tool must be a tool name",
