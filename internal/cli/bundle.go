@@ -40,6 +40,9 @@ func runBundle(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitUsage, err
 	}
 	if fs.NArg() != 1 || fs.Arg(0) != "build" {
+		if fs.NArg() == 1 {
+			return ExitUsage, usagef("unknown subcommand %q%s (usage: tooleval bundle build [-o FILE])", fs.Arg(0), suggestion(fs.Arg(0), []string{"build"}))
+		}
 		return ExitUsage, usagef("usage: tooleval bundle build [-o FILE]")
 	}
 	rev := *revision

@@ -139,8 +139,12 @@ func Run(ctx context.Context, s Streams, args []string) int {
 		}
 		return code
 	}
+	hint, known := commandAliases[strings.ToLower(args[0])]
+	if !known {
+		hint = suggestion(args[0], names)
+	}
 	fmt.Fprintf(s.Err, "tooleval: unknown command %q%s\n(the commands: %s; run 'tooleval --help')\n",
-		args[0], suggestion(args[0], names), strings.Join(names, ", "))
+		args[0], hint, strings.Join(names, ", "))
 	return ExitUsage
 }
 

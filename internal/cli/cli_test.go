@@ -111,6 +111,20 @@ func TestCommandLineConventions(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.NotContains(t, stderr, "did you mean", "no suggestion for a word close to nothing")
 
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explain"}, `unknown command "explain" (did you mean eval --explain?)`},
+		{[]string{"import", "claud-code", "x.json"}, `the runtimes imported are claude-code, codex and gemini (did you mean claude-code?)`},
+		{[]string{"bundle", "biuld"}, `unknown subcommand "biuld" (did you mean build?)`},
+		{[]string{"mcp", "prxy"}, `unknown subcommand "prxy" (did you mean proxy?)`},
+	} {
+		_, stderr, code = run(t, "", false, c.args...)
+		require.Equal(t, ExitUsage, code, c.args)
+		require.Contains(t, stderr, c.want, c.args)
+	}
+
 	_, stderr, code = run(t, "{}", false, "eval", "--formt", "json")
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, stderr, "unknown flag: --formt (did you mean --format?)")

@@ -74,7 +74,7 @@ func runImport(_ context.Context, s Streams, args []string) (int, error) {
 	runtime := fs.Arg(0)
 	read, ok := importers[runtime]
 	if !ok {
-		return ExitUsage, usagef("%q: the runtimes imported are claude-code, codex and gemini", runtime)
+		return ExitUsage, usagef("%q: the runtimes imported are claude-code, codex and gemini%s", runtime, suggestion(runtime, []string{"claude-code", "codex", "gemini"}))
 	}
 	if flags.approvalPolicy != "" && runtime != "codex" {
 		return ExitUsage, usagef("--approval-policy is Codex's: leave it out for %s", runtime)

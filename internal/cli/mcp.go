@@ -65,7 +65,7 @@ func runMCP(ctx context.Context, s Streams, args []string) (int, error) {
 		fmt.Fprint(s.Out, mcpUsage)
 		return ExitOK, nil
 	}
-	return ExitUsage, usagef("unknown subcommand %q (run 'tooleval mcp --help')", args[0])
+	return ExitUsage, usagef("unknown subcommand %q%s (run 'tooleval mcp --help')", args[0], suggestion(args[0], []string{"proxy"}))
 }
 
 // identityFlags are the agent, layers, workspace, tenant and caller a
