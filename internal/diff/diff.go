@@ -370,7 +370,7 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 			}
 		}
 		if !vb.same(va) || vb.Masked != va.Masked {
-			o.changes = append(o.changes, Change{Request: req.Source, Call: i, ID: b.ID, Name: b.Name, Before: vb, After: va, Group: vb.String() + " → " + va.String(), Kind: vb.outcome() + " → " + va.outcome()})
+			o.changes = append(o.changes, Change{Request: req.Source, Call: i, ID: b.ID, Name: b.Name, Before: vb, After: va, Group: vb.String() + arrow + va.String(), Kind: vb.outcome() + arrow + va.outcome()})
 		}
 	}
 	if len(o.changes) > 0 {

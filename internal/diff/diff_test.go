@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -195,6 +196,25 @@ func TestReplayReportsWhatChanges(t *testing.T) {
 	require.Equal(t, []EffectiveChange{{Request: "r0", Added: []string{}, Removed: []string{"send_email"}}}, r.Effective)
 	require.Empty(t, r.Errors)
 	require.Empty(t, r.NotReplayable)
+}
+
+// TestReportsWriteTheArrow: a change's two sides are joined by the arrow
+// itself in the table and the HTML report, not by its escape (\u2192),
+// while what stands around it is still escaped.
+func TestReportsWriteTheArrow(t *testing.T) {
+	r := replay(t, false, subagentRequest, `{"declared": [{"name": "send_email"}], "calls": [{"id": "m", "name": "send_email"}]}`)
+	r.Groups = append(r.Groups, Group{Change: "allowed → refused by t\u0455 (denied)", Kind: "allow → deny", Calls: 1, Requests: 1})
+	var table bytes.Buffer
+	require.NoError(t, WriteTable(&table, r))
+	require.Contains(t, table.String(), "allowed → refused by subagent_hard_deny (excluded)")
+	require.Contains(t, table.String(), `allowed → refused by t\u0455 (denied)`, "the sides are still escaped")
+	require.NotContains(t, table.String(), `\u2192`)
+	e, err := engines()
+	require.NoError(t, err)
+	var page bytes.Buffer
+	require.NoError(t, WriteHTML(context.Background(), &page, r, Policy{Spec: "base", Engine: e[0]}, Policy{Spec: "candidate", Engine: e[1]}))
+	require.Contains(t, page.String(), "allowed → refused by subagent_hard_deny (excluded)")
+	require.NotContains(t, page.String(), `\u2192`)
 }
 
 // TestReplayOfOnePolicyChangesNothing: the same policy on both sides

@@ -15,6 +15,10 @@ import (
 	"github.com/tooleval/tooleval/internal/matrix"
 )
 
+// arrow joins the two sides of a change ("allowed → refused ..."): the
+// one character outside ASCII a report writes as it stands.
+const arrow = " → "
+
 // WriteTable writes the report for a terminal: the policies by resolved
 // revision and when the report was made, the groups of changes, each
 // changed call and why each side decided it, effective tools and errors,
@@ -29,7 +33,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	if len(r.Groups) > 0 {
 		fmt.Fprintln(w)
 		for _, g := range r.Groups {
-			fmt.Fprintf(w, "  %d %s in %d %s: %s\n", g.Calls, plural(g.Calls, "call", "calls"), g.Requests, plural(g.Requests, "request", "requests"), display.Escape(g.Change))
+			fmt.Fprintf(w, "  %d %s in %d %s: %s\n", g.Calls, plural(g.Calls, "call", "calls"), g.Requests, plural(g.Requests, "request", "requests"), display.EscapeAround(g.Change, arrow))
 		}
 	}
 	if len(r.Changes) > 0 {
@@ -51,7 +55,7 @@ func WriteTable(w io.Writer, r *Report) error {
 		fmt.Fprintf(w, "\neffective %s: added [%s], removed [%s]", display.Text(e.Request), names(e.Added), names(e.Removed))
 	}
 	for _, e := range r.Errors {
-		fmt.Fprintf(w, "\nerrors %s: [%s] → [%s]", display.Text(e.Request), strings.Join(e.Before, ", "), strings.Join(e.After, ", "))
+		fmt.Fprintf(w, "\nerrors %s: [%s]"+arrow+"[%s]", display.Text(e.Request), strings.Join(e.Before, ", "), strings.Join(e.After, ", "))
 	}
 	if len(r.Effective)+len(r.Errors) > 0 {
 		fmt.Fprintln(w)
@@ -272,7 +276,7 @@ func WriteHTML(ctx context.Context, w io.Writer, r *Report, base, candidate Poli
 		}
 		p.Matrices = append(p.Matrices, matrixPair(source, b, c))
 	}
-	t, err := template.New("report").Funcs(template.FuncMap{"escape": display.Escape}).Parse(reportTemplate)
+	t, err := template.New("report").Funcs(template.FuncMap{"escape": display.Escape, "change": func(s string) string { return display.EscapeAround(s, arrow) }}).Parse(reportTemplate)
 	if err != nil {
 		return err
 	}

@@ -142,6 +142,17 @@ func Escape(s string) string {
 	return escapeText(s)
 }
 
+// EscapeAround escapes s as Escape does, except for each sep in it,
+// which is written as it stands: a label such as "allowed → refused"
+// keeps its arrow while what stands around it cannot hide look-alikes.
+func EscapeAround(s, sep string) string {
+	pieces := strings.Split(s, sep)
+	for i, p := range pieces {
+		pieces[i] = Escape(p)
+	}
+	return strings.Join(pieces, sep)
+}
+
 func escapeText(s string) string {
 	var out strings.Builder
 	for _, r := range s {
