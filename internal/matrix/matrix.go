@@ -7,6 +7,7 @@ package matrix
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -78,11 +79,7 @@ func Build(ctx context.Context, e *engine.Engine, input ast.Value) (*Matrix, err
 			}
 			checks = append(checks, title(step))
 			row.Cells = append(row.Cells, step.Outcome)
-			entry := ""
-			if step.Entry != nil {
-				entry = fmt.Sprint(step.Entry)
-			}
-			row.Entries = append(row.Entries, entry)
+			row.Entries = append(row.Entries, entryText(step.Entry))
 		}
 		if i == 0 {
 			m.Checks = append(m.Checks, checks...)
@@ -139,4 +136,21 @@ func probe(input ast.Value) (ast.Object, []any) {
 	}
 	request.Insert(ast.StringTerm("calls"), ast.ArrayTerm(calls...))
 	return request, names
+}
+
+// entryText is how a matrix cell names the entry that decided it: a
+// name entry as it is written, an argument rule (an object) as the JSON
+// it is written in, nothing for none.
+func entryText(entry any) string {
+	switch e := entry.(type) {
+	case nil:
+		return ""
+	case string:
+		return e
+	}
+	text, err := json.Marshal(entry)
+	if err != nil {
+		return fmt.Sprint(entry)
+	}
+	return string(text)
 }

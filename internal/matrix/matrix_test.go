@@ -124,3 +124,19 @@ func TestBuildKnowsAsksAndArgumentRules(t *testing.T) {
 	require.True(t, shell.ByArguments)
 	require.NotContains(t, shell.Cells, Refused, "its name passes every name-level check")
 }
+
+// TestEntriesAreWrittenAsJSON: an argument rule that decided a cell is
+// named by the JSON it is written in, never by Go's map syntax.
+func TestEntriesAreWrittenAsJSON(t *testing.T) {
+	m := build(t, `{"declared": [{"name": "run_shell_command"}, {"name": "read_file"}],
+		"layers": [{"name": "team", "allow": ["read_file", {"tool": "run_shell_command", "command_prefix": "rm"}]}]}`)
+	var entries []string
+	for _, row := range m.Rows {
+		entries = append(entries, row.Entries...)
+	}
+	require.Contains(t, entries, `{"command_prefix":"rm","tool":"run_shell_command"}`)
+	require.Contains(t, entries, "read_file")
+	for _, e := range entries {
+		require.NotContains(t, e, "map[")
+	}
+}
