@@ -74,6 +74,10 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	r.report("configuration", "error", base.Errors, nil)
 	r.report("configuration", "warning", base.Warnings, nil)
+	if runtime := settingsFileOf(base.Errors); runtime != "" {
+		fmt.Fprintf(s.Err, "tooleval check: %s looks like %s settings file, not a tooleval configuration: import it first (tooleval import %s -o overlay.json FILE), then check the overlay\n",
+			display.Value(*policy.config), runtimeSettings[runtime], runtime)
+	}
 
 	for _, doc := range docs {
 		value, err := engine.DecodeInput(doc.Input)
@@ -98,6 +102,34 @@ func runCheck(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitRefused, nil
 	}
 	return ExitOK, nil
+}
+
+// runtimeSettingsKeys are top-level keys of the agent runtimes' own
+// settings files that are not tooleval configuration keys, with the
+// runtime whose importer reads such a file.
+var runtimeSettingsKeys = map[string]string{
+	"$schema": "claude-code", "permissions": "claude-code", "hooks": "claude-code", "enabledMcpjsonServers": "claude-code",
+	"approval_policy": "codex", "sandbox_mode": "codex", "model_provider": "codex", "rules": "gemini",
+	"general": "gemini", "security": "gemini", "mcpServers": "gemini",
+}
+
+// runtimeSettings names the runtime of an importer for a message.
+var runtimeSettings = map[string]string{"claude-code": "a Claude Code", "codex": "a Codex", "gemini": "a Gemini CLI"}
+
+// settingsFileOf is the importer of the runtime whose settings file the
+// configuration seems to be, from the unknown keys check reported at its
+// top level, or "".
+func settingsFileOf(errors []engine.Problem) string {
+	for _, p := range errors {
+		if p.Code() != "unknown_config_key" {
+			continue
+		}
+		field, _ := p["field"].(string)
+		if runtime, ok := runtimeSettingsKeys[strings.TrimPrefix(field, "config.")]; ok {
+			return runtime
+		}
+	}
+	return ""
 }
 
 // finding is one problem check reports, where it was found.

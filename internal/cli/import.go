@@ -5,10 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
+	"github.com/tooleval/tooleval/internal/atomicfile"
 	"github.com/tooleval/tooleval/internal/importer"
 )
+
+// maxImportBytes is the most a file tooleval import reads may hold: a
+// runtime's settings or policy files are kilobytes, and an overlay is a
+// few times the size of what it carries.
+const maxImportBytes = 4 << 20
 
 const importExamples = `  # Claude Code settings files, lowest precedence first (user, project, local, managed)
   tooleval import claude-code inputs/import/claude-code/project.json inputs/import/claude-code/ci.json
@@ -22,12 +29,17 @@ const importExamples = `  # Claude Code settings files, lowest precedence first 
   # Import and check in one go
   tooleval import claude-code inputs/import/claude-code/project.json | tooleval check --config -
 
-The overlay goes to standard output: a JSON object that --config, check,
+  # Write the overlay to a file (replaced only when the import succeeds)
+  tooleval import claude-code -o overlay.json inputs/import/claude-code/project.json
+
+The overlay goes to standard output, or to -o FILE: a JSON object that --config, check,
 bundle build --config and mcp proxy --config accept. Each rule or setting
 that could not be carried over exactly is a located line on standard error,
+in the order of the files and of the rules in them,
 with what was done instead (always the stricter reading: an allow dropped
 or narrowed, a deny or ask widened). docs/import.md says what each
 construct becomes.
+A file named - is read from standard input. A file over 4 MiB is refused.
 Exit status: 0 the overlay was written, 3 a file is not valid settings
 (nothing is written), 2 bad usage.
 `
@@ -60,6 +72,7 @@ type importFlags struct {
 func runImport(_ context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "import", "import claude-code SETTINGS.json... | import codex [--approval-policy P] RULES... | import gemini [flags] POLICY.toml...", importExamples)
 	var flags importFlags
+	output := fs.StringP("output", "o", "", "write the overlay to this file (atomically: an existing file is kept when the import fails) instead of standard output")
 	fs.StringVar(&flags.approvalPolicy, "approval-policy", "", "codex: Codex's approval_policy the rules run under: untrusted (the default), on-request, on-failure or never")
 	fs.StringVar(&flags.approvalMode, "approval-mode", "", "gemini: Gemini CLI's approval mode: default (the default), autoEdit, plan or yolo")
 	fs.BoolVar(&flags.headless, "headless", false, "gemini: Gemini CLI runs non-interactively (gemini -p): ask_user is deny")
@@ -87,8 +100,15 @@ func runImport(_ context.Context, s Streams, args []string) (int, error) {
 	}
 	readAll := func(names []string) ([]importer.File, error) {
 		var files []importer.File
+		stdin := false
 		for _, name := range names {
-			data, err := os.ReadFile(name)
+			if name == "-" {
+				if stdin {
+					return nil, errors.New("standard input (-) can be named once")
+				}
+				stdin = true
+			}
+			data, err := readImportFile(name, s.In)
 			if err != nil {
 				return nil, err
 			}
@@ -117,6 +137,38 @@ func runImport(_ context.Context, s Streams, args []string) (int, error) {
 	for _, n := range res.Notes {
 		fmt.Fprintf(s.Err, "tooleval import: %s\n", n)
 	}
-	fmt.Fprintf(s.Out, "%s\n", out)
+	if *output == "" {
+		fmt.Fprintf(s.Out, "%s\n", out)
+		return ExitOK, nil
+	}
+	err = atomicfile.Write(*output, 0o644, func(w io.Writer) error {
+		_, err := fmt.Fprintf(w, "%s\n", out)
+		return err
+	})
+	if err != nil {
+		return ExitUsage, fmt.Errorf("write the overlay: %w", err)
+	}
 	return ExitOK, nil
+}
+
+// readImportFile reads a file to import (- is in), refusing one of
+// more than maxImportBytes.
+func readImportFile(name string, in io.Reader) ([]byte, error) {
+	r := in
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxImportBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(data) > maxImportBytes {
+		return nil, fmt.Errorf("%s is over %d MiB, more than a runtime's settings file holds: not imported", name, maxImportBytes>>20)
+	}
+	return data, nil
 }
