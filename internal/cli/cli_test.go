@@ -169,3 +169,17 @@ func TestEvalRecognizesLaunchesAndResults(t *testing.T) {
 	require.Equal(t, ExitOK, code)
 	require.Contains(t, stderr, "is a result document, not an input: skipped")
 }
+
+// verify's --timeout bounds the whole verification, and no evaluation
+// of it has the per-decision deadline by default.
+func TestVerifyTimeoutBoundsTheVerification(t *testing.T) {
+	_, stderr, code := run(t, "", false, "verify", "--timeout", "1ns")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "the verification ran past its time limit")
+	require.Contains(t, stderr, "raise --timeout")
+
+	help, _, code := run(t, "", false, "verify", "--help")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, help, "how long the whole verification may run (0: no limit)")
+	require.NotContains(t, help, "(default 5s)")
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -301,4 +302,38 @@ func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, ca
 	}
 	d.calls, err = decideCalls(ctx, e, u, s, calls)
 	return d, err
+}
+
+// No evaluation verify makes is bounded by the engine's per-decision
+// deadline, which is meant for the hot path: on an engine whose deadline
+// no evaluation can meet, verify still runs to the end, every phase
+// included (the check, the space, the lists probed, the stacks, the
+// catalogs, the calls, the counterexample's explain trace and the
+// invariants of one's own). Its own bound is Options.Timeout.
+func TestVerifyIsNotBoundByTheDecisionDeadline(t *testing.T) {
+	ctx := context.Background()
+	var cfg engine.Config
+	require.NoError(t, json.Unmarshal([]byte(`{"floor_exceptions": {"subagent_hard_deny": ["message"]}}`), &cfg))
+	e, err := engine.New(ctx, engine.WithConfig(cfg), engine.WithEvalTimeout(time.Nanosecond))
+	require.NoError(t, err)
+	_, err = e.Decide(ctx, map[string]any{"declared": []any{map[string]any{"name": "bash"}}})
+	require.ErrorIs(t, err, engine.ErrEvalTimeout, "no decision meets this engine's deadline")
+
+	inv := writeInvariants(t, `package tooleval.invariants
+
+violation contains {"id": "no.message", "message": "message is let through", "tool": "message"} if {
+	some tool in input.tools
+	tool.name == "message"
+	tool.outcome != "deny"
+}
+`)
+	tools := Tools{Calls: []any{map[string]any{"id": "c", "name": "message"}}}
+	r, err := Run(ctx, e, Options{Invariants: inv, Tools: tools})
+	require.NoError(t, err)
+	assert.Equal(t, []string{FloorHolds, "no.message"}, r.Violated())
+	assert.NotEmpty(t, result(t, r, FloorHolds).Counterexample.Trace)
+
+	_, err = Run(ctx, e, Options{Timeout: time.Nanosecond})
+	require.ErrorIs(t, err, ErrTimeout, "the verification's own bound")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
 }
