@@ -31,7 +31,8 @@ call's explain trace. See docs/verify.md.
 layers, MCP services or handoff a runtime sends, put in every request)
 or a JSON array of declarations.
 Exit status: 0 every invariant holds, 1 one is violated, 3 the
-configuration has errors (run tooleval check), 2 bad usage.
+configuration (run tooleval check) or the invariants have errors, 2 bad
+usage or --timeout passed.
 `
 
 func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
@@ -69,7 +70,11 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 		}
 	}
 	if *invariants != "" {
-		if opts.Invariants, err = verify.LoadInvariants(ctx, *invariants); err != nil {
+		opts.Invariants, err = verify.LoadInvariants(ctx, *invariants)
+		if errors.Is(err, verify.ErrInvariants) {
+			return verifyErrors(s, out, &verify.Report{Errors: verify.InvariantProblems(err)}, "errors in --invariants", err)
+		}
+		if err != nil {
 			return ExitUsage, usagef("%w", err)
 		}
 	}
@@ -79,14 +84,7 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	report, err := verify.Run(ctx, e, opts)
 	if errors.Is(err, verify.ErrConfig) {
-		if out == "json" {
-			if err := writeJSON(s, report); err != nil {
-				return ExitUsage, err
-			}
-		}
-		writeProblems(s.Err, "configuration errors", report.Errors)
-		fmt.Fprintf(s.Err, "tooleval verify: %v\n", err)
-		return ExitErrors, nil
+		return verifyErrors(s, out, report, "configuration errors", err)
 	}
 	if errors.Is(err, verify.ErrTimeout) {
 		return ExitUsage, fmt.Errorf("%w\n(raise --timeout, or --timeout 0 for no limit)", err)
@@ -105,6 +103,20 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitRefused, nil
 	}
 	return ExitOK, nil
+}
+
+// verifyErrors reports errors that stop a verification before anything
+// is enumerated (exit 3): the report with them as JSON on standard
+// output, and each on standard error.
+func verifyErrors(s Streams, out string, report *verify.Report, title string, err error) (int, error) {
+	if out == "json" {
+		if err := writeJSON(s, report); err != nil {
+			return ExitUsage, err
+		}
+	}
+	writeProblems(s.Err, title, report.Errors)
+	fmt.Fprintf(s.Err, "tooleval verify: %v\n", err)
+	return ExitErrors, nil
 }
 
 func writeVerifyTable(w io.Writer, r *verify.Report) error {
