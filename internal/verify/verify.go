@@ -152,6 +152,9 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 	if err := checkSpace(space); err != nil {
 		return nil, err
 	}
+	if len(space.Errors) > 0 {
+		return &Report{Errors: space.Errors}, fmt.Errorf("%w: verify cannot read it exactly (each error says where and why)", ErrConfig)
+	}
 	subjects, err := Enumerate(space, opts.Exhaustive)
 	if err != nil {
 		return nil, err
@@ -211,6 +214,9 @@ func checkSpace(space *engine.Space) error {
 	}
 	if len(space.SpawnTools) == 0 {
 		missing = append(missing, "spawn_tools")
+	}
+	if space.Errors == nil {
+		missing = append(missing, "errors")
 	}
 	for _, d := range space.DenyLists {
 		if !knownApplies(d.Applies) {

@@ -254,9 +254,10 @@ func TestIncompleteSpaceIsRefused(t *testing.T) {
 	delete(space.Exclusions, "fork_no_spawn")
 	delete(space.Modes, "leaf")
 	space.SpawnTools = nil
+	space.Errors = nil
 	space.DenyLists = append(space.DenyLists, engine.SpaceList{Field: "config.x.deny", Applies: "tenant"})
 	err = checkSpace(space)
-	require.ErrorContains(t, err, "exclusions.fork_no_spawn, modes.leaf, spawn_tools, a known applies for deny list config.x.deny")
+	require.ErrorContains(t, err, "exclusions.fork_no_spawn, modes.leaf, spawn_tools, errors, a known applies for deny list config.x.deny")
 }
 
 // What a --tools decision input holds besides its tools and calls (here
@@ -435,4 +436,65 @@ violation contains {"id": "seen.error", "message": "a request with an error"} if
 	tools.Request = map[string]any{"workspace": 5}
 	r = run(t, overlay, Options{Invariants: inv, Tools: tools})
 	assert.ElementsMatch(t, []string{ConfigNoLatentErr, "seen.subject", "seen.error"}, r.Violated(), "%+v", result(t, r, "input.matches").Counterexample)
+}
+
+// spawn.bounded holds every tool that launches a sub-agent to its
+// promise, not only the configuration's spawn tool: a peer agent of
+// --tools, and without a preset the spawn tool of every preset's
+// runtime (read from the presets' data: here a preset an overlay adds,
+// whose runtime spawns with invoke_agent). Each is found at a fork or at
+// the cap until the exclusions take it, and then holds.
+func TestSpawnBoundedTakesEverySpawnTool(t *testing.T) {
+	peer := Tools{Declared: []any{map[string]any{"name": "delegate", "agent": true}}}
+	gemini := `"presets": {"gemini_like": {"agent_filters": {"agent_tool": "invoke_agent"}}}`
+	cases := []struct {
+		name, overlay, fixed string
+		opts                 Options
+		tool                 string
+	}{
+		{
+			name: "a peer agent of --tools", tool: "delegate", opts: Options{Tools: peer},
+			overlay: `{}`,
+			fixed:   `{"exclusions": {"fork_no_spawn": ["delegate"], "subagent_depth_cap": ["delegate"]}}`,
+		},
+		{
+			name: "another runtime's spawn tool, no preset selected", tool: "invoke_agent",
+			overlay: `{` + gemini + `}`,
+			fixed:   `{` + gemini + `, "exclusions": {"fork_no_spawn": ["invoke_agent"], "subagent_depth_cap": ["invoke_agent"]}}`,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, c.overlay, c.opts)
+			require.Contains(t, r.Violated(), SpawnBounded)
+			res := result(t, r, SpawnBounded)
+			require.NotNil(t, res.Counterexample)
+			assert.Equal(t, c.tool, res.Counterexample.Tool)
+			assert.NotEqual(t, "main", res.Counterexample.Subject.Agent.Role)
+			assert.NotEmpty(t, res.Counterexample.Trace)
+			// every fork and every sub-agent at the cap or a leaf: none of
+			// them may get the tool
+			assert.Positive(t, res.Violations)
+
+			fixed := run(t, c.fixed, c.opts)
+			assert.True(t, result(t, fixed, SpawnBounded).Held, "%+v", result(t, fixed, SpawnBounded).Counterexample)
+		})
+	}
+}
+
+// A configuration whose spawn tool is not the one its preset's runtime
+// uses (the preset's takes its place) is refused, located: verify would
+// otherwise check the preset's tool and say nothing of the one written.
+func TestSpawnToolOfAnotherRuntimeIsRefused(t *testing.T) {
+	for _, overlay := range []string{
+		`{"preset": "claude_code", "agent_filters": {"agent_tool": "task"}}`,
+		`{"preset": "openclaw", "agent_filters": {"agent_tool": "agent"}}`,
+	} {
+		r, err := Run(context.Background(), configured(t, overlay), Options{})
+		require.ErrorIs(t, err, ErrConfig, overlay)
+		require.Len(t, r.Errors, 1)
+		assert.Equal(t, "spawn_tool_mismatch", r.Errors[0].Code())
+		assert.Equal(t, "config.agent_filters.agent_tool", r.Errors[0]["field"])
+		assert.Empty(t, r.Invariants, "nothing is reported held")
+	}
 }
