@@ -114,4 +114,17 @@ func TestEvalTimeoutFailsClosed(t *testing.T) {
 	d, err = unbounded.Decide(context.Background(), doc)
 	require.NoError(t, err)
 	require.Equal(t, []bool{true, true}, allowed(d))
+
+	// Nor does a context that lifts the engine's bound, for the whole
+	// evaluation (the session too), and for nothing else.
+	tiny := newEngine(t, WithEvalTimeout(time.Nanosecond))
+	small := map[string]any{"declared": declared[:3], "calls": []Call{{ID: "a", Name: "tool_1"}}}
+	_, err = tiny.Decide(context.Background(), small)
+	require.ErrorIs(t, err, ErrEvalTimeout)
+	free := WithoutEvalTimeout(context.Background())
+	d, err = tiny.Decide(free, small)
+	require.NoError(t, err)
+	require.Equal(t, []bool{true}, allowed(d))
+	_, err = tiny.NewSession(free, SessionConfig{Declared: declared[:3]})
+	require.NoError(t, err)
 }

@@ -189,9 +189,25 @@ func (e *Engine) install(p *policy) {
 	e.current.Store(p)
 }
 
-// bounded returns ctx limited by the engine's evaluation deadline.
+// unboundedKey marks a context whose evaluations the engine's deadline
+// does not bound ([WithoutEvalTimeout]).
+type unboundedKey struct{}
+
+// WithoutEvalTimeout returns ctx marked so that every evaluation an
+// engine makes under it is bounded by ctx alone, not by the engine's
+// per-evaluation deadline ([WithEvalTimeout]). It is for offline
+// analyses that make large evaluations on purpose (tooleval verify,
+// whose budget is its caller's context); a decision on the hot path
+// keeps the engine's deadline. Input cannot set it: only the Go caller
+// that owns ctx can.
+func WithoutEvalTimeout(ctx context.Context) context.Context {
+	return context.WithValue(ctx, unboundedKey{}, true)
+}
+
+// bounded returns ctx limited by the engine's evaluation deadline
+// (unless ctx comes from [WithoutEvalTimeout]).
 func (e *Engine) bounded(ctx context.Context) (context.Context, context.CancelFunc) {
-	if e.timeout <= 0 {
+	if e.timeout <= 0 || ctx.Value(unboundedKey{}) != nil {
 		return ctx, func() {}
 	}
 	return context.WithTimeoutCause(ctx, e.timeout, fmt.Errorf("%w (%s)", ErrEvalTimeout, e.timeout))

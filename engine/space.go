@@ -56,8 +56,13 @@ type Space struct {
 	// Exclusions are the runtime exclusions as promised: the floor's
 	// whole lists (before floor exceptions) and the additions.
 	Exclusions map[string][]any `json:"exclusions"`
-	// SpawnTools are the entries of the tools that launch a sub-agent.
+	// SpawnTools are the entries of the tools that launch a sub-agent:
+	// the runtime's, and without a preset every preset's runtime's.
 	SpawnTools []any `json:"spawn_tools"`
+	// Errors are what verify cannot read exactly in the configuration
+	// as written (a spawn tool its preset replaces: spawn_tool_mismatch),
+	// each with its location; nil when the bundle does not say.
+	Errors []Problem `json:"errors"`
 	// DenyLists are the configured deny lists and whom each applies to.
 	DenyLists []SpaceList `json:"deny_lists"`
 	// Plans are the tenants' plans: an allow list, or nil for every tool.

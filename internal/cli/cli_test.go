@@ -183,3 +183,32 @@ func TestEvalRecognizesLaunchesAndResults(t *testing.T) {
 	require.Equal(t, ExitOK, code)
 	require.Contains(t, stderr, "is a result document, not an input: skipped")
 }
+
+// verify's --timeout bounds the whole verification, and no evaluation
+// of it has the per-decision deadline by default.
+func TestVerifyTimeoutBoundsTheVerification(t *testing.T) {
+	_, stderr, code := run(t, "", false, "verify", "--timeout", "1ns")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "the verification ran past its time limit")
+	require.Contains(t, stderr, "raise --timeout")
+
+	help, _, code := run(t, "", false, "verify", "--help")
+	require.Equal(t, ExitOK, code)
+	require.Contains(t, help, "how long the whole verification may run (0: no limit)")
+	require.NotContains(t, help, "(default 5s)")
+}
+
+// Invariants that read what their input does not have are errors, exit
+// 3, located, with the JSON report on standard output.
+func TestVerifyInvariantsThatReadNothingAreErrors(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(dir+"/x.rego", []byte("package tooleval.invariants\n\nviolation contains {\"id\": \"x\", \"message\": \"m\"} if {\n\tsome t in input.tolls\n\tt.outcome == \"allow\"\n}\n"), 0o600))
+	out, stderr, code := run(t, "", false, "verify", "--invariants", dir, "--format", "json")
+	require.Equal(t, ExitErrors, code, stderr)
+	require.Contains(t, stderr, "undefined ref: input.tolls")
+	require.Contains(t, stderr, "row=4")
+	var report struct{ Errors []map[string]any }
+	require.NoError(t, json.Unmarshal([]byte(out), &report))
+	require.Len(t, report.Errors, 1)
+	require.Equal(t, "invalid_invariants", report.Errors[0]["code"])
+}

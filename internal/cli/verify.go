@@ -31,17 +31,25 @@ call's explain trace. See docs/verify.md.
 layers, MCP services or handoff a runtime sends, put in every request)
 or a JSON array of declarations.
 Exit status: 0 every invariant holds, 1 one is violated, 3 the
-configuration has errors (run tooleval check), 2 bad usage.
+configuration (run tooleval check) or the invariants have errors, 2 bad
+usage or --timeout passed.
 `
 
 func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
-	fs := newFlags(s, "verify", "verify [--config FILE] [--bundle PATH] [--tools FILE] [--invariants DIR] [--format table|json] [--workers N] [--exhaustive]", verifyExamples)
+	fs := newFlags(s, "verify", "verify [--config FILE] [--bundle PATH] [--tools FILE] [--invariants DIR] [--format table|json] [--workers N] [--exhaustive] [--timeout DURATION]", verifyExamples)
 	policy := addPolicyFlags(fs, s.In)
 	toolsFile := fs.String("tools", "", "a decision input whose declared tools join the enumeration, whose calls are decided for every subject and whose other members (layers, mcp_services, handoff) go into every request; or a JSON array of declarations")
 	invariants := fs.String("invariants", "", "a directory of Rego invariants (package tooleval.invariants, rule violation)")
 	format := fs.StringP("format", "f", "", "output format: table or json (default: table on a terminal, else json)")
 	workers := fs.Int("workers", 0, "subjects decided at once (default: one per CPU)")
 	exhaustive := fs.Bool("exhaustive", false, "enumerate every subset of config.scopes, not each scope alone")
+	// verify's --timeout bounds the whole verification, not each
+	// evaluation: the size of verify's evaluations is its own choice.
+	timeout := fs.Lookup("timeout")
+	timeout.Usage, timeout.DefValue = "how long the whole verification may run (0: no limit)", "0s"
+	if err := timeout.Value.Set("0s"); err != nil {
+		return ExitUsage, err
+	}
 	if err := parse(fs, args); err != nil {
 		return ExitUsage, err
 	}
@@ -52,7 +60,7 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, err
 	}
-	opts := verify.Options{Workers: *workers, Exhaustive: *exhaustive}
+	opts := verify.Options{Workers: *workers, Exhaustive: *exhaustive, Timeout: *policy.timeout}
 	if s.ErrTerminal {
 		opts.Progress = s.Err
 	}
@@ -62,7 +70,11 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 		}
 	}
 	if *invariants != "" {
-		if opts.Invariants, err = verify.LoadInvariants(ctx, *invariants); err != nil {
+		opts.Invariants, err = verify.LoadInvariants(ctx, *invariants)
+		if errors.Is(err, verify.ErrInvariants) {
+			return verifyErrors(s, out, &verify.Report{Errors: verify.InvariantProblems(err)}, "errors in --invariants", err)
+		}
+		if err != nil {
 			return ExitUsage, usagef("%w", err)
 		}
 	}
@@ -72,17 +84,13 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 	report, err := verify.Run(ctx, e, opts)
 	if errors.Is(err, verify.ErrConfig) {
-		if out == "json" {
-			if err := writeJSON(s, report); err != nil {
-				return ExitUsage, err
-			}
-		}
-		writeProblems(s.Err, "configuration errors", report.Errors)
-		fmt.Fprintf(s.Err, "tooleval verify: %v\n", err)
-		return ExitErrors, nil
+		return verifyErrors(s, out, report, "configuration errors", err)
+	}
+	if errors.Is(err, verify.ErrTimeout) {
+		return ExitUsage, fmt.Errorf("%w\n(raise --timeout, or --timeout 0 for no limit)", err)
 	}
 	if err != nil {
-		return ExitUsage, policy.explain(err)
+		return ExitUsage, err
 	}
 	if out == "json" {
 		if err := writeJSON(s, report); err != nil {
@@ -95,6 +103,20 @@ func runVerify(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitRefused, nil
 	}
 	return ExitOK, nil
+}
+
+// verifyErrors reports errors that stop a verification before anything
+// is enumerated (exit 3): the report with them as JSON on standard
+// output, and each on standard error.
+func verifyErrors(s Streams, out string, report *verify.Report, title string, err error) (int, error) {
+	if out == "json" {
+		if err := writeJSON(s, report); err != nil {
+			return ExitUsage, err
+		}
+	}
+	writeProblems(s.Err, title, report.Errors)
+	fmt.Fprintf(s.Err, "tooleval verify: %v\n", err)
+	return ExitErrors, nil
 }
 
 func writeVerifyTable(w io.Writer, r *verify.Report) error {

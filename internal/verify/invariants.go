@@ -21,7 +21,7 @@ const (
 
 var descriptions = map[string]string{
 	FloorHolds:        "every tool a runtime exclusion promises to take from a sub-agent, fork or teammate (the shipped floor, before floor exceptions, and the configuration's and preset's additions) is refused to each of them",
-	SpawnBounded:      "the runtime's spawn tool (agent_filters.agent_tool) is refused to every fork, to every sub-agent at the depth cap and to every leaf: no sub-agent is launched past max_depth, none by a fork",
+	SpawnBounded:      "every tool that launches a sub-agent (the runtime's spawn tool, agent_filters.agent_tool; without a preset, every preset runtime's; the peer agents of --tools) is refused to every fork, to every sub-agent at the depth cap and to every leaf: no sub-agent is launched past max_depth, none by a fork",
 	DenyWins:          "every tool a configured deny list names is refused to every agent the list applies to",
 	TenantWithinPlan:  "a request of a tenant is never allowed or asked a tool its plan does not let through",
 	DelegationNarrows: "a sub-agent or fork is never allowed or asked a tool its parent is refused (for every parent that can spawn, in the same tenant, caller and read-only mode)",
@@ -36,11 +36,11 @@ type references struct {
 	exclusions map[string][]bool
 	denies     []denyRef
 	plans      map[string][]bool
-	// agentTool marks the tools the runtime's spawn tool names; spawn
-	// those and the peer agents of --tools.
-	agentTool []bool
-	spawn     []bool
-	builtin   map[string]bool
+	// spawn marks the tools that launch a sub-agent: those the space's
+	// spawn tools name (the runtime's, and without a preset every
+	// preset runtime's) and the peer agents of --tools.
+	spawn   []bool
+	builtin map[string]bool
 }
 
 type denyRef struct {
@@ -86,8 +86,7 @@ func newReferences(ctx context.Context, e *engine.Engine, space *engine.Space, u
 		r.plans[id] = matches[i]
 		i++
 	}
-	r.agentTool = matches[i]
-	r.spawn = slices.Clone(r.agentTool)
+	r.spawn = slices.Clone(matches[i])
 	for t := range u.spawn {
 		r.spawn[t] = true
 	}
@@ -206,7 +205,7 @@ func builtinInvariants(r *references, u *universe, results []decided, pairs *int
 			}
 		}
 		if s.Agent.Role == "fork" || (s.subagent() && (s.Agent.Depth >= r.space.MaxDepth || s.Agent.Leaf)) {
-			for t, on := range r.agentTool {
+			for t, on := range r.spawn {
 				if on && rank(d.verdicts[t].outcome) > 0 {
 					invs[SpawnBounded].add(violation(d, u, t, fmt.Sprintf("%s launches sub-agents, but this %s at depth %d (cap %d) gets %s", u.names[t], s.Agent.Role, s.Agent.Depth, r.space.MaxDepth, d.verdicts[t].outcome)))
 				}

@@ -2,11 +2,18 @@ package verify
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/util"
+
+	"github.com/tooleval/tooleval/engine"
 )
 
 // UserPackage is the package of invariants of one's own.
@@ -28,10 +35,70 @@ type UserInvariants struct {
 	declared  map[string]string
 }
 
-// LoadInvariants compiles the Rego files of dir (and its data files).
+// ErrInvariants is wrapped by the error of [LoadInvariants] when the
+// invariants do not compile, read what their input or data does not
+// have, or define no violation: each would check nothing.
+// [InvariantProblems] gives the located errors.
+var ErrInvariants = errors.New("the invariants have errors")
+
+// InvariantProblems are the errors of an error of [LoadInvariants], each
+// {code: "invalid_invariants", message, file, row, col} (as many as it
+// has located, else one).
+func InvariantProblems(err error) []engine.Problem {
+	var located ast.Errors
+	if !errors.As(err, &located) {
+		return []engine.Problem{{"code": "invalid_invariants", "message": err.Error()}}
+	}
+	out := make([]engine.Problem, 0, len(located))
+	for _, e := range located {
+		p := engine.Problem{"code": "invalid_invariants", "message": e.Message}
+		if e.Location != nil {
+			p["file"], p["row"], p["col"] = e.Location.File, e.Location.Row, e.Location.Col
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// inputSchema is the JSON schema of an invariant's input: the
+// invariants are type-checked against it, so that a rule reading a
+// member the input does not have (input.tolls) is a compile error, not a
+// rule that never fires.
+//
+//go:embed invariant_input.schema.json
+var inputSchema []byte
+
+// LoadInvariants compiles the Rego files of dir (and its data files),
+// type-checked against the input's schema (invariant_input.schema.json):
+// a reference to a member of input that the schema does not have, or to
+// a document under data that no rule or data file of dir defines, is an
+// error. Either would otherwise make a rule never fire, and its
+// invariant hold without checking anything.
 func LoadInvariants(ctx context.Context, dir string) (*UserInvariants, error) {
+	files, err := loader.NewFileLoader().WithRegoVersion(ast.RegoV1).All([]string{dir})
+	if err != nil {
+		return nil, fmt.Errorf("load the invariants of %s: %w", dir, err)
+	}
+	var schema any
+	if err := util.UnmarshalJSON(inputSchema, &schema); err != nil {
+		return nil, fmt.Errorf("the invariants' input schema: %w", err)
+	}
+	schemas := ast.NewSchemaSet()
+	schemas.Put(ast.SchemaRootRef, schema)
+	modules := make(map[string]*ast.Module, len(files.Modules))
+	for name, f := range files.Modules {
+		modules[name] = f.Parsed
+	}
+	compiler := ast.NewCompiler().WithSchemas(schemas)
+	if compiler.Compile(modules); compiler.Failed() {
+		return nil, fmt.Errorf("%w: compile %s against their input (docs/verify.md): %w", ErrInvariants, dir, compiler.Errors)
+	}
+	if err := undefinedData(compiler, files.Documents); err != nil {
+		return nil, fmt.Errorf("%w: compile %s: %w", ErrInvariants, dir, err)
+	}
+	store := inmem.NewFromObject(files.Documents)
 	load := func(query string) (rego.PreparedEvalQuery, error) {
-		return rego.New(rego.Query(query), rego.Load([]string{dir}, nil)).PrepareForEval(ctx)
+		return rego.New(rego.Query(query), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	}
 	violation, err := load("data." + UserPackage + ".violation")
 	if err != nil {
@@ -60,9 +127,69 @@ func LoadInvariants(ctx context.Context, dir string) (*UserInvariants, error) {
 		return nil, fmt.Errorf("evaluate %s.violation: %w", UserPackage, err)
 	}
 	if len(probe) == 0 && len(u.declared) == 0 {
-		return nil, fmt.Errorf("%s defines no rule violation in package %s: write violation contains {\"id\": ..., \"message\": ...} if {...}", dir, UserPackage)
+		return nil, fmt.Errorf("%w: %s defines no rule violation in package %s: write violation contains {\"id\": ..., \"message\": ...} if {...}", ErrInvariants, dir, UserPackage)
 	}
 	return u, nil
+}
+
+// undefinedData is an error naming each reference to data in the
+// compiled modules that nothing defines: no rule (of the invariants'
+// modules, which are compiled on their own: the policy's rules and data
+// are not there) and no document of their data files. Such a reference
+// is undefined, and a rule that reads it never fires.
+func undefinedData(c *ast.Compiler, docs map[string]any) error {
+	var errs ast.Errors
+	for _, name := range sortedKeys(c.Modules) {
+		for _, rule := range c.Modules[name].Rules {
+			ast.WalkRefs(rule, func(r ast.Ref) bool {
+				if !r.HasPrefix(ast.DefaultRootRef) {
+					return false
+				}
+				prefix := r.GroundPrefix()
+				if len(c.GetRules(prefix)) > 0 || documentAt(docs, prefix[1:]) {
+					return false
+				}
+				errs = append(errs, ast.NewError(ast.TypeErr, r[0].Location, "undefined ref: %v: no rule or data file of the invariants defines it (the policy's rules and data are not there)", prefix))
+				return false
+			})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// documentAt reports whether path leads to a value of docs, or into a
+// value that is not an object or array (whose members are read at run
+// time).
+func documentAt(docs any, path ast.Ref) bool {
+	cur := docs
+	for _, t := range path {
+		switch v := cur.(type) {
+		case map[string]any:
+			key, ok := t.Value.(ast.String)
+			if !ok {
+				return false
+			}
+			if cur, ok = v[string(key)]; !ok {
+				return false
+			}
+		case []any:
+			n, ok := t.Value.(ast.Number)
+			if !ok {
+				return false
+			}
+			i, ok := n.Int()
+			if !ok || i < 0 || i >= len(v) {
+				return false
+			}
+			cur = v[i]
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // check evaluates the invariants for every subject.
@@ -115,7 +242,11 @@ func (ui *UserInvariants) evalOne(ctx context.Context, u *universe, d decided) (
 	for i, c := range d.calls {
 		calls[i] = c
 	}
-	input, err := encode(map[string]any{"subject": d.subject, "tools": tools, "calls": calls, "errors": d.errors})
+	errs := make([]any, len(d.errors))
+	for i, p := range d.errors {
+		errs[i] = p
+	}
+	input, err := encode(map[string]any{"subject": d.subject, "tools": tools, "calls": calls, "errors": errs})
 	if err != nil {
 		return nil, err
 	}

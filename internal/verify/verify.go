@@ -29,6 +29,10 @@ import (
 // configuration has errors: nothing was enumerated.
 var ErrConfig = errors.New("the configuration has errors")
 
+// ErrTimeout is wrapped by the error of a verification that ran past
+// [Options.Timeout]; it wraps context.DeadlineExceeded.
+var ErrTimeout = fmt.Errorf("the verification ran past its time limit: %w", context.DeadlineExceeded)
+
 // Options tune a verification.
 type Options struct {
 	// Tools adds declarations and calls (--tools).
@@ -41,6 +45,11 @@ type Options struct {
 	Exhaustive bool
 	// Progress, when not nil, receives a line of progress now and then.
 	Progress io.Writer
+	// Timeout bounds the whole verification (--timeout); 0 for no bound
+	// but ctx's. The engine's per-evaluation deadline, meant for
+	// decisions on the hot path, does not apply to verify's evaluations
+	// ([engine.WithoutEvalTimeout]): their size is verify's choice.
+	Timeout time.Duration
 }
 
 // Report is the outcome of a verification.
@@ -123,6 +132,12 @@ type decided struct {
 // Run verifies the configuration e holds. A configuration with errors
 // returns a report with Errors and an error wrapping [ErrConfig].
 func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
+	ctx = engine.WithoutEvalTimeout(ctx)
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, opts.Timeout, fmt.Errorf("%w (%s)", ErrTimeout, opts.Timeout))
+		defer cancel()
+	}
 	check, err := e.Check(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("check the configuration: %w", err)
@@ -136,6 +151,9 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 	}
 	if err := checkSpace(space); err != nil {
 		return nil, err
+	}
+	if len(space.Errors) > 0 {
+		return &Report{Errors: space.Errors}, fmt.Errorf("%w: verify cannot read it exactly (each error says where and why)", ErrConfig)
 	}
 	subjects, err := Enumerate(space, opts.Exhaustive)
 	if err != nil {
@@ -196,6 +214,9 @@ func checkSpace(space *engine.Space) error {
 	}
 	if len(space.SpawnTools) == 0 {
 		missing = append(missing, "spawn_tools")
+	}
+	if space.Errors == nil {
+		missing = append(missing, "errors")
 	}
 	for _, d := range space.DenyLists {
 		if !knownApplies(d.Applies) {
@@ -344,9 +365,10 @@ const stackBatch = 64
 
 // catalogsPerEvaluation is how many catalogs of tools declared tools one
 // evaluation gives: about verdictsPerEvaluation verdicts, 1 to 16
-// catalogs, so that an evaluation stays well inside the evaluation
-// deadline (--timeout, 5 s by default) on a loaded machine: a verdict
-// costs about 0.15 ms of CPU (docs/verify.md, Cost).
+// catalogs, so that the work is shared out among the workers in pieces
+// of under a second of CPU (a verdict costs about 0.15 ms: docs/verify.md,
+// Cost). No evaluation of verify is bounded by the engine's
+// per-decision deadline (see Options.Timeout).
 func catalogsPerEvaluation(tools int) int {
 	return max(1, min(16, verdictsPerEvaluation/max(tools, 1)))
 }

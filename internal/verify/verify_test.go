@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -253,9 +254,10 @@ func TestIncompleteSpaceIsRefused(t *testing.T) {
 	delete(space.Exclusions, "fork_no_spawn")
 	delete(space.Modes, "leaf")
 	space.SpawnTools = nil
+	space.Errors = nil
 	space.DenyLists = append(space.DenyLists, engine.SpaceList{Field: "config.x.deny", Applies: "tenant"})
 	err = checkSpace(space)
-	require.ErrorContains(t, err, "exclusions.fork_no_spawn, modes.leaf, spawn_tools, a known applies for deny list config.x.deny")
+	require.ErrorContains(t, err, "exclusions.fork_no_spawn, modes.leaf, spawn_tools, errors, a known applies for deny list config.x.deny")
 }
 
 // What a --tools decision input holds besides its tools and calls (here
@@ -301,4 +303,198 @@ func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, ca
 	}
 	d.calls, err = decideCalls(ctx, e, u, s, calls)
 	return d, err
+}
+
+// No evaluation verify makes is bounded by the engine's per-decision
+// deadline, which is meant for the hot path: on an engine whose deadline
+// no evaluation can meet, verify still runs to the end, every phase
+// included (the check, the space, the lists probed, the stacks, the
+// catalogs, the calls, the counterexample's explain trace and the
+// invariants of one's own). Its own bound is Options.Timeout.
+func TestVerifyIsNotBoundByTheDecisionDeadline(t *testing.T) {
+	ctx := context.Background()
+	var cfg engine.Config
+	require.NoError(t, json.Unmarshal([]byte(`{"floor_exceptions": {"subagent_hard_deny": ["message"]}}`), &cfg))
+	e, err := engine.New(ctx, engine.WithConfig(cfg), engine.WithEvalTimeout(time.Nanosecond))
+	require.NoError(t, err)
+	_, err = e.Decide(ctx, map[string]any{"declared": []any{map[string]any{"name": "bash"}}})
+	require.ErrorIs(t, err, engine.ErrEvalTimeout, "no decision meets this engine's deadline")
+
+	inv := writeInvariants(t, `package tooleval.invariants
+
+violation contains {"id": "no.message", "message": "message is let through", "tool": "message"} if {
+	some tool in input.tools
+	tool.name == "message"
+	tool.outcome != "deny"
+}
+`)
+	tools := Tools{Calls: []any{map[string]any{"id": "c", "name": "message"}}}
+	r, err := Run(ctx, e, Options{Invariants: inv, Tools: tools})
+	require.NoError(t, err)
+	assert.Equal(t, []string{FloorHolds, "no.message"}, r.Violated())
+	assert.NotEmpty(t, result(t, r, FloorHolds).Counterexample.Trace)
+
+	_, err = Run(ctx, e, Options{Timeout: time.Nanosecond})
+	require.ErrorIs(t, err, ErrTimeout, "the verification's own bound")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+// An invariant reads only what its input and data have: a member the
+// input's schema does not have, or a document under data that no rule or
+// data file of the invariants defines, is an error (ErrInvariants, with
+// its location), never a rule that quietly never fires.
+func TestUserInvariantsReadOnlyWhatExists(t *testing.T) {
+	load := func(t *testing.T, src string) error {
+		t.Helper()
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "data.json"), []byte(`{"lists": {"writes": ["edit"]}}`), 0o600))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "x.rego"), []byte("package tooleval.invariants\n\n"+src+"\n"), 0o600))
+		_, err := LoadInvariants(context.Background(), dir)
+		return err
+	}
+	wrong := []struct{ name, body string }{
+		{"a member input does not have", `violation contains {"id": "x", "message": "m"} if { some t in input.tolls; t.outcome == "allow" }`},
+		{"a member of the subject's agent", `violation contains {"id": "x", "message": "m"} if input.subject.agent.nmae == "explore"`},
+		{"a member of a tool", `violation contains {"id": "x", "message": "m"} if { some t in input.tools; t.outcom == "allow" }`},
+		{"a member of a call", `violation contains {"id": "x", "message": "m"} if { some c in input.calls; c.trace }`},
+		{"a member of the caller", `violation contains {"id": "x", "message": "m"} if { "repo" in input.subject.caller.scope }`},
+		{"a member of the subject", `violation contains {"id": "x", "message": "m"} if input.subject.user == "alice"`},
+		{"the policy's data, which is not there", `violation contains {"id": "x", "message": "m"} if { some name, _ in data.tooleval.config.agents; name == "explore" }`},
+		{"a rule of the package that does not exist", `violation contains {"id": "x", "message": "m"} if { some t in input.tools; t.name in data.tooleval.invariants.writes }`},
+		{"a data document that does not exist", `violation contains {"id": "x", "message": "m"} if { some t in input.tools; t.name in data.lists.reads }`},
+	}
+	for _, c := range wrong {
+		t.Run(c.name, func(t *testing.T) {
+			err := load(t, c.body)
+			require.ErrorIs(t, err, ErrInvariants)
+			problems := InvariantProblems(err)
+			require.NotEmpty(t, problems)
+			assert.Equal(t, "invalid_invariants", problems[0].Code())
+			assert.Equal(t, 3, problems[0]["row"], "located at the reference")
+		})
+	}
+	right := []struct{ name, body string }{
+		{"every member the input has", `violation contains {"id": "x", "message": sprintf("%v", [[a.name, a.role, a.depth, a.leaf, a.async, a.teammate, a.coordinator, a.read_only, input.subject.tenant, input.subject.caller.scopes, input.subject.caller.user, t.name, t.outcome, t.reason, t.layer, c.id, c.name, c.allowed, c.outcome, c.reason, c.layer, c.message, c.rule, c.argument, e.code, e.message, e.field]])} if { a := input.subject.agent; some t in input.tools; some c in input.calls; some e in input.errors }`},
+		{"a data document of the invariants", `violation contains {"id": "x", "message": "m"} if { some t in input.tools; t.name in data.lists.writes }`},
+		{"a rule of the package", "writes := {\"edit\"}\n\nviolation contains {\"id\": \"x\", \"message\": \"m\"} if { some t in input.tools; t.name in data.tooleval.invariants.writes }"},
+	}
+	for _, c := range right {
+		t.Run(c.name, func(t *testing.T) {
+			require.NoError(t, load(t, c.body))
+		})
+	}
+}
+
+// The input's schema describes the input verify sends: on subjects with
+// a tenant, a caller's user and agent modes, a call refused by an
+// argument rule and requests with errors, every input matches it
+// (json.match_schema, in an invariant of one's own reading the schema
+// as data), and the members the schema is precise about are there.
+func TestInvariantInputMatchesItsSchema(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "data.json"), []byte(`{"schema": `+string(inputSchema)+`}`), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "x.rego"), []byte(`package tooleval.invariants
+
+invariants := {"input.matches": "every input matches its schema"}
+
+violation contains {"id": "input.matches", "message": sprintf("%v", [errs])} if {
+	[ok, errs] := json.match_schema(input, data.schema)
+	not ok
+}
+
+violation contains {"id": "seen.subject", "message": "a subject with a tenant, a user and a mode"} if {
+	input.subject.tenant == "acme"
+	input.subject.caller.user == "alice"
+	input.subject.agent.read_only
+}
+
+violation contains {"id": "seen.call", "message": "a call refused by an argument rule"} if {
+	some c in input.calls
+	c.argument == "command"
+	is_string(c.message)
+}
+
+violation contains {"id": "seen.error", "message": "a request with an error"} if {
+	some e in input.errors
+	e.field == "workspace"
+}
+`), 0o600))
+	inv, err := LoadInvariants(context.Background(), dir)
+	require.NoError(t, err)
+	tools := Tools{
+		Declared: []any{map[string]any{"name": "bash"}},
+		Calls:    []any{map[string]any{"id": "rm", "name": "bash", "args": map[string]any{"command": "rm -rf /"}}},
+	}
+	overlay := `{
+		"max_depth": 1,
+		"tenants": {"acme": {"tools": null}},
+		"mcp_user_services": {"alice": ["github"]},
+		"tools": {"deny": [{"tool": "bash", "command_prefix": "rm"}]}
+	}`
+	r := run(t, overlay, Options{Invariants: inv, Tools: tools})
+	assert.ElementsMatch(t, []string{"seen.subject", "seen.call"}, r.Violated(), "%+v", result(t, r, "input.matches").Counterexample)
+	tools.Request = map[string]any{"workspace": 5}
+	r = run(t, overlay, Options{Invariants: inv, Tools: tools})
+	assert.ElementsMatch(t, []string{ConfigNoLatentErr, "seen.subject", "seen.error"}, r.Violated(), "%+v", result(t, r, "input.matches").Counterexample)
+}
+
+// spawn.bounded holds every tool that launches a sub-agent to its
+// promise, not only the configuration's spawn tool: a peer agent of
+// --tools, and without a preset the spawn tool of every preset's
+// runtime (read from the presets' data: here a preset an overlay adds,
+// whose runtime spawns with invoke_agent). Each is found at a fork or at
+// the cap until the exclusions take it, and then holds.
+func TestSpawnBoundedTakesEverySpawnTool(t *testing.T) {
+	peer := Tools{Declared: []any{map[string]any{"name": "delegate", "agent": true}}}
+	gemini := `"presets": {"gemini_like": {"agent_filters": {"agent_tool": "invoke_agent"}}}`
+	cases := []struct {
+		name, overlay, fixed string
+		opts                 Options
+		tool                 string
+	}{
+		{
+			name: "a peer agent of --tools", tool: "delegate", opts: Options{Tools: peer},
+			overlay: `{}`,
+			fixed:   `{"exclusions": {"fork_no_spawn": ["delegate"], "subagent_depth_cap": ["delegate"]}}`,
+		},
+		{
+			name: "another runtime's spawn tool, no preset selected", tool: "invoke_agent",
+			overlay: `{` + gemini + `}`,
+			fixed:   `{` + gemini + `, "exclusions": {"fork_no_spawn": ["invoke_agent"], "subagent_depth_cap": ["invoke_agent"]}}`,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, c.overlay, c.opts)
+			require.Contains(t, r.Violated(), SpawnBounded)
+			res := result(t, r, SpawnBounded)
+			require.NotNil(t, res.Counterexample)
+			assert.Equal(t, c.tool, res.Counterexample.Tool)
+			assert.NotEqual(t, "main", res.Counterexample.Subject.Agent.Role)
+			assert.NotEmpty(t, res.Counterexample.Trace)
+			// every fork and every sub-agent at the cap or a leaf: none of
+			// them may get the tool
+			assert.Positive(t, res.Violations)
+
+			fixed := run(t, c.fixed, c.opts)
+			assert.True(t, result(t, fixed, SpawnBounded).Held, "%+v", result(t, fixed, SpawnBounded).Counterexample)
+		})
+	}
+}
+
+// A configuration whose spawn tool is not the one its preset's runtime
+// uses (the preset's takes its place) is refused, located: verify would
+// otherwise check the preset's tool and say nothing of the one written.
+func TestSpawnToolOfAnotherRuntimeIsRefused(t *testing.T) {
+	for _, overlay := range []string{
+		`{"preset": "claude_code", "agent_filters": {"agent_tool": "task"}}`,
+		`{"preset": "openclaw", "agent_filters": {"agent_tool": "agent"}}`,
+	} {
+		r, err := Run(context.Background(), configured(t, overlay), Options{})
+		require.ErrorIs(t, err, ErrConfig, overlay)
+		require.Len(t, r.Errors, 1)
+		assert.Equal(t, "spawn_tool_mismatch", r.Errors[0].Code())
+		assert.Equal(t, "config.agent_filters.agent_tool", r.Errors[0]["field"])
+		assert.Empty(t, r.Invariants, "nothing is reported held")
+	}
 }

@@ -17,13 +17,25 @@ package tooleval.verify
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
+import data.tooleval.shape
 import data.tooleval.stages
 import data.tooleval.warnings
 
 # METADATA
-# description: The space of the configuration in force (data.tooleval.config with its preset).
+# description: |
+#   The space of the configuration in force (data.tooleval.config with
+#   its preset), and under errors what verify cannot read exactly in the
+#   configuration as written (see spawn_tool_errors).
 # entrypoint: true
-space := space_of(configuration.config, configuration.prepared.max_depth)
+space := object.union(
+	space_of(_with_every_preset(configuration.config), configuration.prepared.max_depth),
+	{"errors": spawn_tool_errors(configuration.raw)},
+)
+
+# The configuration in force with every preset of data.tooleval.config
+# (the prepared configuration may be one built before an overlay added a
+# preset it does not select).
+_with_every_preset(conf) := object.union(conf, {"presets": configuration.object_at(configuration.raw, "presets")})
 
 # METADATA
 # description: |
@@ -45,9 +57,7 @@ space := space_of(configuration.config, configuration.prepared.max_depth)
 #     exclusions   each runtime exclusion as promised: the floor's whole
 #                  list (floor exceptions are what floor.holds reports),
 #                  the configuration's and the preset's additions
-#     spawn_tools  the runtime's tool that launches a sub-agent, read as
-#                  the policy reads it (tooleval.stages.agent_tool), as a
-#                  list
+#     spawn_tools  every tool that launches a sub-agent (see spawn_tools)
 #     deny_lists   the configured deny lists, each with whom it applies to
 #     plans        each tenant's plan (config.tenants[id].tools; null: every tool)
 space_of(conf, max_depth) := {
@@ -60,12 +70,62 @@ space_of(conf, max_depth) := {
 	"modes": modes(conf),
 	"tools": tools(conf),
 	"exclusions": {name: promised_exclusion(conf, name) | some name in configuration.exclusion_names},
-	"spawn_tools": [t | t := stages.agent_tool(conf); is_string(t)],
+	"spawn_tools": spawn_tools(conf),
 	"deny_lists": deny_lists(conf),
 	"plans": {id: object.get(plan, "tools", null) | some id, plan in configuration.object_at(conf, "tenants")},
 }
 
 _keys(conf, table) := sort([k | some k, _ in configuration.object_at(conf, table)])
+
+# METADATA
+# description: |
+#   Every tool that launches a sub-agent under conf (its preset applied),
+#   canonical and sorted: the runtime's spawn tool as the policy reads it
+#   (tooleval.stages.agent_tool); and, when conf selects no preset, the
+#   runtime is not known, so the spawn tool of every preset's runtime
+#   (config.presets.P.agent_filters.agent_tool) too. The other names the
+#   runtime gives a spawn tool (a preset's aliases: Claude Code's Task)
+#   are the same tool in every list, the probe of these included.
+spawn_tools(conf) := sort({c |
+	some t in array.concat([stages.agent_tool(conf)], _other_runtimes_spawn_tools(conf))
+	c := canonical_or_null(t)
+	is_string(c)
+})
+
+_other_runtimes_spawn_tools(conf) := [] if {
+	_preset(conf) != {}
+} else := [t |
+	some preset in configuration.object_at(conf, "presets")
+	t := _preset_agent_tool(preset)
+]
+
+_preset_agent_tool(preset) := preset.agent_filters.agent_tool if is_string(preset.agent_filters.agent_tool)
+
+# METADATA
+# description: |
+#   What verify cannot read exactly in the configuration raw (as written,
+#   before its preset is applied): an agent_filters.agent_tool that
+#   differs (in canonical form) from the spawn tool of the preset it
+#   selects. The preset's replaces it, so the configuration says its
+#   runtime spawns with a tool the policy does not read as the spawn
+#   tool: a configuration written for another runtime, or a mistake.
+#   Each error is located at config.agent_filters.agent_tool
+#   (spawn_tool_mismatch).
+spawn_tool_errors(raw) := [shape.problem(
+	"spawn_tool_mismatch",
+	concat("", [
+		sprintf("config.agent_filters.agent_tool is %q, but preset %s's runtime launches sub-agents ", [own, raw.preset]),
+		sprintf("with %q, which the preset sets in its place: verify would check %q and not %q. ", [runtime, runtime, own]),
+		sprintf("Remove config.agent_filters.agent_tool, or select the preset of the runtime that spawns with %q", [own]),
+	]),
+	{"field": "config.agent_filters.agent_tool", "preset": raw.preset, "runtime_spawn_tool": runtime},
+) |
+	preset := _preset(raw)
+	own := configuration.object_at(raw, "agent_filters").agent_tool
+	is_string(own)
+	runtime := _preset_agent_tool(preset)
+	canonical_or_null(own) != canonical_or_null(runtime)
+]
 
 # METADATA
 # description: |
@@ -165,7 +225,7 @@ tools(conf) := [d |
 
 # Every name known, and every entry of a deny list and an exclusion
 # (which known_names leaves out), canonical.
-_names(conf) := {k | some k, _ in warnings.known_names(conf)} | {c |
+_names(conf) := ({k | some k, _ in warnings.known_names(conf)} | {t | some t in spawn_tools(conf)}) | {c |
 	some list in array.concat(
 		[l.list | some l in deny_lists(conf)],
 		[promised_exclusion(conf, name) | some name in configuration.exclusion_names],

@@ -14,7 +14,7 @@ test_shipped_space if {
 	s.agents == []
 	s.tenants == []
 	s.max_depth == 5
-	s.spawn_tools == ["agent"]
+	s.errors == []
 
 	# every name of the floor is a tool, a wildcard by its witness
 	every name in ["gateway", "agent", "sessions_spawn", "conversations_verify_probe"] {
@@ -105,6 +105,72 @@ _expected(d) := {d} if d != null
 
 # The spawn tool is read as the policy reads it: absent or null is agent.
 test_spawn_tool_read_as_the_policy_reads_it if {
-	space_with({"agent_filters": {"agent_tool": null}}).spawn_tools == ["agent"]
-	space_with({"agent_filters": {"agent_tool": "task"}}).spawn_tools == ["task"]
+	"agent" in spawn_tools_with({"agent_filters": {"agent_tool": null}})
+	"task" in spawn_tools_with({"agent_filters": {"agent_tool": "task"}})
+}
+
+# Without a preset the runtime is not known: the spawn tool of every
+# preset's runtime is a spawn tool, and a tool of the universe. Read
+# from the presets' data, so a preset added later is covered.
+test_without_a_preset_every_runtime_spawns if {
+	s := verify.space
+	"agent" in s.spawn_tools
+	"sessions_spawn" in s.spawn_tools
+	every preset in data.tooleval.config.presets {
+		lower(preset.agent_filters.agent_tool) in s.spawn_tools
+	}
+	every t in s.spawn_tools {
+		t in names(s)
+	}
+	added := space_with({"presets": {"gemini_like": {"agent_filters": {"agent_tool": "invoke_agent"}}}})
+	"invoke_agent" in added.spawn_tools
+	"invoke_agent" in names(added)
+}
+
+# With a preset, the runtime's spawn tool alone.
+test_a_preset_names_its_runtime_spawn_tool if {
+	every name, preset in data.tooleval.config.presets {
+		spawn_tools_with({"preset": name}) == [lower(preset.agent_filters.agent_tool)]
+	}
+	spawn_tools_with({"preset": "openclaw"}) == ["sessions_spawn"]
+	spawn_tools_with({"preset": "gemini_like", "presets": {"gemini_like": {"agent_filters": {"agent_tool": "invoke_agent"}}}}) == ["invoke_agent"]
+}
+
+spawn_tools_with(overlay) := verify.spawn_tools(configuration.with_preset(configuration.overlay(data.tooleval.config, overlay)))
+
+# [note, overlay, whether a spawn_tool_mismatch is reported]
+spawn_error_cases := [
+	["claude_code spawns with Agent, not task", {"preset": "claude_code", "agent_filters": {"agent_tool": "task"}}, true],
+	["openclaw spawns with sessions_spawn", {"preset": "openclaw", "agent_filters": {"agent_tool": "agent"}}, true],
+	["qwen_code spawns with agent", {"preset": "qwen_code", "agent_filters": {"agent_tool": "sessions_spawn"}}, true],
+	["the preset's own, as written", {"preset": "claude_code", "agent_filters": {"agent_tool": "Agent"}}, false],
+	["the preset's own, in another case", {"preset": "claude_code", "agent_filters": {"agent_tool": "agent"}}, false],
+	["null says nothing", {"preset": "openclaw", "agent_filters": {"agent_tool": null}}, false],
+	["no preset: the configuration's is the runtime's", {"agent_filters": {"agent_tool": "task"}}, false],
+	["a preset without one", {"preset": "bare", "presets": {"bare": {}}, "agent_filters": {"agent_tool": "task"}}, false],
+]
+
+test_spawn_tool_errors if {
+	failures := [note |
+		some [note, overlay, reported] in spawn_error_cases
+		errors := verify.spawn_tool_errors(configuration.overlay(data.tooleval.config, overlay))
+		_reported(errors) != reported
+	]
+	failures == []
+}
+
+default _reported(_) := false
+
+_reported(errors) if {
+	some e in errors
+	e.code == "spawn_tool_mismatch"
+	e.field == "config.agent_filters.agent_tool"
+}
+
+test_spawn_tool_error_says_which if {
+	[e] := space_with({"preset": "openclaw", "agent_filters": {"agent_tool": "agent"}}).errors
+	e.code == "spawn_tool_mismatch"
+	e.preset == "openclaw"
+	e.runtime_spawn_tool == "sessions_spawn"
+	contains(e.message, `"agent"`)
 }
