@@ -876,11 +876,15 @@ func readArgs(args any) (map[string]any, bool) {
 // canonicalJSON writes arguments as JSON.stringify does once members are
 // sorted (encoding/json sorts map keys): HTML characters unescaped, and
 // U+2028 and U+2029 (which encoding/json always escapes) given back.
+// Numbers are float64 here (the document is decoded by encoding/json),
+// which encoding/json writes as ECMAScript's Number::toString does
+// (encoding/json encode.go floatEncoder: "as if by ES6 number to string
+// conversion"), but for -0, written 0 as ECMAScript writes it.
 func canonicalJSON(m map[string]any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if m == nil || enc.Encode(m) != nil {
+	if m == nil || enc.Encode(withoutNegativeZero(m)) != nil {
 		return ""
 	}
 	out := strings.TrimSuffix(b.String(), "\n")
@@ -915,9 +919,33 @@ func hasMembers(args, members map[string]any) bool {
 }
 
 func jsonEqual(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
+	x, _ := json.Marshal(withoutNegativeZero(a))
+	y, _ := json.Marshal(withoutNegativeZero(b))
 	return bytes.Equal(x, y)
+}
+
+// withoutNegativeZero is v with every -0 made 0: JSON values compare
+// numbers by value, and ECMAScript writes -0 as 0.
+func withoutNegativeZero(v any) any {
+	switch x := v.(type) {
+	case float64:
+		if x == 0 {
+			return 0.0
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = withoutNegativeZero(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = withoutNegativeZero(e)
+		}
+		return out
+	}
+	return v
 }
 
 // mayBe: a deny or ask args rule's member value may be got: equal, or

@@ -17,8 +17,15 @@ action_refusal(policy, canonical_name, call) := refusal if {
 	policy != null
 	policy.tools[canonical_name]
 	args := shape.field(call, "args", {})
-	refusal := _action_problem(policy, shape.field(args, "action", policy.default_action), args)
+	refusal := _action_problem(policy, _spelled(shape.field(args, "action", policy.default_action)), args)
 }
+
+# The action as a decision quotes it: its numbers spelled as ECMAScript
+# writes them (es_value), or null for one beyond float64's range (no
+# such action observes).
+_spelled(action) := spelled if {
+	spelled := es_value(action)
+} else := null
 
 _action_problem(policy, action, args) := {"layer": "read_only", "action": action} if {
 	not policy.observe[action]

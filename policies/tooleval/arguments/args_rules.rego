@@ -13,11 +13,18 @@ import data.tooleval.shape
 # METADATA
 # description: |
 #   The arguments of call as args rules read them: {args, json}, args
-#   the call's args object (an absent or null args is {}) and json its
+#   the call's args object (an absent or null args is {}; its numbers
+#   spelled as es_value spells them) and json its
 #   canonical JSON (canonical_json); or {unreadable} when args is not an
-#   object.
-args_reading(call) := {"args": args, "json": canonical_json(args)} if {
-	args := shape.field(call, "args", {})
+#   object or holds a number beyond float64's range (JSON.parse reads it
+#   as Infinity, JSON.stringify writes it null, another reader otherwise:
+#   it cannot be read exactly).
+args_reading(call) := _object_reading(shape.field(call, "args", {}))
+
+_object_reading(args) := {"args": es_value(args), "json": text} if {
+	is_object(args)
+	text := canonical_json(args)
+} else := {"unreadable": "a number of the call's arguments is beyond the range of a float64"} if {
 	is_object(args)
 } else := {"unreadable": "the call's arguments are not an object"}
 
@@ -29,9 +36,11 @@ args_reading(call) := {"args": args, "json": canonical_json(args)} if {
 #   escaped (json.marshal also writes <, >, &, U+2028 and U+2029 as \u
 #   escapes; they are given back: first every \\ is set aside as a
 #   control character json.marshal never leaves raw, so each \u that is
-#   left begins an escape). Numbers are as the caller wrote them.
+#   left begins an escape), and every number in one spelling, ECMAScript's
+#   (es_number): 1e7, 1.0e7 and 10000000 are all 10000000. Undefined
+#   when a number is beyond float64's range.
 canonical_json(value) := replace(unescaped, "\u0001", `\\`) if {
-	escaped := replace(json.marshal(value), `\\`, "\u0001")
+	escaped := replace(_es_json(json.marshal(value)), `\\`, "\u0001")
 	unescaped := replace(
 		replace(replace(replace(replace(escaped, `\u003c`, "<"), `\u003e`, ">"), `\u0026`, "&"), `\u2028`, "\u2028"),
 		`\u2029`, "\u2029",
@@ -40,8 +49,119 @@ canonical_json(value) := replace(unescaped, "\u0001", `\\`) if {
 
 # METADATA
 # description: |
+#   value with each number spelled as ECMAScript writes it (es_number):
+#   a number whose text is its es_number, which json.marshal writes as it
+#   is. What a decision quotes of a call's values is spelled so, as the
+#   value, not its spelling, decides (OPA's function cache equates
+#   numbers by value: a spelling could come from another call of the
+#   batch). Undefined when a number has no es_number.
+es_value(value) := json.unmarshal(_es_json(json.marshal(value)))
+
+# JSON text (json.marshal's) with each number spelled as es_number
+# spells it: the text is read as a run of tokens, each a string, a number
+# or anything else (punctuation, true, false, null: outside strings only
+# a number has a digit or a -), and each number token is written again.
+# Undefined when the tokens are not the whole text or a number has no
+# es_number. One pass over the text: a value with many numbers costs
+# what its text does.
+_es_json(text) := concat("", spelled) if {
+	tokens := regex.find_n(`"(?:[^"\\]|\\.)*"|-?[0-9][0-9.eE+-]*|[^"0-9-]+`, text, -1)
+	concat("", tokens) == text
+	spelled := [_es_token(token) | some token in tokens]
+	count(spelled) == count(tokens)
+}
+
+_es_token(token) := es_number(token) if regex.match(`^-?[0-9]`, token)
+
+_es_token(token) := token if not regex.match(`^-?[0-9]`, token)
+
+# METADATA
+# description: |
+#   The text ECMAScript's Number::toString writes for the number a JSON
+#   number text (text) holds, as JSON.stringify and Gemini CLI's stable
+#   stringify write a number
+#   (https://tc39.es/ecma262/#sec-numeric-types-number-tostring): the
+#   number is first rounded to a float64; then the shortest digits that
+#   read back as it (the closest of those), in plain digits when its
+#   decimal exponent is within [-7, 21) and in exponent form (1e+21,
+#   1.5e-7) otherwise; -0 is 0. The float64 and its shortest digits are
+#   Go's (sprintf of a number whose text is a float's: strconv's shortest
+#   formatting), so the result depends on the number, never on its
+#   spelling. Undefined for a number beyond float64's range. It takes the
+#   text, not a number: OPA's function cache hashes every number below 1
+#   in magnitude (and every huge one) alike, so a function of many
+#   numbers would cost their square.
+es_number(text) := _es_text(sign, trimmed, point) if {
+	# sprintf writes a number whose text has ., e or E as a float64
+	# (shortest digits); an integer's text gets an exponent of 0
+	g := sprintf("%v", [to_number(_float_text(text))])
+	parts := regex.find_all_string_submatch_n(`^(-?)([0-9]+)(?:\.([0-9]+))?(?:e([-+])([0-9]+))?$`, g, 1)[0]
+	sign := _sign(parts[1])
+	digits := concat("", [parts[2], parts[3]])
+	lead := trim_left(digits, "0")
+	trimmed := trim_right(lead, "0")
+
+	# the decimal point's place: after the integer digits, moved by the
+	# exponent, less the leading zeros dropped
+	point := ((count(parts[2]) + _exponent(parts[4], parts[5])) - count(digits)) + count(lead)
+}
+
+_float_text(text) := text if regex.match(`[.eE]`, text)
+
+else := concat("", [text, "e0"])
+
+_sign("-") := "-"
+
+_sign("") := ""
+
+_exponent("", "") := 0
+
+_exponent("+", digits) := to_number(_decimal(digits))
+
+_exponent("-", digits) := 0 - to_number(_decimal(digits))
+
+_decimal(digits) := "0" if trim_left(digits, "0") == ""
+
+else := trim_left(digits, "0")
+
+# ECMAScript's Number::toString of sign, digits (k of them, no zero at
+# either end) and point n (the value is 0.digits times ten to the n):
+# with k <= n <= 21 the digits and n - k zeros; with 0 < n <= 21 the
+# digits with a point after the n-th; with -6 < n <= 0 "0.", -n zeros
+# and the digits; otherwise one digit, "." and the others when k > 1,
+# "e", the exponent's sign and n - 1 without it.
+_es_text(_, "", _) := "0"
+
+_es_text(sign, digits, n) := concat("", [sign, digits, _zeros(n - count(digits))]) if {
+	digits != ""
+	count(digits) <= n
+	n <= 21
+} else := concat("", [sign, substring(digits, 0, n), ".", substring(digits, n, -1)]) if {
+	digits != ""
+	n > 0
+	n <= 21
+} else := concat("", [sign, "0.", _zeros(0 - n), digits]) if {
+	digits != ""
+	n > -6
+	n <= 0
+} else := concat("", [sign, _mantissa(digits), "e", _exponent_text(n - 1)]) if {
+	digits != ""
+}
+
+_zeros(m) := substring("000000000000000000000", 0, m)
+
+_mantissa(digits) := digits if count(digits) == 1
+
+else := concat("", [substring(digits, 0, 1), ".", substring(digits, 1, -1)])
+
+_exponent_text(e) := sprintf("+%d", [e]) if e >= 0
+
+else := sprintf("%d", [e])
+
+# METADATA
+# description: |
 #   Whether arguments (an object) carry each member of an allow args
-#   rule's value with that very value (JSON equality).
+#   rule's value with that very value (JSON equality, numbers by value).
 args_permits(value, arguments) if {
 	every name, expected in value {
 		arguments[name] == expected

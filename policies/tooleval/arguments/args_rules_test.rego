@@ -110,3 +110,87 @@ test_args_rule_examples if {
 	d := tooleval.decision with input as args_request([failing], [deploy({})])
 	[[e.code, e.example] | some e in d.errors] == [["rule_example_failed", {"mode": "FORCE"}]]
 }
+
+# [number as written, as ECMAScript writes it] (node -e
+# 'JSON.stringify(x)' wrote each): one spelling per float64 value. Not a
+# number text: undefined.
+es_number_rows := [
+	["10000000", "10000000"],
+	["1e7", "10000000"],
+	["1.0e7", "10000000"],
+	["1E7", "10000000"],
+	["10000000.0", "10000000"],
+	["1e+7", "10000000"],
+	["-1e7", "-10000000"],
+	["0", "0"],
+	["-0", "0"],
+	["-0.0", "0"],
+	["0e5", "0"],
+	["1.5", "1.5"],
+	["0.1", "0.1"],
+	["100", "100"],
+	["1e20", "100000000000000000000"],
+	["123456789012345678901", "123456789012345680000"],
+	["1e21", "1e+21"],
+	["-1e21", "-1e+21"],
+	["1.5e300", "1.5e+300"],
+	["123456789012345678901234", "1.2345678901234569e+23"],
+	["9007199254740993", "9007199254740992"],
+	["0.000001", "0.000001"],
+	["1e-6", "0.000001"],
+	["1.5e-6", "0.0000015"],
+	["1e-7", "1e-7"],
+	["-1.25e-7", "-1.25e-7"],
+	["123e-20", "1.23e-18"],
+	["5e-324", "5e-324"],
+	["1e-400", "0"],
+	["0.30000000000000004", "0.30000000000000004"],
+	["0.3000000000000000444", "0.30000000000000004"],
+	["1.7976931348623157e308", "1.7976931348623157e+308"],
+	["12.50", "12.5"],
+	["0.000123", "0.000123"],
+]
+
+test_es_number_of_what_is_not_a_number if {
+	not arguments.es_number("x")
+	not arguments.es_number("1e400")
+	not arguments.es_number("Infinity")
+}
+
+test_es_number if {
+	[[row, got] |
+		some row in es_number_rows
+		got := arguments.es_number(row[0])
+		got != row[1]
+	] == []
+}
+
+# Beyond float64's range a number has no ECMAScript spelling: the
+# arguments are unreadable (every deny args rule bites, no allow).
+test_a_number_beyond_float64_is_unreadable if {
+	not arguments.es_number("1e400")
+	arguments.args_reading({"args": {"n": json.unmarshal("1e400")}}).unreadable
+	layer := {"name": "ops", "allow": [{"tool": "deploy", "args_pattern": ""}], "deny": [{"tool": "deploy", "args": {"x": 1}}]}
+	args_outcomes([layer], [deploy({"n": json.unmarshal("-1e400")})]) == [denied("ops")]
+	allow_only := object.remove(layer, ["deny"])
+	args_outcomes([allow_only], [deploy({"n": json.unmarshal("1e400")}), deploy({"n": 1})]) == [not_allowed("ops"), allowed]
+}
+
+# The canonical JSON writes every number, nested or in a list, in its
+# ECMAScript spelling.
+test_canonical_json_numbers if {
+	value := {"a": [to_number("1.0e7"), {"b": to_number("-0")}], "c": to_number("1E-7"), "d": to_number("2.50")}
+	arguments.canonical_json(value) == `{"a":[10000000,{"b":0}],"c":1e-7,"d":2.5}`
+}
+
+# A call is decided on its own: a deny pattern over a number bites
+# however the number is spelled, whichever spelling an earlier call of
+# the batch used (OPA's function cache equates numbers by value).
+test_a_number_is_read_alike_in_any_spelling if {
+	layer := {"name": "ops", "allow": ["deploy"], "deny": [{"tool": "deploy", "args_pattern": `"replicas":10000000[,}]`}]}
+	spellings := ["1e7", "10000000", "1.0e7", "1E7", "10000000.0"]
+	calls := [deploy({"replicas": to_number(s)}) | some s in spellings]
+	args_outcomes([layer], calls) == [denied("ops") | some _ in spellings]
+	args_outcomes([layer], array.reverse(calls)) == [denied("ops") | some _ in spellings]
+	args_outcomes([layer], [deploy({"replicas": 9999999})]) == [allowed]
+}
