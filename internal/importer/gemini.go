@@ -90,13 +90,11 @@ var geminiLegacyNames = map[string]string{"search_file_content": "grep_search"}
 // discovers by command (discovered_tool_NAME) and every MCP tool.
 var geminiEveryTool = slices.Concat(geminiTools, []string{"search_file_content", "discovered_tool_*", "mcp__*"})
 
-// geminiRuleArguments: run_shell_command's command is `command`;
-// description, dir_path and is_background do not change what runs
-// (packages/core/src/tools/definitions). additional_permissions, which
-// asks the sandbox for more, is not inert: a call with it is not read.
-var geminiRuleArguments = map[string]any{
-	GeminiShellTool: map[string]any{"command": "command", "inert": []any{"description", "dir_path", "is_background"}},
-}
+// GeminiPreset is the preset the overlay selects (docs/presets.md,
+// gemini_cli): Gemini CLI's tool names, where run_shell_command keeps its
+// command (rule_arguments), which argument of which tool is a path, and
+// what a sub-agent may not call (invoke_agent, update_topic).
+const GeminiPreset = "gemini_cli"
 
 var geminiModes = []string{"default", "autoEdit", "plan", "yolo"}
 
@@ -241,7 +239,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	default:
 		tools["allow"], tools["otherwise"] = b.allow.list(), "ask"
 	}
-	overlay := map[string]any{"builtin_tools": toAny(append(slices.Clone(geminiTools), "search_file_content")), "rule_arguments": geminiRuleArguments, "tools": tools}
+	overlay := map[string]any{"preset": GeminiPreset, "builtin_tools": toAny(append(slices.Clone(geminiTools), "search_file_content")), "tools": tools}
 	if len(b.subDeny.items) > 0 || len(b.subAsk.items) > 0 {
 		overlay["subagents"] = map[string]any{"deny": b.subDeny.list(), "ask": b.subAsk.list()}
 	}
