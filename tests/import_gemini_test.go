@@ -163,6 +163,18 @@ priority = 30
 		},
 	},
 	{
+		// Gemini compares tool names exactly (ruleMatches in
+		// policy-engine.ts): these rules match no built-in tool there
+		name: "headless, allows of names that are not Gemini's spelling",
+		opts: importer.GeminiOptions{Headless: true, NoDefaults: true},
+		user: "[[rule]]\ntoolName = \"run_shell_\u200bcommand\"\ndecision = \"allow\"\npriority = 900\n\n" +
+			"[[rule]]\ntoolName = \"ｗｒｉｔｅ_file\"\ndecision = \"allow\"\npriority = 900\n",
+		rows: []importRow{
+			{geminiEngineSrc + " ruleMatches (a zero-width space: not run_shell_command; headless, no rule: deny)", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
+			{geminiEngineSrc + " ruleMatches (full width: not write_file)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "deny", "deny"},
+		},
+	},
+	{
 		name: "headless, the shell allowed",
 		opts: importer.GeminiOptions{Headless: true},
 		user: `

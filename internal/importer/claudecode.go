@@ -89,7 +89,19 @@ type claudeRule struct {
 	text, location string
 }
 
-var claudeRuleSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*\*?)(?:\((.*)\))?$`)
+// claudeRuleSyntax is Tool or Tool(specifier). The tool is read as
+// written, whatever its characters, so that a deny or ask of a name
+// Claude Code does not spell that way is still carried (tooleval compares
+// names canonically: it bites more), while an allow of it is not.
+var claudeRuleSyntax = regexp.MustCompile(`^([^\s()]+)(?:\((.*)\))?$`)
+
+// claudeMCPExact is an MCP rule whose name tooleval compares as Claude
+// Code does: Claude Code compares names exactly and writes an MCP
+// server's and tool's names with letters, digits, _ and - only;
+// tooleval compares them canonically (any case, full-width and
+// zero-width characters folded), so an allow is carried only when its
+// name is lower-case ASCII, which no other spelling folds onto.
+var claudeMCPExact = regexp.MustCompile(`^mcp__[a-z0-9_-]+(__[a-z0-9_-]*\*?)?$`)
 
 // ClaudeCode imports Claude Code settings files, given lowest precedence
 // first (user, project, local, managed), into a configuration overlay.
@@ -277,10 +289,10 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 			note("not an MCP server or tool tooleval can name: not carried")
 			return nil
 		}
-		if list == "allow" && strings.ToLower(tool) != tool {
-			// Claude Code compares names exactly, tooleval in any case: an
+		if list == "allow" && !claudeMCPExact.MatchString(tool) {
+			// Claude Code compares names exactly, tooleval canonically: an
 			// allow would also cover another server's or tool's spelling
-			note("tooleval compares MCP names in any case, Claude Code exactly: an allow with capitals is not carried (spell the server and tool in lower case to carry it)")
+			note("tooleval compares MCP names canonically (any case, full-width and zero-width characters folded), Claude Code exactly: an allow of a name with capitals or other characters than a-z, 0-9, _ and - is not carried (spell the server and tool in lower case to carry it)")
 			return nil
 		}
 		return []any{claudeToolName(tool)}

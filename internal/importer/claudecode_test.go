@@ -68,6 +68,15 @@ func TestClaudeCodeRules(t *testing.T) {
 		{"mcp__github__*", "allow", `["mcp__github__*"]`, false},
 		{"mcp__GitHub__get_issue", "allow", `[]`, true},
 		{"mcp__GitHub__get_issue", "deny", `["mcp__GitHub__get_issue"]`, false},
+		// Claude Code compares tool names exactly, tooleval canonically:
+		// an allow of another spelling is not carried, a deny is (wider)
+		{"mcp__ｇｉｔｈｕｂ__get_issue", "allow", `[]`, true},
+		{"mcp__git\u200bhub__get_issue", "allow", `[]`, true},
+		{"mcp__git\u200bhub__get_issue", "deny", `["mcp__git\u200bhub__get_issue"]`, false},
+		{"Ｂａｓｈ", "allow", `[]`, true},
+		{"Ｂａｓｈ(ls)", "allow", `[]`, true},
+		{"Ｂａｓｈ", "deny", `["Ｂａｓｈ"]`, true},
+		{"Ba\u200bsh", "ask", `["Ba\u200bsh"]`, true},
 		{"mcp__", "deny", `[]`, true},
 		{"Read(~/.ssh/**)", "allow", `[]`, true},
 		{"Edit(/docs/**)", "allow", `[{"path":"docs/**","tool":"Edit"},{"path":"docs/**","tool":"Write"},{"path":"docs/**","tool":"MultiEdit"},{"path":"docs/**","tool":"NotebookEdit"}]`, false},

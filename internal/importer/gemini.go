@@ -567,14 +567,17 @@ func geminiTargets(toolName string, mcpName *string) (exact, wide []geminiTarget
 		}
 		return out
 	}
-	// Gemini compares names exactly, tooleval by canonical form: an
-	// allow with capitals would also cover another spelling
+	// Gemini compares names exactly (ruleMatches in
+	// packages/core/src/policy/policy-engine.ts: toolCall.name !==
+	// rule.toolName), tooleval by canonical form (NFKC_Casefold, default
+	// ignorables dropped): an allow is carried only when its name is one
+	// tooleval compares as written, so that it covers no other spelling
 	exactIfLower := func(t []geminiTarget, name string) ([]geminiTarget, []geminiTarget, string) {
 		if strings.HasPrefix(t[0].name, "mcp__") && !geminiMCPName.MatchString(name) {
 			return nil, t, "Gemini CLI writes an MCP server's and tool's names with only letters, digits and _ . : - (generateValidName), so this rule matches no MCP tool there: an allow is not carried"
 		}
-		if strings.ToLower(name) != name {
-			return nil, t, "tooleval compares tool names in any case, Gemini CLI exactly: an allow of a name with capitals is not carried"
+		if !geminiExactName.MatchString(name) {
+			return nil, t, "Gemini CLI compares tool names exactly, tooleval by their canonical form (any case, full-width and zero-width characters folded): an allow of a name with capitals or other characters than a-z, 0-9 and _ . : - would also allow another tool's spelling, and is not carried"
 		}
 		return t, t, ""
 	}
@@ -655,6 +658,12 @@ func geminiTargets(toolName string, mcpName *string) (exact, wide []geminiTarget
 	}
 	return exact, wide, why
 }
+
+// geminiExactName is a name tooleval's canonical form leaves as it is
+// and Gemini CLI's names are spelt in: lower-case ASCII letters, digits
+// and _ . : - (its built-in tools; a function name the Gemini API takes;
+// an MCP server's and tool's names after generateValidName, lower case).
+var geminiExactName = regexp.MustCompile(`^[a-z0-9_.:-]+$`)
 
 // geminiMCPName is what Gemini CLI leaves of an MCP server's or tool's
 // name (mcp-tool.ts generateValidName rewrites every other character).
