@@ -51,8 +51,8 @@ priority = 100
 			{geminiDocs + " (Quick start)", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
 			{geminiDocs + " (Quick start: a prefix is whole words)", "run_shell_command", shell("rm -rfv x"), "ask", "ask"},
 			{geminiDocs + " (Default policies: write tools ask)", "run_shell_command", shell("ls -la"), "ask", "ask"},
-			{geminiDocs + " (Default policies: write tools ask)", "write_file", map[string]any{"file_path": "a.txt", "content": "x"}, "ask", "ask"},
-			{geminiDocs + " (Default policies: read-only tools are allowed)", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+			{geminiDocs + " (Default policies: write tools ask)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "ask", "ask"},
+			{geminiDocs + " (Default policies: read-only tools are allowed)", "read_file", map[string]any{"file_path": "/ws/a.txt"}, "allow", "allow"},
 			{geminiDefaults + "/agents.toml (invoke_agent is allowed)", "invoke_agent", agent("generalist"), "allow", "allow"},
 		},
 	},
@@ -158,8 +158,20 @@ priority = 30
 		opts: importer.GeminiOptions{Headless: true},
 		rows: []importRow{
 			{geminiHeadless + " should deny ASK_USER tools by default in headless mode", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "deny", "deny"},
-			{geminiHeadless + " should allow read-only tools by default in headless mode", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+			{geminiHeadless + " should allow read-only tools by default in headless mode", "read_file", map[string]any{"file_path": "/ws/a.txt"}, "allow", "allow"},
 			{geminiDefaults + "/non-interactive.toml (ask_user is denied)", "ask_user", map[string]any{"questions": []any{}}, "deny", "deny"},
+		},
+	},
+	{
+		// Gemini compares tool names exactly (ruleMatches in
+		// policy-engine.ts): these rules match no built-in tool there
+		name: "headless, allows of names that are not Gemini's spelling",
+		opts: importer.GeminiOptions{Headless: true, NoDefaults: true},
+		user: "[[rule]]\ntoolName = \"run_shell_\u200bcommand\"\ndecision = \"allow\"\npriority = 900\n\n" +
+			"[[rule]]\ntoolName = \"ｗｒｉｔｅ_file\"\ndecision = \"allow\"\npriority = 900\n",
+		rows: []importRow{
+			{geminiEngineSrc + " ruleMatches (a zero-width space: not run_shell_command; headless, no rule: deny)", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
+			{geminiEngineSrc + " ruleMatches (full width: not write_file)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "deny", "deny"},
 		},
 	},
 	{
@@ -301,7 +313,7 @@ priority = 100
 		rows: []importRow{
 			{geminiEngine + " should NOT override explicit DENY rules in YOLO mode", "run_shell_command", shell("rm -rf x"), "deny", "deny"},
 			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "run_shell_command", shell("ls"), "allow", "allow"},
-			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "write_file", map[string]any{"file_path": "a.txt", "content": "x"}, "allow", "allow"},
+			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "allow", "allow"},
 			{geminiEngine + " should return ASK_USER for ask_user tool even in YOLO mode", "ask_user", map[string]any{"questions": []any{}}, "ask", "ask"},
 			{geminiEngine + " should deny both plan tools in YOLO mode", "enter_plan_mode", nil, "deny", "deny"},
 		},
@@ -329,7 +341,7 @@ priority = 1
 			{geminiEngine + " should allow activate_skill but deny shell commands in Plan Mode", "run_shell_command", shell("ls"), "deny", "deny"},
 			{geminiEngine + " should deny enter_plan_mode when already in PLAN mode", "enter_plan_mode", nil, "deny", "deny"},
 			{geminiDefaults + "/plan.toml (source code is not written in plan mode)", "write_file", map[string]any{"file_path": "src/main.go", "content": "x"}, "deny", "deny"},
-			{geminiDefaults + "/read-only.toml (reading runs in plan mode)", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+			{geminiDefaults + "/read-only.toml (reading runs in plan mode)", "read_file", map[string]any{"file_path": "/ws/a.txt"}, "allow", "allow"},
 			// plan.toml allows plans/*.md by argsPattern, which is not carried
 			{geminiDefaults + "/plan.toml (a plan may be written)", "write_file", map[string]any{"file_path": "plans/p.md", "content": "x"}, "allow", "deny"},
 		},
@@ -338,7 +350,7 @@ priority = 1
 		name: "autoEdit",
 		opts: importer.GeminiOptions{ApprovalMode: "autoEdit"},
 		rows: []importRow{
-			{geminiDocs + " (Approval modes: autoEdit allows some write tools)", "write_file", map[string]any{"file_path": "a.txt", "content": "x"}, "allow", "allow"},
+			{geminiDocs + " (Approval modes: autoEdit allows some write tools)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "allow", "allow"},
 			{geminiDefaults + "/write.toml (the shell still asks)", "run_shell_command", shell("make"), "ask", "ask"},
 		},
 	},
@@ -483,7 +495,7 @@ func TestGeminiWorkedExample(t *testing.T) {
 		{"admin.toml: curl is refused, whatever the user allows", "run_shell_command", shell("curl -s example.com"), "deny", "deny"},
 		{"admin.toml: jira asks, above the user's allow", "mcp__jira__get_issue", nil, "ask", "ask"},
 		{"admin.toml: other MCP servers are refused", "mcp__github__get_issue", nil, "deny", "deny"},
-		{"the default policies: read_file runs", "read_file", map[string]any{"file_path": "a.txt"}, "allow", "allow"},
+		{"the default policies: read_file runs", "read_file", map[string]any{"file_path": "/ws/a.txt"}, "allow", "allow"},
 		{"the default policies: make asks", "run_shell_command", shell("make"), "ask", "ask"},
 	}
 	declared := []any{map[string]any{"name": "run_shell_command"}, map[string]any{"name": "read_file"},

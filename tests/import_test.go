@@ -93,7 +93,9 @@ var claudeSettings = []struct {
 			{toolsPage + " (WebFetch: permission)", "WebFetch", map[string]any{"url": "https://other.example.org/"}, "ask", "ask"},
 			{permissionsPage + " (deny first)", "WebFetch", map[string]any{"url": "https://evil.net/"}, "deny", "deny"},
 			{permissionsPage + " (Edit rules)", "Edit", map[string]any{"file_path": "/ws/docs/a.md", "old_string": "a", "new_string": "b"}, "allow", "allow"},
-			{permissionsPage + " (Edit rules apply to every editing tool)", "Write", map[string]any{"file_path": "/ws/docs/b.md", "content": "x"}, "allow", "allow"},
+			// an allow carries the tool it names only (stricter: a deny of
+			// Edit covers every editing tool, an allow of it only Edit)
+			{permissionsPage + " (Edit rules apply to every editing tool)", "Write", map[string]any{"file_path": "/ws/docs/b.md", "content": "x"}, "allow", "ask"},
 			{modesPage + " (default: file edits ask)", "Edit", map[string]any{"file_path": "/ws/src/a.go", "old_string": "a", "new_string": "b"}, "ask", "ask"},
 			{toolsPage + " (WebSearch: permission)", "WebSearch", map[string]any{"query": "x"}, "ask", "ask"},
 			{permissionsPage + " (mcp__server: every tool of the server)", "mcp__github__get_issue", map[string]any{}, "allow", "allow"},
@@ -158,12 +160,46 @@ var claudeSettings = []struct {
 // Claude Code's, never looser.
 var strictness = map[string]int{"allow": 0, "ask": 1, "deny": 2}
 
+// claudeAnchoring: Read and Edit rules are gitignore patterns
+// (permissionsPage, "Read and Edit": /path from the project root, path
+// and ./path from the current directory, both the workspace root here);
+// a pattern with a / at its start or middle is anchored there, one
+// without matches at any depth (git-scm.com/docs/gitignore).
+var claudeAnchoring = []struct {
+	name  string
+	files []string
+	rows  []claudeRow
+}{{
+	name: "gitignore anchoring",
+	files: []string{`{"permissions": {
+		"allow": ["Edit(/Makefile)", "Edit(src/*.go)"],
+		"deny":  ["Read(./.env)", "Edit(/secrets/**)"]}}`},
+	rows: []claudeRow{
+		{permissionsPage + " (/path: the project root)", "Edit", map[string]any{"file_path": "/ws/Makefile", "old_string": "a", "new_string": "b"}, "allow", "allow"},
+		{permissionsPage + " (/path: the project root's only)", "Edit", map[string]any{"file_path": "/ws/sub/Makefile", "old_string": "a", "new_string": "b"}, "ask", "ask"},
+		{permissionsPage + " (path with a /: the current directory's)", "Edit", map[string]any{"file_path": "/ws/src/a.go", "old_string": "a", "new_string": "b"}, "allow", "allow"},
+		{permissionsPage + " (path with a /: the current directory's only)", "Edit", map[string]any{"file_path": "/ws/x/src/a.go", "old_string": "a", "new_string": "b"}, "ask", "ask"},
+		{permissionsPage + " (./path: no / after it, any depth)", "Read", file("/ws/.env"), "deny", "deny"},
+		{permissionsPage + " (./path: no / after it, any depth)", "Read", file("/ws/sub/.env"), "deny", "deny"},
+		{permissionsPage + " (/path with a /: the root's)", "Write", map[string]any{"file_path": "/ws/secrets/k", "content": "x"}, "deny", "deny"},
+		{permissionsPage + " (/path with a /: the root's only)", "NotebookEdit", map[string]any{"notebook_path": "/ws/a/secrets/k.ipynb", "new_source": "x"}, "ask", "ask"},
+	},
+}, {
+	name:  "a bare Edit allow",
+	files: []string{`{"permissions": {"allow": ["Edit"]}}`},
+	rows: []claudeRow{
+		{permissionsPage + " (an Edit allow)", "Edit", map[string]any{"file_path": "/ws/Makefile", "old_string": "a", "new_string": "b"}, "allow", "allow"},
+		{permissionsPage + " (Edit rules apply to every editing tool: an allow carries Edit only, stricter)", "Write", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "allow", "ask"},
+		{permissionsPage + " (Edit rules apply to every editing tool: an allow carries Edit only, stricter)", "MultiEdit", map[string]any{"file_path": "/ws/a.txt", "edits": []any{}}, "allow", "ask"},
+	},
+}}
+
 // Every row decides as Claude Code's documentation says, or stricter,
 // through the engine with the imported overlay (claude_code preset).
 func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
 	t.Parallel()
-	tools := []string{"Bash", "Read", "Grep", "Edit", "Write", "WebFetch", "WebSearch", "mcp__github__get_issue"}
-	for _, s := range claudeSettings {
+	tools := []string{"Bash", "Read", "Grep", "Edit", "Write", "MultiEdit", "NotebookEdit", "WebFetch", "WebSearch", "mcp__github__get_issue"}
+	for _, s := range append(claudeSettings, claudeAnchoring...) {
 		var files []importer.File
 		for i, f := range s.files {
 			files = append(files, importer.File{Name: fmt.Sprintf("settings%d.json", i), Data: []byte(f)})

@@ -89,7 +89,19 @@ type claudeRule struct {
 	text, location string
 }
 
-var claudeRuleSyntax = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*\*?)(?:\((.*)\))?$`)
+// claudeRuleSyntax is Tool or Tool(specifier). The tool is read as
+// written, whatever its characters, so that a deny or ask of a name
+// Claude Code does not spell that way is still carried (tooleval compares
+// names canonically: it bites more), while an allow of it is not.
+var claudeRuleSyntax = regexp.MustCompile(`^([^\s()]+)(?:\((.*)\))?$`)
+
+// claudeMCPExact is an MCP rule whose name tooleval compares as Claude
+// Code does: Claude Code compares names exactly and writes an MCP
+// server's and tool's names with letters, digits, _ and - only;
+// tooleval compares them canonically (any case, full-width and
+// zero-width characters folded), so an allow is carried only when its
+// name is lower-case ASCII, which no other spelling folds onto.
+var claudeMCPExact = regexp.MustCompile(`^mcp__[a-z0-9_-]+(__[a-z0-9_-]*\*?)?$`)
 
 // ClaudeCode imports Claude Code settings files, given lowest precedence
 // first (user, project, local, managed), into a configuration overlay.
@@ -277,10 +289,10 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 			note("not an MCP server or tool tooleval can name: not carried")
 			return nil
 		}
-		if list == "allow" && strings.ToLower(tool) != tool {
-			// Claude Code compares names exactly, tooleval in any case: an
+		if list == "allow" && !claudeMCPExact.MatchString(tool) {
+			// Claude Code compares names exactly, tooleval canonically: an
 			// allow would also cover another server's or tool's spelling
-			note("tooleval compares MCP names in any case, Claude Code exactly: an allow with capitals is not carried (spell the server and tool in lower case to carry it)")
+			note("tooleval compares MCP names canonically (any case, full-width and zero-width characters folded), Claude Code exactly: an allow of a name with capitals or other characters than a-z, 0-9, _ and - is not carried (spell the server and tool in lower case to carry it)")
 			return nil
 		}
 		return []any{claudeToolName(tool)}
@@ -298,6 +310,12 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 		return []any{tool}
 	}
 	if !hasSpec || spec == "*" {
+		if list == "allow" {
+			// an allow lets through the tool it names, never the others
+			// a deny of it also covers (narrower: a Write under an Edit
+			// allow is asked about)
+			return []any{tool}
+		}
 		switch tool { // the rule covers every tool it applies to
 		case "Edit":
 			return toAny(claudeEditTools)
@@ -418,12 +436,19 @@ func plainWords(words []string) bool {
 		!slices.ContainsFunc(words, func(w string) bool { return !claudeWord.MatchString(w) })
 }
 
-// claudePath reads a Read or Edit specifier (gitignore patterns): //path
-// is absolute, /path relative to the settings file's directory (the
-// workspace root here), path and ./path relative to the working
-// directory (the workspace root here), ~/path relative to the home
-// directory (which tooleval does not know: an allow is dropped, a deny
-// or ask matches the path below any directory).
+// claudePath reads a Read or Edit specifier. Claude Code's Read and Edit
+// rules "follow the gitignore specification" with four forms
+// (code.claude.com/docs/en/permissions, "Read and Edit"): //path is
+// absolute, ~/path below the home directory, /path relative to the
+// project root, path and ./path relative to the current directory. Both
+// bases are the workspace root here (the contract's "Path rules"). As
+// gitignore reads a pattern (git-scm.com/docs/gitignore, "PATTERN
+// FORMAT"), one with a / at its start or in its middle is anchored at
+// its base, and one without (./ dropped) matches at any depth below it:
+// Edit(/Makefile) is the root's Makefile only (./Makefile here),
+// Read(./.env) and Read(.env) every .env (.env here), Edit(docs/**) the
+// root's docs. The home directory is not known: an allow of ~/path is
+// dropped, a deny or ask matches the path below any directory.
 func claudePath(tool, spec, list string, note func(string, ...any), unexpressible func(string) []any) []any {
 	if strings.ContainsAny(spec, "[]{}\\\x00") || strings.HasPrefix(spec, "$") {
 		return unexpressible("a pattern tooleval's globs cannot write")
@@ -439,16 +464,26 @@ func claudePath(tool, spec, list string, note func(string, ...any), unexpressibl
 		note("a path below the home directory, which tooleval does not know: carried below any directory")
 		glob = "/**/" + strings.TrimPrefix(spec, "~/")
 	case strings.HasPrefix(spec, "/"):
+		// anchored at the root: a relative glob with a / is read from the
+		// workspace root, one without at any depth
 		glob = strings.TrimPrefix(spec, "/")
+		if !strings.Contains(strings.TrimSuffix(glob, "/"), "/") {
+			glob = "./" + glob
+		}
+	case strings.HasPrefix(spec, "./"):
+		// the current directory: as gitignore reads what follows
+		glob = strings.TrimPrefix(spec, "./")
 	}
 	if !validGlob(glob) {
 		return unexpressible("a path tooleval's globs cannot write (empty, . or .. segments, ** inside a segment, not NFC)")
 	}
 	tools := []string{tool}
-	switch tool {
-	case "Read":
+	switch {
+	case list == "allow":
+		// an allow lets through the tool it names only
+	case tool == "Read":
 		tools = claudeReadTools
-	case "Edit":
+	case tool == "Edit":
 		tools = claudeEditTools
 	}
 	out := make([]any, 0, len(tools))

@@ -43,20 +43,14 @@ var CodexShellTools = []string{"shell", "shell_command", "exec_command", "local_
 // names (codexRuleArguments): all but local_shell.
 var codexReadShellTools = []string{"shell", "shell_command", "exec_command"}
 
-// codexRuleArguments is where the overlay says each shell tool keeps its
-// command (config rule_arguments), from Codex's tool definitions
-// (codex-rs/tools/src/local_tool.rs). sandbox_permissions (an escalation
-// out of the sandbox) is not inert: a call that carries it is not read,
-// so no allow rule lets it through; nor is exec_command's tty (a pager or
-// a prompt the command opens runs what write_stdin types).
-var codexRuleArguments = map[string]any{
-	"shell": map[string]any{"argv": "command",
-		"inert": []any{"workdir", "timeout_ms", "justification", "prefix_rule"}},
-	"shell_command": map[string]any{"command": "command",
-		"inert": []any{"workdir", "timeout_ms", "login", "justification", "prefix_rule"}},
-	"exec_command": map[string]any{"command": "cmd",
-		"inert": []any{"workdir", "yield_time_ms", "max_output_tokens", "login", "justification", "prefix_rule"}},
-}
+// CodexPreset is the preset the overlay selects (docs/presets.md, codex):
+// where each shell tool keeps its command (rule_arguments: shell an
+// argument vector in command, shell_command a script in command,
+// exec_command one in cmd; sandbox_permissions and exec_command's tty are
+// not inert, so a call that carries one is not read), which argument of
+// which tool is a path, and that a sub-agent at Codex's depth limit does
+// not spawn.
+const CodexPreset = "codex"
 
 // codexReadOnlyTools are the Codex tools outside the shell that only
 // read or plan, allowed without asking under untrusted; every other tool
@@ -177,7 +171,7 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 			map[bool]string{true: "refused", false: "asked about"}[policy == "never"] + " (Codex: a forced rm and the rest)"})
 	}
 	tools["ask"] = askList.list()
-	overlay := map[string]any{"builtin_tools": toAny(codexTools), "rule_arguments": codexRuleArguments, "tools": tools}
+	overlay := map[string]any{"preset": CodexPreset, "builtin_tools": toAny(codexTools), "tools": tools}
 	return Result{Overlay: overlay, Notes: notes}, nil
 }
 

@@ -90,13 +90,11 @@ var geminiLegacyNames = map[string]string{"search_file_content": "grep_search"}
 // discovers by command (discovered_tool_NAME) and every MCP tool.
 var geminiEveryTool = slices.Concat(geminiTools, []string{"search_file_content", "discovered_tool_*", "mcp__*"})
 
-// geminiRuleArguments: run_shell_command's command is `command`;
-// description, dir_path and is_background do not change what runs
-// (packages/core/src/tools/definitions). additional_permissions, which
-// asks the sandbox for more, is not inert: a call with it is not read.
-var geminiRuleArguments = map[string]any{
-	GeminiShellTool: map[string]any{"command": "command", "inert": []any{"description", "dir_path", "is_background"}},
-}
+// GeminiPreset is the preset the overlay selects (docs/presets.md,
+// gemini_cli): Gemini CLI's tool names, where run_shell_command keeps its
+// command (rule_arguments), which argument of which tool is a path, and
+// what a sub-agent may not call (invoke_agent, update_topic).
+const GeminiPreset = "gemini_cli"
 
 var geminiModes = []string{"default", "autoEdit", "plan", "yolo"}
 
@@ -241,7 +239,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	default:
 		tools["allow"], tools["otherwise"] = b.allow.list(), "ask"
 	}
-	overlay := map[string]any{"builtin_tools": toAny(append(slices.Clone(geminiTools), "search_file_content")), "rule_arguments": geminiRuleArguments, "tools": tools}
+	overlay := map[string]any{"preset": GeminiPreset, "builtin_tools": toAny(append(slices.Clone(geminiTools), "search_file_content")), "tools": tools}
 	if len(b.subDeny.items) > 0 || len(b.subAsk.items) > 0 {
 		overlay["subagents"] = map[string]any{"deny": b.subDeny.list(), "ask": b.subAsk.list()}
 	}
@@ -569,14 +567,17 @@ func geminiTargets(toolName string, mcpName *string) (exact, wide []geminiTarget
 		}
 		return out
 	}
-	// Gemini compares names exactly, tooleval by canonical form: an
-	// allow with capitals would also cover another spelling
+	// Gemini compares names exactly (ruleMatches in
+	// packages/core/src/policy/policy-engine.ts: toolCall.name !==
+	// rule.toolName), tooleval by canonical form (NFKC_Casefold, default
+	// ignorables dropped): an allow is carried only when its name is one
+	// tooleval compares as written, so that it covers no other spelling
 	exactIfLower := func(t []geminiTarget, name string) ([]geminiTarget, []geminiTarget, string) {
 		if strings.HasPrefix(t[0].name, "mcp__") && !geminiMCPName.MatchString(name) {
 			return nil, t, "Gemini CLI writes an MCP server's and tool's names with only letters, digits and _ . : - (generateValidName), so this rule matches no MCP tool there: an allow is not carried"
 		}
-		if strings.ToLower(name) != name {
-			return nil, t, "tooleval compares tool names in any case, Gemini CLI exactly: an allow of a name with capitals is not carried"
+		if !geminiExactName.MatchString(name) {
+			return nil, t, "Gemini CLI compares tool names exactly, tooleval by their canonical form (any case, full-width and zero-width characters folded): an allow of a name with capitals or other characters than a-z, 0-9 and _ . : - would also allow another tool's spelling, and is not carried"
 		}
 		return t, t, ""
 	}
@@ -657,6 +658,12 @@ func geminiTargets(toolName string, mcpName *string) (exact, wide []geminiTarget
 	}
 	return exact, wide, why
 }
+
+// geminiExactName is a name tooleval's canonical form leaves as it is
+// and Gemini CLI's names are spelt in: lower-case ASCII letters, digits
+// and _ . : - (its built-in tools; a function name the Gemini API takes;
+// an MCP server's and tool's names after generateValidName, lower case).
+var geminiExactName = regexp.MustCompile(`^[a-z0-9_.:-]+$`)
 
 // geminiMCPName is what Gemini CLI leaves of an MCP server's or tool's
 // name (mcp-tool.ts generateValidName rewrites every other character).

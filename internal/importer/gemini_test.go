@@ -83,6 +83,17 @@ func TestGeminiRuleForms(t *testing.T) {
 		{rule(`toolName = "discovered_tool_*"` + "\n" + `decision = "deny"`), "deny", `["discovered_tool_*"]`, true},
 		{rule(`toolName = "Read_File"` + "\n" + `decision = "allow"`), "allow",
 			`[{"args":{"agent_name":"Read_File"},"tool":"invoke_agent"}]`, true},
+		// Gemini compares names exactly: an allow of a spelling whose
+		// canonical form is a built-in's (zero-width, full-width,
+		// another case) is not carried as that built-in; a deny is
+		{rule("toolName = \"run_shell_\u200bcommand\"\ndecision = \"allow\""), "allow",
+			`[{"args":{"agent_name":"run_shell_\u200bcommand"},"tool":"invoke_agent"}]`, true},
+		{rule(`toolName = "ｗｒｉｔｅ_file"` + "\n" + `decision = "allow"`), "allow",
+			`[{"args":{"agent_name":"ｗｒｉｔｅ_file"},"tool":"invoke_agent"}]`, true},
+		{rule(`toolName = "ｗｒｉｔｅ_file"` + "\n" + `decision = "deny"`), "deny",
+			`["ｗｒｉｔｅ_file",{"args":{"agent_name":"ｗｒｉｔｅ_file"},"tool":"invoke_agent"}]`, true},
+		{rule(`mcpName = "github"` + "\n" + `toolName = "get_ｉssue"` + "\n" + `decision = "allow"`), "allow", `[]`, true},
+		{rule("toolName = \"mcp_git\u200bhub_*\"\ndecision = \"allow\""), "allow", `[]`, true},
 		// a sub-agent's name is also invoke_agent's agent_name
 		{rule(`toolName = "codebase_investigator"` + "\n" + `decision = "deny"`), "deny",
 			`["codebase_investigator",{"args":{"agent_name":"codebase_investigator"},"tool":"invoke_agent"}]`, false},
