@@ -77,6 +77,7 @@ var shellClasses = []struct {
 	{"string-builtin", (*shellGen).stringBuiltin},
 	{"subscript", (*shellGen).subscript},
 	{"sub-language", (*shellGen).subLanguage},
+	{"interpreter", (*shellGen).interpreter},
 	{"quoting", (*shellGen).quoting},
 	{"tilde-caret", (*shellGen).tildeCaret},
 	{"allowed", (*shellGen).allowed},
@@ -151,7 +152,7 @@ func (g *shellGen) assignment() string {
 	}
 	tail := g.spelled()
 	if g.chance(0.2) {
-		tail = g.pick([]string{"bash -c true", "sh -c true", "bash s", "printf x", "ls", "git status", "test -n x"})
+		tail = g.pick([]string{"bash -c true", "sh -c true", "bash s", "sh -i", "printf x", "ls", "git status", "test -n x"})
 	}
 	return strings.Join(words, " ") + " " + tail
 }
@@ -290,6 +291,31 @@ func (g *shellGen) subLanguage() string {
 		"awk 'BEGIN{\"" + p + "\" | getline x}'", "awk '{print}' f", "awk -v x=1 'BEGIN{system(\"" + p + "\")}'",
 	}
 	return g.pick(forms)
+}
+
+// interpreter: programs whose arguments are a program in another
+// language (perl, python, node) or hold a command they run (tar's
+// checkpoint action and compressor, make's $(shell) and recipes, zip's
+// test command, ssh's ProxyCommand), each when the sandbox has it.
+func (g *shellGen) interpreter() string {
+	p, prog := g.payload(), g.payloadProgram()
+	forms := [][2]string{
+		{"perl", "perl -e 'system(\"%s\")'"}, {"perl", "perl -e 'exec \"%s\"'"}, {"perl", "perl -e '`%s`'"},
+		{"python3", "python3 -c 'import os; os.system(\"%s\")'"},
+		{"python3", "python3 -c 'import subprocess; subprocess.run(\"%s\", shell=True)'"},
+		{"node", "node -e 'require(\"child_process\").execSync(\"%s\")'"},
+		{"tar", "tar -cf x.tar f --checkpoint=1 --checkpoint-action=exec='%s'"},
+		{"tar", "tar -cf x.tar -I " + prog + " f"}, {"tar", "tar -cf x.tar --use-compress-program=" + prog + " f"},
+		{"make", "make -s --eval='$(shell %s)' -f out"}, {"make", "make --eval='x:;%s' x"},
+		{"zip", "zip -q x.zip f -T -TT '%s'"}, {"ssh", "ssh -o ProxyCommand='%s' x"},
+		{"dash", "dash -c '%s'"},
+	}
+	for {
+		f := forms[g.rng.IntN(len(forms))]
+		if g.runners[f[0]] {
+			return strings.ReplaceAll(f[1], "%s", p)
+		}
+	}
 }
 
 // quoting: the payload's program word quoted or spelled by a path.

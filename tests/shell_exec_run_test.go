@@ -52,8 +52,13 @@ var stubPrograms = []string{
 var runnerPrograms = []string{
 	"sh", "bash", "env", "xargs", "find", "sed", "awk", "nice", "timeout", "setarch", "linux64", "x86_64",
 	"i386", "stdbuf", "nohup", "ionice", "taskset", "flock", "chrt", "strace", "setsid", "script",
-	"prlimit", "unshare", "runuser", "su", "sg",
+	"prlimit", "unshare", "runuser", "su", "sg", "dash", "perl", "python3", "node", "tar", "make", "zip", "ssh",
 }
+
+// runnerPaths are where a runner is taken from when PATH would give a
+// launcher that needs more than the stub directory (pyenv's python3 is a
+// bash script that runs pyenv).
+var runnerPaths = map[string]string{"python3": "/usr/bin/python3"}
 
 // shellSandbox is the stub directory and the scratch space of one run.
 type shellSandbox struct {
@@ -89,6 +94,9 @@ func newShellSandbox(t *testing.T) *shellSandbox {
 	}
 	for _, p := range runnerPrograms {
 		real, err := exec.LookPath(p)
+		if path, ok := runnerPaths[p]; ok {
+			real, err = exec.LookPath(path)
+		}
 		if err != nil {
 			continue
 		}

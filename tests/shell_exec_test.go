@@ -68,7 +68,7 @@ func TestShellReadingAgainstBash(t *testing.T) {
 		seed, err = strconv.ParseUint(s, 10, 64)
 		require.NoError(t, err, "TOOLEVAL_SHELL_EXEC_SEED")
 	}
-	n := 120
+	n := 60
 	if s := os.Getenv("TOOLEVAL_SHELL_EXEC_CASES"); s != "" {
 		var err error
 		n, err = strconv.Atoi(s)
