@@ -84,21 +84,22 @@ var shellClasses = []struct {
 }
 
 // next draws one case: a class's command, sometimes joined with another
-// part (an allowed one, or another class's) by a control operator.
+// part (an allowed one, or another class's) by a control operator; the
+// case's class then names both ("separator/runner+allowed").
 func (g *shellGen) next() shellCase {
 	c := shellClasses[g.rng.IntN(len(shellClasses))]
-	command := c.gen(g)
-	class := c.name
+	command, class := c.gen(g), c.name
 	if g.chance(0.3) {
-		other := g.allowed()
+		other, otherClass := g.allowed(), "allowed"
 		if g.chance(0.3) {
-			other = shellClasses[g.rng.IntN(len(shellClasses))].gen(g)
+			o := shellClasses[g.rng.IntN(len(shellClasses))]
+			other, otherClass = o.gen(g), o.name
 		}
 		if g.chance(0.5) {
 			command, other = other, command
 		}
 		command = other + g.separator() + command
-		class = "separator/" + class
+		class = "separator/" + class + "+" + otherClass
 	}
 	return shellCase{Class: class, Command: command}
 }

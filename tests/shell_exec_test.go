@@ -270,7 +270,7 @@ func shellFindingsReport(seed uint64, n int, violations []shellViolation, notes 
 	}
 	byClass := map[string][]shellViolation{}
 	for _, v := range violations {
-		class := strings.TrimPrefix(v.Class, "separator/")
+		class := findingsClass(v.Class)
 		byClass[class] = append(byClass[class], v)
 	}
 	for _, class := range slices.Sorted(maps.Keys(byClass)) {
@@ -280,6 +280,18 @@ func shellFindingsReport(seed uint64, n int, violations []shellViolation, notes 
 		}
 	}
 	return b.String()
+}
+
+// findingsClass is the group a case's violations are listed under: its
+// classes without the separator and the allowed part they were joined
+// with ("separator/runner+allowed" is runner).
+func findingsClass(class string) string {
+	classes := strings.Split(strings.TrimPrefix(class, "separator/"), "+")
+	if attacks := slices.DeleteFunc(slices.Clone(classes), func(c string) bool { return c == "allowed" }); len(attacks) > 0 {
+		classes = attacks
+	}
+	slices.Sort(classes)
+	return strings.Join(slices.Compact(classes), "+")
 }
 
 func runsText(runs []stubRun) string {
@@ -348,5 +360,8 @@ func TestShellExecJudges(t *testing.T) {
 	log := "rm\x00-f\x00f\x00" + stubEnd + "\x00ls\x00\x00" + stubEnd + "\x00touch\x00p\x00"
 	require.Equal(t, []stubRun{run("rm", "-f", "f"), run("ls", "")}, parseStubLog([]byte(log)))
 	require.Empty(t, parseStubLog(nil))
+	require.Equal(t, "runner", findingsClass("separator/allowed+runner"))
+	require.Equal(t, "runner+subscript", findingsClass("separator/subscript+runner"))
+	require.Equal(t, "allowed", findingsClass("separator/allowed+allowed"))
 	require.True(t, mayRead(`p"ri"ntf x`, "printf") && mayRead(`$'\x70rintf'`, "printf") && !mayRead("ls", "printf"))
 }
