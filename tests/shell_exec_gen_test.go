@@ -76,6 +76,7 @@ var shellClasses = []struct {
 	{"string-runner", (*shellGen).stringRunner},
 	{"string-builtin", (*shellGen).stringBuiltin},
 	{"subscript", (*shellGen).subscript},
+	{"indirect", (*shellGen).indirect},
 	{"sub-language", (*shellGen).subLanguage},
 	{"interpreter", (*shellGen).interpreter},
 	{"quoting", (*shellGen).quoting},
@@ -252,7 +253,8 @@ func (g *shellGen) subscript() string {
 		"mapfile -n Q x", "mapfile -s Q x", "declare -i x=Q", "declare Q", "typeset -i x=Q", "local Q",
 		"readonly Q", "export Q", "shift Q", "exit Q", "return Q", "history -d Q", "caller Q", "jobs Q",
 		"disown Q", "fc -l Q", "cd Q", "type Q", "printf '%(%s)T' Q", "printf -v Q", "declare -n r=Q",
-		"set -u; test -v Q", "printf -v x Q", "printf Q", "echo Q", "true Q",
+		"set -u; test -v Q", "printf -v x Q", "printf Q", "echo Q", "true Q", "printf -v OPTIND Q",
+		"printf -v RANDOM Q", "printf -v SRANDOM Q", "printf -v HISTCMD Q", "printf -v OPTIND %s Q",
 	}
 	form := g.pick(forms)
 	if i := strings.Index(form, "=Q"); i >= 0 {
@@ -261,6 +263,22 @@ func (g *shellGen) subscript() string {
 		return form[:start] + quoteLike(q, form[start:i+1]+inner) + form[i+2:]
 	}
 	return strings.ReplaceAll(form, "Q", q)
+}
+
+// indirect: one part stores a payload subscript in a variable, a later
+// one evaluates the variable's name as arithmetic (bash then evaluates
+// its value: let x=y, a variable bash assigns as arithmetic, a subscript
+// naming it).
+func (g *shellGen) indirect() string {
+	p := g.payload()
+	setup := g.pick([]string{"printf -v y 'a[$(" + p + ")]'", "printf -v y %s 'a[$(" + p + ")]'",
+		"printf -v y 'a[`" + p + "`]'", "printf -v 'a[0]' x; printf -v y 'a[$(" + p + ")]'"})
+	use := g.pick([]string{"let x=y", "let y", "let 'x=y+1'", "printf -v RANDOM y", "printf -v OPTIND y",
+		"printf -v SRANDOM y", "printf -v HISTCMD y", "read RANDOM", "read OPTIND", "read -r x RANDOM",
+		"printf -v 'a[y]' x", "test -v 'a[y]'", "[ -v 'a[y]' ]", "unset 'a[y]'", "wait -p 'a[y]'",
+		"getopts ab 'a[y]'", "read 'a[y]'", "printf -v x %s y", "echo y", "test y -eq 1", "shift y",
+		"printf -v x %d y", "mapfile -O y x", "test -v y"})
+	return setup + g.pick([]string{"; ", " && ", "\n"}) + use
 }
 
 // quoteLike quotes s as q is quoted.
