@@ -101,9 +101,10 @@ func (d *shellDecider) decide(t *testing.T, l shellLayer, commands []string) []s
 	return verdicts
 }
 
-// layerErrors says whether layer is a configuration error (an allow rule
-// the policy refuses to hold, such as a wrapper), decided on one call.
-func (d *shellDecider) layerErrors(t *testing.T, l shellLayer) []engine.Problem {
+// layerErrors are the codes of the configuration errors of layer (an
+// allow rule the policy refuses to hold, such as one of a wrapper),
+// decided on one call.
+func (d *shellDecider) layerErrors(t *testing.T, l shellLayer) []string {
 	t.Helper()
 	decision, err := d.e.Decide(context.Background(), map[string]any{
 		"declared": []any{map[string]any{"name": shellTool}},
@@ -111,5 +112,9 @@ func (d *shellDecider) layerErrors(t *testing.T, l shellLayer) []engine.Problem 
 		"calls":    []any{map[string]any{"id": "0", "name": shellTool, "args": map[string]any{"command": l.prefix}}},
 	})
 	require.NoError(t, err)
-	return decision.Errors
+	codes := make([]string, len(decision.Errors))
+	for i, p := range decision.Errors {
+		codes[i] = p.Code()
+	}
+	return codes
 }

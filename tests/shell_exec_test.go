@@ -170,6 +170,10 @@ func denyAndAskViolations(t *testing.T, d *shellDecider, cases []shellCase, resu
 		}
 		for kind, want := range map[string]engine.Outcome{"deny": engine.OutcomeDeny, "ask": engine.OutcomeAsk} {
 			l := shellLayer{kind: kind, prefix: program}
+			if problems := d.layerErrors(t, l); len(problems) > 0 {
+				t.Errorf("%s is refused by the policy (%v), but %q ran %s", l, problems, commands[0], program)
+				continue
+			}
 			for k, v := range d.decide(t, l, commands) {
 				if v.Outcome != want {
 					i := idx[k]
