@@ -77,6 +77,8 @@ var shellClasses = []struct {
 	{"string-builtin", (*shellGen).stringBuiltin},
 	{"subscript", (*shellGen).subscript},
 	{"indirect", (*shellGen).indirect},
+	{"shell-state", (*shellGen).shellState},
+	{"file-payload", (*shellGen).filePayload},
 	{"sub-language", (*shellGen).subLanguage},
 	{"interpreter", (*shellGen).interpreter},
 	{"quoting", (*shellGen).quoting},
@@ -106,7 +108,7 @@ func (g *shellGen) next() shellCase {
 }
 
 func (g *shellGen) separator() string {
-	return g.pick([]string{";", " ; ", " && ", " || ", " | ", " |& ", " & ", "\n", ";\n", "&&\n", " |\n"})
+	return g.pick([]string{";", " ; ", " && ", " || ", " | ", " |& ", " & ", "\n", ";\n", "&&\n", " |\n", "\r\n", " #\n"})
 }
 
 // payload is a command that runs a stub: its words, unquoted.
@@ -279,6 +281,50 @@ func (g *shellGen) indirect() string {
 		"getopts ab 'a[y]'", "read 'a[y]'", "printf -v x %s y", "echo y", "test y -eq 1", "shift y",
 		"printf -v x %d y", "mapfile -O y x", "test -v y"})
 	return setup + g.pick([]string{"; ", " && ", "\n"}) + use
+}
+
+// splitPayload spells a payload as a printf format and one argument, so
+// that no word of the command holds its program's name: rm f is r%s f
+// and m.
+func splitPayload(p string) (format, arg string) {
+	program, rest, _ := strings.Cut(p, " ")
+	format = program[:1] + "%s"
+	if rest != "" {
+		format += " " + rest
+	}
+	return format, program[1:]
+}
+
+// shellState: a part sets what bash itself reads (PS4 under xtrace, the
+// command hash BASH_CMDS, aliases, disabled builtins, BASH_ENV), so that
+// a later part that names no program runs one; the payload is often
+// spelt by printf so that no word names its program.
+func (g *shellGen) shellState() string {
+	p, prog := g.payload(), g.payloadProgram()
+	f, a := splitPayload(p)
+	pf, pa := splitPayload(prog)
+	return g.pick([]string{
+		"printf -v PS4 '$(" + f + ")' " + a + "; set -x; true", "printf -v PS4 '$(" + p + ")'; set -x; true",
+		"printf -v PS4 '${a[$(" + f + ")]}' " + a + "; set -x; true", "set -x; printf -v PS4 '$(" + f + ")' " + a + "; true",
+		"printf -v PS4 '`" + f + "`' " + a + "; set -o xtrace; test -n x",
+		"printf -v 'BASH_CMDS[ls]' 'sbin/" + pf + "' " + pa + "; ls", "printf -v 'BASH_CMDS[ls]' sbin/" + prog + "; ls -la",
+		"printf -v 'BASH_ALIASES[ls]' '" + f + "' " + a + "\nshopt -s expand_aliases\nls",
+		"enable -n printf; printf x", "enable -n test; test -n x", "enable -n echo; echo x",
+		"printf -v BASH_ENV s; export BASH_ENV; bash -c true", "printf -v PATH sbin; ls",
+		"read PS4; set -x; true",
+	})
+}
+
+// filePayload: programs that run the commands a file holds (s holds
+// rm -f f) without the command's program among their words.
+func (g *shellGen) filePayload() string {
+	return g.pick([]string{
+		"sed e s", "sed -n e s", "sed 'e' s", "sed -n '1e' s", "awk '{system($0)}' s", "awk '{print | \"sh\"}' s",
+		"find s -exec sh '{}' ';'", "find . -name s -exec bash '{}' +", "find s -exec dash '{}' ';'", "sh s",
+		"bash s", "dash s", ". ./s", "source s", "cat s | sh", "cat s | bash", "perl -ne 'system $_' s",
+		"python3 -c 'import os; [os.system(l) for l in open(\"s\")]'", "env sh s", "timeout 100 sh s",
+		"xargs -a s", "xargs -a s sh -c", "sed -n p s | sh", "awk '{print}' s | bash",
+	})
 }
 
 // quoteLike quotes s as q is quoted.
