@@ -316,14 +316,17 @@ func (g *shellGen) shellState() string {
 }
 
 // filePayload: programs that run the commands a file holds (s holds
-// rm -f f) without the command's program among their words.
+// rm -f f, e.sed, a.awk, m.mk, p.pl and p.py the same in their languages,
+// Makefile touch p) without the command's program among their words.
 func (g *shellGen) filePayload() string {
 	return g.pick([]string{
 		"sed e s", "sed -n e s", "sed 'e' s", "sed -n '1e' s", "awk '{system($0)}' s", "awk '{print | \"sh\"}' s",
 		"find s -exec sh '{}' ';'", "find . -name s -exec bash '{}' +", "find s -exec dash '{}' ';'", "sh s",
 		"bash s", "dash s", ". ./s", "source s", "cat s | sh", "cat s | bash", "perl -ne 'system $_' s",
 		"python3 -c 'import os; [os.system(l) for l in open(\"s\")]'", "env sh s", "timeout 100 sh s",
-		"xargs -a s", "xargs -a s sh -c", "sed -n p s | sh", "awk '{print}' s | bash",
+		"xargs -a s", "xargs -a s sh -c", "sed -n p s | sh", "awk '{print}' s | bash", "sed -f e.sed f",
+		"sed -n -f e.sed f", "sed --file=e.sed f", "awk -f a.awk", "awk -f a.awk f", "make -f m.mk", "make -s -f m.mk all",
+		"make", "make all", "make -s", "perl p.pl", "python3 p.py", "find . -name p.py -exec python3 '{}' ';'",
 	})
 }
 

@@ -27,7 +27,8 @@ import (
 //     that runs another program from its arguments or its input), so
 //     that what it runs is looked up on this PATH and lands in a stub.
 // bash's builtins run as themselves. Each command runs in a directory of
-// its own holding the files the generator names (f, s, out; sbin and
+// its own holding the files the generator names (f, out; s, e.sed, a.awk,
+// m.mk, Makefile, p.pl and p.py run a stub in their languages; sbin and
 // home/bin link to the stub directory), with a clean environment: PATH,
 // HOME, LC_ALL and the log's name, nothing else.
 
@@ -207,7 +208,9 @@ func (s *shellSandbox) prepareCase(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "home"), 0o755); err != nil {
 		return fmt.Errorf("case directory: %w", err)
 	}
-	files := map[string]string{"f": "x\n", "s": "rm -f f\n", "out": ""}
+	files := map[string]string{"f": "x\n", "s": "rm -f f\n", "out": "", "e.sed": "1e rm -f f\n",
+		"a.awk": "BEGIN{system(\"rm -f f\")}\n", "m.mk": "all:\n\trm -f f\n", "Makefile": "all:\n\ttouch p\n",
+		"p.pl": "system(\"rm -f f\");\n", "p.py": "import os\nos.system(\"rm -f f\")\n"}
 	for name, content := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			return fmt.Errorf("case directory: %w", err)
