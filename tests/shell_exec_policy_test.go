@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -70,7 +71,13 @@ func newShellDecider(t *testing.T) *shellDecider {
 	t.Helper()
 	// No deadline of the engine's own: a batch on a busy machine may take
 	// long, and a timeout is not what this test is about.
-	e, err := engine.New(context.Background(), engine.WithEvalTimeout(0))
+	opts := []engine.Option{engine.WithEvalTimeout(0)}
+	if bundle := os.Getenv("TOOLEVAL_SHELL_EXEC_BUNDLE"); bundle != "" {
+		// another policy (a directory or tarball), such as main's
+		opts = append(opts, engine.WithBundle(bundle))
+		t.Logf("the policy: %s", bundle)
+	}
+	e, err := engine.New(context.Background(), opts...)
 	require.NoError(t, err)
 	return &shellDecider{e: e, chunk: 256}
 }

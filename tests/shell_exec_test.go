@@ -58,8 +58,11 @@ type shellViolation struct {
 //
 // TOOLEVAL_SHELL_EXEC_CASES sets how many commands are drawn (make soak
 // runs many), TOOLEVAL_SHELL_EXEC_SEED replays a run (the seed is
-// logged). Violations are written to /tmp/shell-harness-findings.txt
-// (TOOLEVAL_SHELL_EXEC_FINDINGS), grouped by class.
+// logged), TOOLEVAL_SHELL_EXEC_BUNDLE decides with another policy
+// bundle (a directory or tarball, such as one built from an older
+// commit) instead of the embedded one. Violations are written to
+// /tmp/shell-harness-findings.txt (TOOLEVAL_SHELL_EXEC_FINDINGS),
+// grouped by class.
 func TestShellReadingAgainstBash(t *testing.T) {
 	t.Parallel()
 	seed := uint64(time.Now().UnixNano())
