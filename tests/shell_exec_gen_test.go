@@ -178,6 +178,8 @@ var runnerPrefixes = []struct {
 	{"x86_64", []string{"x86_64", "x86_64 -R"}},
 	{"linux64", []string{"linux64"}},
 	{"i386", []string{"i386"}},
+	{"linux32", []string{"linux32"}},
+	{"time", []string{"time -p", "time -f %e", "time --"}}, // bash's keyword first in a part, else GNU time
 	{"stdbuf", []string{"stdbuf -o0", "stdbuf -oL -eL", "stdbuf --output=0"}},
 	{"nohup", []string{"nohup"}},
 	{"ionice", []string{"ionice", "ionice -c3", "ionice -c 2 -n 7"}},
@@ -376,7 +378,8 @@ func (g *shellGen) interpreter() string {
 		{"tar", "tar -cf x.tar -I " + prog + " f"}, {"tar", "tar -cf x.tar --use-compress-program=" + prog + " f"},
 		{"make", "make -s --eval='$(shell %s)' -f out"}, {"make", "make --eval='x:;%s' x"},
 		{"zip", "zip -q x.zip f -T -TT '%s'"}, {"ssh", "ssh -o ProxyCommand='%s' x"},
-		{"dash", "dash -c '%s'"},
+		{"dash", "dash -c '%s'"}, {"gdb", "gdb -q -batch -ex 'shell %s'"}, {"gdb", "gdb -q -batch -ex '!%s'"},
+		{"time", "command time %s"}, {"time", "'time' %s"},
 	}
 	for {
 		f := forms[g.rng.IntN(len(forms))]

@@ -54,6 +54,7 @@ var runnerPrograms = []string{
 	"sh", "bash", "env", "xargs", "find", "sed", "awk", "nice", "timeout", "setarch", "linux64", "x86_64",
 	"i386", "stdbuf", "nohup", "ionice", "taskset", "flock", "chrt", "strace", "setsid", "script",
 	"prlimit", "unshare", "runuser", "su", "sg", "dash", "perl", "python3", "node", "tar", "make", "zip", "ssh",
+	"linux32", "time", "gdb",
 }
 
 // runnerPaths are where a runner is taken from when PATH would give a
