@@ -273,6 +273,10 @@ func shellFindingsReport(seed uint64, n int, violations []shellViolation, notes 
 	fmt.Fprintf(&b, "# TestShellReadingAgainstBash: seed %d, %d commands, %d violations, %s\n",
 		seed, n, len(violations), time.Now().UTC().Format(time.RFC3339))
 	fmt.Fprintf(&b, "# replay: TOOLEVAL_SHELL_EXEC_SEED=%d TOOLEVAL_SHELL_EXEC_CASES=%d go test -count=1 -run TestShellReadingAgainstBash ./tests/\n", seed, n-len(shellExecExamples))
+	b.WriteString("# deny/ask: a stub of P ran (\"ran\": every stub run, program and arguments), so the command must be\n" +
+		"#   denied under a deny of P and asked about under an ask of P (beside a plain allow of the tool).\n" +
+		"# allow: allowed under an allow of a prefix, so only that prefix may have run: no stub for a builtin or\n" +
+		"#   runner prefix (printf, read, find, sed -n), else only its own program with the rule's words first.\n")
 	for _, note := range notes {
 		fmt.Fprintf(&b, "# note: %s\n", note)
 	}
