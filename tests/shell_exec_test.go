@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,42 +153,51 @@ func requireSandboxRuns(t *testing.T, results []execResult, runners map[string]b
 }
 
 // denyAndAskViolations: for every stub program P that ran, the commands
-// that ran it under a deny of P (must deny) and an ask of P (must ask).
+// that ran it under a deny of P (must deny) and an ask of P (must ask);
+// and for P run with an argument w (a plain word), under a deny of "P w"
+// (must deny: a rule's other words bite among the program's own).
 func denyAndAskViolations(t *testing.T, d *shellDecider, cases []shellCase, results []execResult) []shellViolation {
 	t.Helper()
-	ranBy := map[string][]int{} // program -> the cases that ran it
+	ranBy := map[shellLayer][]int{} // rule -> the cases that ran what it names
 	for i, r := range results {
-		seen := map[string]bool{}
+		seen := map[shellLayer]bool{}
 		for _, run := range r.Runs {
-			if !seen[run.Program] {
-				seen[run.Program] = true
-				ranBy[run.Program] = append(ranBy[run.Program], i)
+			rules := []shellLayer{{"deny", run.Program}, {"ask", run.Program}}
+			if k := slices.IndexFunc(run.Args, plainWord.MatchString); k >= 0 {
+				rules = append(rules, shellLayer{"deny", run.Program + " " + run.Args[k]})
+			}
+			for _, l := range rules {
+				if !seen[l] {
+					seen[l] = true
+					ranBy[l] = append(ranBy[l], i)
+				}
 			}
 		}
 	}
+	want := map[string]engine.Outcome{"deny": engine.OutcomeDeny, "ask": engine.OutcomeAsk}
 	var violations []shellViolation
-	for _, program := range slices.Sorted(maps.Keys(ranBy)) {
-		idx := ranBy[program]
+	for _, l := range slices.SortedFunc(maps.Keys(ranBy), func(a, b shellLayer) int { return strings.Compare(a.String(), b.String()) }) {
+		idx := ranBy[l]
 		commands := make([]string, len(idx))
 		for k, i := range idx {
 			commands[k] = cases[i].Command
 		}
-		for kind, want := range map[string]engine.Outcome{"deny": engine.OutcomeDeny, "ask": engine.OutcomeAsk} {
-			l := shellLayer{kind: kind, prefix: program}
-			if problems := d.layerErrors(t, l); len(problems) > 0 {
-				t.Errorf("%s is refused by the policy (%v), but %q ran %s", l, problems, commands[0], program)
-				continue
-			}
-			for k, v := range d.decide(t, l, commands) {
-				if v.Outcome != want {
-					i := idx[k]
-					violations = append(violations, shellViolation{cases[i].Class, cases[i].Command, l, results[i].Runs, v})
-				}
+		if problems := d.layerErrors(t, l); len(problems) > 0 {
+			t.Errorf("%s is refused by the policy (%v), but %q ran what it names", l, problems, commands[0])
+			continue
+		}
+		for k, v := range d.decide(t, l, commands) {
+			if v.Outcome != want[l.kind] {
+				i := idx[k]
+				violations = append(violations, shellViolation{cases[i].Class, cases[i].Command, l, results[i].Runs, v})
 			}
 		}
 	}
 	return violations
 }
+
+// plainWord is an argument a two-word deny rule is written with.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
 
 // allowedViolations: every command under every allow prefix; an allowed
 // one may have run only its prefix. notes names the prefixes that the
