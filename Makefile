@@ -173,6 +173,7 @@ soak: bundle
 	TOOLEVAL_EVERY_CODE_POINT=1 $(GO) test -count=1 -run 'TestAgreementEveryCodePoint|TestNFCAgreement' -v -timeout 0 ./engine/canonical/
 	$(GO) test -run '^$$' -fuzz FuzzShellReading -fuzztime 10m ./tests/
 	$(GO) test -run '^$$' -fuzz FuzzURLReading -fuzztime 10m ./tests/
+	TOOLEVAL_SHELL_EXEC_SEED=$(SEED) TOOLEVAL_SHELL_EXEC_CASES=50000 $(GO) test -count=1 -run TestShellReadingAgainstBash -v -timeout 0 ./tests/
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle

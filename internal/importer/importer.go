@@ -78,6 +78,7 @@ func (l *entryList) list() []any {
 // wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
 // with one. TestShellWrappersAreThePolicys holds the two lists equal.
 var shellWrappers = map[string]bool{
+	"!": true, "bind": true, "compgen": true, "complete": true, "jobs": true, "mapfile": true, "readarray": true,
 	"-": true, ".": true, "alias": true, "arch": true, "bash": true, "builtin": true, "busybox": true,
 	"caffeinate": true, "case": true, "chroot": true, "chrt": true, "cmd": true, "command": true,
 	"coproc": true, "csh": true, "dash": true, "declare": true, "do": true, "doas": true, "done": true,

@@ -32,7 +32,7 @@ read_argv(argv) := {"unreadable": "the command is not a list of strings"} if {
 	_unpassable(word)
 } else := read_shell(argv[2]) if {
 	_shell_script(argv)
-} else := {"parts": [{"words": argv, "wrapper": _wrappers_program(argv[0])}], "separators": []}
+} else := {"parts": [shell_part(argv)], "separators": []}
 
 # METADATA
 # description: The most words an argument vector read_argv reads may have.

@@ -2,10 +2,10 @@
 # read by read_shell. command_prefix allows the commands whose words
 # start with its words, command those whose words are its words,
 # command_wildcard those whose words its words match (a word * any
-# words, a * in a word any characters of it). A deny or ask command rule
-# bites on a part that runs its program (by any path, in any case) with
-# its other words among the part's own, in order, and on every part that
-# runs a wrapper (see biting_rule).
+# words, a * in a word any characters of it), each only on a part that
+# is exact (shell_part). A deny or ask command rule bites as
+# _part_bites says: an over-approximation of the parts that may run its
+# program with its other words.
 package tooleval.arguments
 
 # A command rule read as a shell reads it. A command_wildcard rule has
@@ -18,31 +18,90 @@ _rule_command("command_wildcard", value) := read_shell(replace(value, "*", "'*'"
 
 _rule_command(condition, value) := read_shell(value) if condition != "command_wildcard"
 
+# Whether a deny or ask command rule of program P bites a part (see
+# shell_part): what the part runs is not read (a wrapper); P is the
+# program key of a token of a later word of a program not known to run
+# nothing else, or matches one of its glob tokens; or the part runs P
+# and either redefines what its words mean (reconfiguring_words) or
+# each later word of the rule (a word * of a command_wildcard rule
+# dropped) is bitten by one of the part's later words, in any order
+# (_bitten).
 _part_bites(_, part) if part.wrapper
 
+_part_bites(rule, part) if program_key(rule.words[0]) in part.runs
+
 _part_bites(rule, part) if {
-	rule.condition != "command_wildcard"
-	_program(part.words[0]) == _program(rule.words[0])
-	regex.match(_in_order(array.slice(rule.words, 1, count(rule.words))), _joined(array.slice(part.words, 1, count(part.words))))
+	some pattern in part.patterns
+	regex.match(pattern, program_key(rule.words[0]))
 }
 
 _part_bites(rule, part) if {
-	rule.condition == "command_wildcard"
-	_program(part.words[0]) == _program(rule.words[0])
-	regex.match(rule.matcher.bites, _joined(array.slice(part.words, 1, count(part.words))))
+	part.reconfigured
+	program_key(part.words[0]) == program_key(rule.words[0])
 }
 
-# A program as a deny rule compares it: program_key (the last segment of
-# its path, lower case, without .exe).
-_program(word) := program_key(word)
+_part_bites(rule, part) if {
+	key := program_key(part.words[0])
+	key == program_key(rule.words[0])
+	later := array.slice(part.words, 1, count(part.words))
+	every word in array.slice(rule.words, 1, count(rule.words)) {
+		_bitten(rule.condition, key, word, later)
+	}
+}
 
-# Words joined with NUL around each (a word a shell reads has none).
-_joined(words) := concat("", ["\u0000", concat("\u0000", words), "\u0000"])
+# A rule's later word is bitten by a part's later words (of program
+# key): a word * of a command_wildcard rule always; one of them is the
+# word or one of its spellings (command_aliases), abbreviates one (a
+# non-empty prefix of it, compared without case, - and _, a word
+# starting with - only for one starting with -), or holds one as a token
+# (word_tokens: git -c alias.p=push); a short option cluster (-rf) has
+# each of its letters in the part's short option clusters (-r -f, -fr).
+_bitten("command_wildcard", _, "*", _)
 
-# The regular expression that finds words, in order, among _joined words.
-_in_order(words) := concat("", [`\x00`, concat(`\x00(?:[^\x00]*\x00)*?`, [_quoted(w) | some w in words]), `\x00`]) if {
-	count(words) > 0
-} else := ""
+_bitten(condition, key, word, later) if {
+	not _wild_star(condition, word)
+	some name in _names(key, word)
+	matcher := _word_matcher(condition, name)
+	some candidate in later
+	_spells(matcher, name, candidate)
+}
+
+_bitten(_, _, word, later) if {
+	regex.match(`^-[A-Za-z0-9]+$`, word)
+	letters := {letter |
+		some candidate in later
+		regex.match(`^-[A-Za-z0-9]+$`, candidate)
+		some letter in split(substring(candidate, 1, -1), "")
+	}
+	every letter in split(substring(word, 1, -1), "") {
+		letter in letters
+	}
+}
+
+_wild_star("command_wildcard", "*")
+
+# The regular expression a part's word (or token) matches a rule's word
+# name with: exactly, or with each * of a command_wildcard rule's word
+# any characters.
+_word_matcher("command_wildcard", name) := concat("", ["^", _wild_quoted(name), "$"])
+
+_word_matcher(condition, name) := concat("", ["^", _quoted(name), "$"]) if condition != "command_wildcard"
+
+_spells(matcher, _, candidate) if regex.match(matcher, candidate)
+
+_spells(matcher, _, candidate) if {
+	some token in word_tokens(candidate)
+	regex.match(matcher, token)
+}
+
+_spells(_, name, candidate) if {
+	folded := _folded(candidate)
+	folded != ""
+	startswith(candidate, "-") == startswith(name, "-")
+	startswith(_folded(split(name, "*")[0]), folded)
+}
+
+_folded(word) := lower(regex.replace(word, `[-_]`, ""))
 
 _quoted(word) := regex.replace(word, `[\\.+*?()|\[\]{}^$]`, `\${0}`)
 
@@ -51,12 +110,8 @@ _quoted(word) := regex.replace(word, `[\\.+*?()|\[\]{}^$]`, `\${0}`)
 #   What a command_wildcard rule (its words, * kept) is matched with:
 #   allows, the regular expression its words match exactly (_joined: a
 #   word * any words, none included; a * in a word any characters of
-#   it); bites, the one that finds its words but the program, in order
-#   among others, a word * dropped (see biting_rule).
-wildcard_matcher(words) := {
-	"allows": concat("", ["^\\x00", concat("", [_wildcard_word(w) | some w in words]), "$"]),
-	"bites": _in_order_wild([w | some w in array.slice(words, 1, count(words)); w != "*"]),
-}
+#   it). A deny or ask wildcard rule bites as _part_bites says.
+wildcard_matcher(words) := {"allows": concat("", ["^\\x00", concat("", [_wildcard_word(w) | some w in words]), "$"])}
 
 _wildcard_word("*") := `(?:[^\x00]*\x00)*`
 
@@ -64,9 +119,8 @@ _wildcard_word(word) := concat("", [_wild_quoted(word), `\x00`]) if word != "*"
 
 _wild_quoted(word) := replace(_quoted(word), `\*`, `[^\x00]*`)
 
-_in_order_wild(words) := concat("", [`\x00`, concat(`\x00(?:[^\x00]*\x00)*?`, [_wild_quoted(w) | some w in words]), `\x00`]) if {
-	count(words) > 0
-} else := ""
+# Words joined with NUL around each (a word a shell reads has none).
+_joined(words) := concat("", ["\u0000", concat("\u0000", words), "\u0000"])
 
 _allows_words(rules, words) if {
 	some rule in rules

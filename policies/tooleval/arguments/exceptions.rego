@@ -91,14 +91,14 @@ _unit_bites(rule, part, readings) if {
 
 # Whether exceptions (compiled, {names, rules}) allow a unit of a call
 # exactly: a name entry matches the tool, or an argument rule for the tool
-# allows the unit (a part of a command read exactly, running no wrapper,
+# allows the unit (a part of a command read exactly and exact,
 # for a command rule; the whole call, as an allow rule alone would, for
 # the others).
 _excepted(exceptions, name, record, _, _) if pattern.matches(exceptions.names, name, record)
 
 _excepted(exceptions, name, record, part, _) if {
 	part != null
-	not part.wrapper
+	part.exact
 	some rule in exceptions.rules
 	rule.reads == "command"
 	pattern.matches(rule.tool, name, record)

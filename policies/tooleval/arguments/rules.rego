@@ -398,7 +398,7 @@ _reads := {"command": "command", "argv": "command", "url": "url"}
 _kind_permits("command", rules, readings) if {
 	count(rules) > 0
 	every part in readings.command.parts {
-		not part.wrapper
+		part.exact
 		_allows_words(rules, part.words)
 	}
 }
