@@ -76,7 +76,9 @@ func claudeCalls(ws string) (turns []Turn, effect map[string]func() bool) {
 		return func() bool { b, _ := os.ReadFile(p(rel)); return string(b) != was }
 	}
 	bash := func(id, cmd string) Call { return Call{ID: id, Tool: "Bash", Args: map[string]any{"command": cmd}} }
-	read := func(id, rel string) Call { return Call{ID: id, Tool: "Read", Args: map[string]any{"file_path": p(rel)}} }
+	read := func(id, rel string) Call {
+		return Call{ID: id, Tool: "Read", Args: map[string]any{"file_path": p(rel)}}
+	}
 	edit := func(id, rel, old string) Call {
 		return Call{ID: id, Tool: "Edit", Args: map[string]any{"file_path": p(rel), "old_string": old, "new_string": "edited"}}
 	}
@@ -188,7 +190,6 @@ func withMode(s claudeSettings) string {
 	b, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": nonNil(s.Allow), "ask": nonNil(s.Ask), "deny": nonNil(s.Deny), "defaultMode": s.Mode}})
 	return string(b)
 }
-
 
 // nodeModules is where make e2e installed the pinned releases
 // (TOOLEVAL_E2E_NODE_MODULES, or build/e2e/node_modules of the checkout).
