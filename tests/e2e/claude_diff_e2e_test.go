@@ -143,7 +143,7 @@ func TestClaudeCodeNeverLooser(t *testing.T) {
 	bin := ClaudeBinary(nodeModules(t))
 	seed := uint64(envInt("TOOLEVAL_E2E_SEED", int(time.Now().Unix())))
 	t.Logf("seed %d (replay: TOOLEVAL_E2E_SEED=%d)", seed, seed)
-	all := append(append([]claudeSettings{}, claudeFixed...), claudeGenerated(seed, envInt("TOOLEVAL_E2E_CLAUDE_SESSIONS", 4))...)
+	all := append(append([]claudeSettings{}, claudeFixed...), claudeGenerated(seed, envInt("TOOLEVAL_E2E_CLAUDE_SESSIONS", 2))...)
 	var looser []Looser
 	compared := 0
 	for i, s := range all {

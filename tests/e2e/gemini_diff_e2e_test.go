@@ -107,7 +107,7 @@ func TestGeminiNeverLooser(t *testing.T) {
 		all = append(all, rule)
 	}
 	sets := [][]string{all, nil}
-	for range envInt("TOOLEVAL_E2E_GEMINI_POLICIES", 12) {
+	for range envInt("TOOLEVAL_E2E_GEMINI_POLICIES", 2) {
 		var set []string
 		for _, rule := range geminiRulePool {
 			if r.IntN(3) == 0 {
