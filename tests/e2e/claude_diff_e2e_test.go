@@ -174,14 +174,12 @@ func TestClaudeCodeNeverLooser(t *testing.T) {
 			}
 			compared++
 			if Strictness[got[j]] < Strictness[rt] {
-				looser = append(looser, Looser{Settings: s.Mode + " " + s.json(), Call: c, Runtime: rt, Tooleval: got[j]})
+				looser = append(looser, Looser{Settings: s.Mode + " " + s.json(), Call: c, Runtime: rt, Tooleval: got[j], root: ws})
 			}
 		}
 	}
 	t.Logf("%d sessions, %d calls compared, %d looser", len(all), compared, len(looser))
-	for _, l := range looser {
-		t.Errorf("looser than Claude Code: %s", l)
-	}
+	ReportLooser(t, "Claude Code", looser, func(l Looser) string { return l.root })
 }
 
 // withMode is the settings with the session's mode as defaultMode, the

@@ -38,12 +38,26 @@ var codexCommands = [][]string{
 	{"sh", "-c", "curl x"}, {"sed", "-i", "s/a/b/", "f"}, {"sed", "s/a/b/", "f"}, {"env", "rm", "x"}, {"ls"},
 }
 
+// codexSplitsScript tells a shell started on one script (sh, bash or zsh
+// with -c or -lc and the script): Codex's core splits the script into its
+// commands and decides each (codex-rs/core/src/exec_policy.rs, as
+// docs/import.md reads it), where execpolicy check matches the vector
+// whole, so the check does not give the runtime's decision.
+func codexSplitsScript(argv []string) bool {
+	if len(argv) != 3 {
+		return false
+	}
+	shell := argv[0] == "sh" || argv[0] == "bash" || argv[0] == "zsh"
+	return shell && (argv[1] == "-c" || argv[1] == "-lc")
+}
+
 // Never looser than Codex: generated rules files, checked with the
 // release's `codex execpolicy check` and imported into tooleval (approval
 // policies untrusted and never); for every command a rule matches, the
 // shell tool's call must be decided at least as strictly as the rule's
 // decision. A command no rule matches follows the approval policy, which
-// the check does not give; it is not compared.
+// the check does not give, and a shell script Codex splits is decided by
+// its parts; neither is compared.
 func TestCodexNeverLooser(t *testing.T) {
 	bin := CodexBinary(nodeModules(t))
 	seed := uint64(envInt("TOOLEVAL_E2E_SEED", int(time.Now().Unix())))
@@ -82,7 +96,7 @@ func TestCodexNeverLooser(t *testing.T) {
 			require.NoError(t, err)
 			for i, c := range calls {
 				rt := CodexOutcome(checks[i].Decision, policy)
-				if rt == "" {
+				if rt == "" || codexSplitsScript(codexCommands[i]) {
 					continue
 				}
 				compared++
@@ -94,7 +108,5 @@ func TestCodexNeverLooser(t *testing.T) {
 	}
 	t.Logf("%d rules files, %d calls compared, %d looser", len(sets), compared, len(looser))
 	require.Positive(t, compared, "some command matches a rule")
-	for _, l := range looser {
-		t.Errorf("looser than Codex: %s", l)
-	}
+	ReportLooser(t, "Codex", looser, func(Looser) string { return "" })
 }

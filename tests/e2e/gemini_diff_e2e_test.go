@@ -169,7 +169,5 @@ func TestGeminiNeverLooser(t *testing.T) {
 		}
 	}
 	t.Logf("%d cases, %d calls compared, %d looser", len(cases), compared, len(looser))
-	for _, l := range looser {
-		t.Errorf("looser than Gemini CLI: %s", l)
-	}
+	ReportLooser(t, "Gemini CLI", looser, func(Looser) string { return root })
 }

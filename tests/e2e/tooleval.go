@@ -2,8 +2,11 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
+	"testing"
 
 	"github.com/tooleval/tooleval/engine"
 )
@@ -67,8 +70,41 @@ type Looser struct {
 	Call     Call
 	Runtime  string // the runtime's outcome
 	Tooleval string // tooleval's
+	root     string // the session's workspace, written WS in its class
 }
 
 func (l Looser) String() string {
-	return fmt.Sprintf("%s %v: runtime %s, tooleval %s (settings %s)", l.Call.Tool, l.Call.Args, l.Runtime, l.Tooleval, l.Settings)
+	return fmt.Sprintf("%s: runtime %s, tooleval %s (settings %q)", l.Class(""), l.Runtime, l.Tooleval, l.Settings)
+}
+
+// Class is the call with the workspace root written as WS: the same call
+// in every session.
+func (l Looser) Class(root string) string {
+	args, _ := json.Marshal(l.Call.Args)
+	s := string(args)
+	if root != "" {
+		s = strings.ReplaceAll(s, root, "WS")
+	}
+	return l.Call.Tool + " " + s
+}
+
+// ReportLooser fails t with each looser call, and first logs them by
+// class (the call, the runtime's and tooleval's outcome) with a count.
+func ReportLooser(t testing.TB, runtime string, looser []Looser, root func(Looser) string) {
+	t.Helper()
+	classes := map[string]int{}
+	for _, l := range looser {
+		classes[fmt.Sprintf("%s: %s %s, tooleval %s", runtime, l.Class(root(l)), l.Runtime, l.Tooleval)]++
+	}
+	keys := make([]string, 0, len(classes))
+	for k := range classes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("looser class (%d calls): %s", classes[k], k)
+	}
+	for _, l := range looser {
+		t.Errorf("looser than %s: %s", runtime, l)
+	}
 }
