@@ -24,7 +24,7 @@ EXAMPLE     ?= inputs/delegation_chain.json
 # (go test -c ./tests/, 2026-12-03).
 TESTLD      := -ldflags=-w
 
-.PHONY: install test-go test-unit test-integration test-cedar test-race browser soak lint bench bench-full perf-plot load run tooleval test test-rego fmt-check check coverage bundle generate expected clean
+.PHONY: install test-go test-unit test-integration test-cedar test-race browser soak e2e lint bench bench-full perf-plot load run tooleval test test-rego fmt-check check coverage bundle generate expected clean
 
 ## run: build the command line and evaluate an example batch with the embedded bundle
 run: tooleval
@@ -174,6 +174,25 @@ soak: bundle
 	$(GO) test -run '^$$' -fuzz FuzzShellReading -fuzztime 10m ./tests/
 	$(GO) test -run '^$$' -fuzz FuzzURLReading -fuzztime 10m ./tests/
 	TOOLEVAL_SHELL_EXEC_SEED=$(SEED) TOOLEVAL_SHELL_EXEC_CASES=50000 $(GO) test -count=1 -run TestShellReadingAgainstBash -v -timeout 0 ./tests/
+
+## e2e: the agent runtimes' own releases (tests/e2e/package.json, pinned by
+## its package-lock.json), installed with npm ci into build/e2e (once per
+## lock file; npm's cache in build/e2e/npm-cache), driven on loopback:
+## Claude Code headless against the scripted model server, Gemini CLI's
+## policy engine, Codex's execpolicy; each compared with the imported
+## overlay (never looser). TOOLEVAL_E2E_SEED=N replays the generated
+## settings (not part of make test; .ci/run runs it after make test)
+E2E_DIR := $(BUILD)/e2e
+e2e: $(E2E_DIR)/node_modules/.installed
+	TOOLEVAL_E2E_NODE_MODULES=$(CURDIR)/$(E2E_DIR)/node_modules $(GO) test $(TESTLD) -tags e2e -count=1 -timeout 15m -v ./tests/e2e/
+
+# install scripts are not run: the drivers start the platform packages'
+# binaries (optional dependencies) directly
+$(E2E_DIR)/node_modules/.installed: tests/e2e/package.json tests/e2e/package-lock.json
+	@mkdir -p $(E2E_DIR)
+	cp tests/e2e/package.json tests/e2e/package-lock.json $(E2E_DIR)/
+	cd $(E2E_DIR) && npm ci --ignore-scripts --no-audit --no-fund --cache $(CURDIR)/$(E2E_DIR)/npm-cache
+	@touch $@
 
 ## load: fixed-rate load test of one OPA server on loopback (not part of make test)
 load: bundle
