@@ -3,27 +3,17 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
-	"os"
-	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
-	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/hooks"
+	"github.com/tooleval/tooleval/internal/hookwire"
 )
 
 // ServerEnv names the tooleval serve a command hook forwards to when
-// --server is not given: http://HOST:PORT or unix:PATH.
-const ServerEnv = "TOOLEVAL_SERVER"
-
-// socketName is the socket tooleval serve listens on by default, and a
-// command hook looks for, in $XDG_RUNTIME_DIR (a directory only its user
-// can enter).
-const socketName = "tooleval.sock"
+// --server is not given.
+const ServerEnv = hookwire.ServerEnv
 
 const hookExamples = `  # Claude Code's PreToolUse command hook: the payload on standard input
   tooleval hook claude-code --config deploy/config.json < payload.json
@@ -32,38 +22,11 @@ const hookExamples = `  # Claude Code's PreToolUse command hook: the payload on 
   tooleval hook claude-code --server unix:$XDG_RUNTIME_DIR/tooleval.sock < payload.json
 `
 
-// defaultSocket is $XDG_RUNTIME_DIR/tooleval.sock, or "" without
-// XDG_RUNTIME_DIR.
-func defaultSocket() string {
-	dir := os.Getenv("XDG_RUNTIME_DIR")
-	if dir == "" {
-		return ""
-	}
-	return filepath.Join(dir, socketName)
-}
-
-// foundSocket is the default socket when it is a socket owned by this
-// user, or "".
-func foundSocket() string {
-	path := defaultSocket()
-	if path == "" {
-		return ""
-	}
-	info, err := os.Lstat(path)
-	if err != nil || info.Mode()&os.ModeSocket == 0 {
-		return ""
-	}
-	if st, ok := info.Sys().(*syscall.Stat_t); !ok || int(st.Uid) != os.Getuid() {
-		return ""
-	}
-	return path
-}
-
 // runHook answers one hook: it always writes the runtime's document on
 // standard output, and a deny exits 2 with its reason on standard error.
 func runHook(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "hook", "hook claude-code|gemini|codex [--server http://HOST:PORT|unix:PATH] [POLICY FLAGS]", hookExamples)
-	server := fs.String("server", "", "forward to this tooleval serve (http://HOST:PORT or unix:PATH; default: $"+ServerEnv+", else $XDG_RUNTIME_DIR/"+socketName+" when it is there, else decide here)")
+	server := fs.String("server", "", "forward to this tooleval serve (http://HOST:PORT or unix:PATH; default: $"+ServerEnv+", else $XDG_RUNTIME_DIR/"+hookwire.SocketName+" when it is there, else decide here)")
 	wait := fs.Duration("server-timeout", 10*time.Second, "how long to wait for tooleval serve's answer before the call is refused")
 	policy := addPolicyFlags(fs, nil) // standard input is the payload
 	runtime := "claude_code"
@@ -71,40 +34,31 @@ func runHook(ctx context.Context, s Streams, args []string) (int, error) {
 		if errors.Is(err, pflag.ErrHelp) {
 			return ExitOK, err
 		}
-		return writeHookAnswer(s, hooks.Deny(runtime, "tooleval hook: "+err.Error())), nil
+		return writeHookAnswer(s, hookwire.Denial(runtime, "tooleval hook: "+err.Error())), nil
 	}
 	if fs.NArg() != 1 {
-		return writeHookAnswer(s, hooks.Deny(runtime, "tooleval hook: name one runtime (claude-code, gemini or codex)")), nil
+		return writeHookAnswer(s, hookwire.Denial(runtime, "tooleval hook: name one runtime (claude-code, gemini or codex)")), nil
 	}
-	runtime, err := hooks.Runtime(fs.Arg(0))
+	runtime, err := hookwire.Runtime(fs.Arg(0))
 	if err != nil {
-		return writeHookAnswer(s, hooks.Deny("claude_code", "tooleval hook: "+err.Error())), nil
+		return writeHookAnswer(s, hookwire.Denial("claude_code", "tooleval hook: "+err.Error())), nil
 	}
-	payload, err := io.ReadAll(io.LimitReader(s.In, hooks.MaxPayload+1))
-	switch {
-	case err != nil:
-		return writeHookAnswer(s, hooks.Deny(runtime, "tooleval hook could not read the payload: "+err.Error())), nil
-	case len(payload) > hooks.MaxPayload:
-		return writeHookAnswer(s, hooks.Deny(runtime, fmt.Sprintf("the hook payload is larger than %d bytes", hooks.MaxPayload))), nil
+	payload, err := hookwire.ReadPayload(s.In)
+	if err != nil {
+		return writeHookAnswer(s, hookwire.Denial(runtime, err.Error())), nil
 	}
 
-	target, explicit := *server, true
-	if target == "" {
-		target = os.Getenv(ServerEnv)
-	}
-	if target == "" {
-		target, explicit = foundSocket(), false
-	}
+	target, explicit := hookwire.Target(*server)
 	if target != "" {
 		if explicit && (*policy.bundle != "" || *policy.config != "") {
-			return writeHookAnswer(s, hooks.Deny(runtime, "tooleval hook: --bundle and --config choose the policy decided here; a tooleval serve ("+target+") decides with its own")), nil
+			return writeHookAnswer(s, hookwire.Denial(runtime, "tooleval hook: --bundle and --config choose the policy decided here; a tooleval serve ("+target+") decides with its own")), nil
 		}
-		a, err := forward(ctx, target, fs.Arg(0), payload, *wait)
+		a, err := hookwire.Forward(ctx, target, fs.Arg(0), payload, *wait)
 		if err == nil {
 			return writeHookAnswer(s, a), nil
 		}
 		if explicit {
-			return writeHookAnswer(s, hooks.Deny(runtime, "tooleval hook: "+err.Error())), nil
+			return writeHookAnswer(s, hookwire.Denial(runtime, "tooleval hook: "+err.Error())), nil
 		}
 		// A socket found but not answering: decide here.
 	}
@@ -112,27 +66,14 @@ func runHook(ctx context.Context, s Streams, args []string) (int, error) {
 	d := hooks.NewDecider(hooks.Options{})
 	e, err := policy.engine(ctx)
 	if err != nil {
-		return writeHookAnswer(s, hooks.Deny(runtime, "tooleval hook could not load the policy: "+policy.explain(err).Error())), nil
+		return writeHookAnswer(s, hookwire.Denial(runtime, "tooleval hook could not load the policy: "+policy.explain(err).Error())), nil
 	}
 	d.SetEngine(e, nil)
 	return writeHookAnswer(s, d.Answer(ctx, runtime, payload)), nil
 }
 
-func forward(ctx context.Context, target, cliRuntime string, payload []byte, wait time.Duration) (*engine.HookAnswer, error) {
-	c, err := hooks.NewClient(target, wait)
-	if err != nil {
-		return nil, err
-	}
-	return c.Answer(ctx, cliRuntime, payload)
-}
-
 // writeHookAnswer writes an answer as a command hook gives it and
 // returns the exit code.
-func writeHookAnswer(s Streams, a *engine.HookAnswer) int {
-	fmt.Fprintf(s.Out, "%s\n", a.Output)
-	code, reason := hooks.Exit(a)
-	if reason != "" {
-		fmt.Fprintln(s.Err, reason)
-	}
-	return code
+func writeHookAnswer(s Streams, a *hookwire.Answer) int {
+	return hookwire.Write(s.Out, s.Err, a)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/hooks"
+	"github.com/tooleval/tooleval/internal/hookwire"
 	"github.com/tooleval/tooleval/internal/mcpproxy"
 )
 
@@ -28,7 +29,7 @@ const serveExamples = `  # on the default socket, $XDG_RUNTIME_DIR/tooleval.sock
 func runServe(ctx context.Context, s Streams, args []string) (int, error) {
 	fs := newFlags(s, "serve", "serve [--listen HOST:PORT | --socket PATH] [POLICY FLAGS] [--watch] [--audit-log FILE] [--max-attempts N] [--max-refusals N]", serveExamples)
 	listen := fs.String("listen", "", "serve on this loopback HOST:PORT")
-	socket := fs.String("socket", "", "serve on this Unix socket (mode 0600; default: $XDG_RUNTIME_DIR/"+socketName+" when --listen is not given)")
+	socket := fs.String("socket", "", "serve on this Unix socket (mode 0600; default: $XDG_RUNTIME_DIR/"+hookwire.SocketName+" when --listen is not given)")
 	auditPath := fs.String("audit-log", "", "append the audit log (JSON Lines, one record per decision, masked as OPA's decision log) to FILE (default: standard error)")
 	maxAttempts := fs.Int64("max-attempts", 0, "refuse every call of a runtime session after this many calls (0: no cap)")
 	maxRefusals := fs.Int64("max-refusals", 0, "refuse every call of a runtime session once this many of its calls were refused (0: no cap)")
@@ -131,7 +132,7 @@ func serveListener(listen, socket string) (net.Listener, string, error) {
 		return l, "http://" + l.Addr().String(), nil
 	}
 	if socket == "" {
-		if socket = defaultSocket(); socket == "" {
+		if socket = hookwire.DefaultSocket(); socket == "" {
 			return nil, "", usagef("no place to serve: give --listen HOST:PORT or --socket PATH (XDG_RUNTIME_DIR is not set)")
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/hookwire"
 )
 
 // Defaults of [Options].
@@ -119,12 +120,12 @@ func (d *Decider) Sessions() (sessions, runs int) {
 // is the raw JSON the runtime sent. It always answers: whatever fails
 // (no policy, a payload that is not JSON, an evaluation error or timeout,
 // an answer that cannot be read) is the runtime's deny form with a reason.
-func (d *Decider) Answer(ctx context.Context, runtime string, payload []byte) *engine.HookAnswer {
+func (d *Decider) Answer(ctx context.Context, runtime string, payload []byte) *hookwire.Answer {
 	a, err := d.answer(ctx, runtime, payload)
 	if err != nil {
-		return Deny(runtime, "tooleval could not answer this hook, so the call is refused: "+err.Error())
+		return hookwire.Denial(runtime, "tooleval could not answer this hook, so the call is refused: "+err.Error())
 	}
-	return a
+	return wire(a)
 }
 
 func (d *Decider) answer(ctx context.Context, runtime string, payload []byte) (*engine.HookAnswer, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/hookwire"
 )
 
 // testConfig is a deployment answering every runtime's hooks: the
@@ -96,21 +97,21 @@ func TestAnswersInEachRuntimeForm(t *testing.T) {
 		t.Run(tc.runtime, func(t *testing.T) {
 			d := decider(t, tc.runtime, Options{})
 			allowed := d.Answer(ctx, tc.runtime, fixture(t, tc.fixture, map[string]any{"tool_input": command("ls -la")}))
-			require.Equal(t, engine.OutcomeAllow, allowed.Outcome)
+			require.Equal(t, hookwire.Allow, allowed.Outcome)
 			require.JSONEq(t, `{}`, string(allowed.Output))
 
 			denied := d.Answer(ctx, tc.runtime, fixture(t, tc.fixture, map[string]any{"tool_name": tc.tool, "tool_input": command("git push origin main")}))
-			require.Equal(t, engine.OutcomeDeny, denied.Outcome)
+			require.Equal(t, hookwire.Deny, denied.Outcome)
 			require.Contains(t, denied.Message, `denied by layer "global_policy"`)
-			require.JSONEq(t, string(Deny(tc.runtime, denied.Message).Output), string(denied.Output), "the Go deny form is the policy's")
+			require.JSONEq(t, string(hookwire.Denial(tc.runtime, denied.Message).Output), string(denied.Output), "the Go deny form is the policy's")
 
 			asked := d.Answer(ctx, tc.runtime, fixture(t, tc.fixture, map[string]any{"tool_name": "Bash", "tool_input": command("npm publish")}))
 			if tc.askForm != "" {
-				require.Equal(t, engine.OutcomeAsk, asked.Outcome)
+				require.Equal(t, hookwire.Ask, asked.Outcome)
 				require.JSONEq(t, tc.askForm, string(asked.Output))
 				return
 			}
-			require.Equal(t, engine.OutcomeDeny, asked.Outcome, "no ask in %s's hook", tc.runtime)
+			require.Equal(t, hookwire.Deny, asked.Outcome, "no ask in %s's hook", tc.runtime)
 			require.Contains(t, asked.Message, "cannot ask one: refused")
 		})
 	}
@@ -132,20 +133,20 @@ func TestEverythingThatFailsIsADeny(t *testing.T) {
 		"agent_id number": string(fixture(t, "claude_code_pretooluse.json", map[string]any{"agent_id": 3})),
 	} {
 		a := d.Answer(ctx, "claude_code", []byte(payload))
-		require.Equal(t, engine.OutcomeDeny, a.Outcome, name)
+		require.Equal(t, hookwire.Deny, a.Outcome, name)
 		require.NotEmpty(t, a.Message, name)
-		require.JSONEq(t, string(Deny("claude_code", a.Message).Output), string(a.Output), name)
+		require.JSONEq(t, string(hookwire.Denial("claude_code", a.Message).Output), string(a.Output), name)
 	}
 
 	none := NewDecider(Options{})
 	a := none.Answer(ctx, "gemini", fixture(t, "gemini_beforetool.json", nil))
-	require.Equal(t, engine.OutcomeDeny, a.Outcome)
+	require.Equal(t, hookwire.Deny, a.Outcome)
 	require.Contains(t, a.Message, "no policy is loaded")
 	require.JSONEq(t, `{"decision":"deny","reason":"`+a.Message+`"}`, string(a.Output))
 
 	// Another runtime's preset: the tool names would be misread.
 	a = d.Answer(ctx, "gemini", fixture(t, "gemini_beforetool.json", nil))
-	require.Equal(t, engine.OutcomeDeny, a.Outcome)
+	require.Equal(t, hookwire.Deny, a.Outcome)
 	require.Contains(t, a.Message, "needs the preset gemini_cli")
 }
 
@@ -154,23 +155,23 @@ func TestEverythingThatFailsIsADeny(t *testing.T) {
 func TestRunBudgetIsKeptPerRuntimeSession(t *testing.T) {
 	ctx := context.Background()
 	d := decider(t, "claude_code", Options{MaxRefusals: 2})
-	push := func(session string, set map[string]any) *engine.HookAnswer {
+	push := func(session string, set map[string]any) *hookwire.Answer {
 		members := map[string]any{"session_id": session, "tool_input": command("git push")}
 		for k, v := range set {
 			members[k] = v
 		}
 		return d.Answer(ctx, "claude_code", fixture(t, "claude_code_pretooluse.json", members))
 	}
-	ls := func(session string) *engine.HookAnswer {
+	ls := func(session string) *hookwire.Answer {
 		return d.Answer(ctx, "claude_code", fixture(t, "claude_code_pretooluse.json", map[string]any{"session_id": session, "tool_input": command("ls")}))
 	}
-	require.Equal(t, engine.OutcomeAllow, ls("a").Outcome)
-	require.Equal(t, engine.OutcomeDeny, push("a", nil).Outcome)
-	require.Equal(t, engine.OutcomeDeny, push("a", map[string]any{"agent_id": "sub1", "agent_type": "Explore"}).Outcome)
+	require.Equal(t, hookwire.Allow, ls("a").Outcome)
+	require.Equal(t, hookwire.Deny, push("a", nil).Outcome)
+	require.Equal(t, hookwire.Deny, push("a", map[string]any{"agent_id": "sub1", "agent_type": "Explore"}).Outcome)
 	spent := ls("a")
-	require.Equal(t, engine.OutcomeDeny, spent.Outcome, "two refusals spend session a's budget, its sub-agent's included")
+	require.Equal(t, hookwire.Deny, spent.Outcome, "two refusals spend session a's budget, its sub-agent's included")
 	require.Contains(t, spent.Message, "limit of 2 refusals")
-	require.Equal(t, engine.OutcomeAllow, ls("b").Outcome, "session b has its own budget")
+	require.Equal(t, hookwire.Allow, ls("b").Outcome, "session b has its own budget")
 	sessions, runs := d.Sessions()
 	require.Equal(t, 2, runs)
 	require.Equal(t, 3, sessions, "a (main), a (sub1), b")
@@ -185,7 +186,7 @@ func TestSessionsAreBoundedAndExpire(t *testing.T) {
 	d := decider(t, "claude_code", Options{MaxSessions: 2, MaxAttempts: 100, IdleTimeout: time.Hour, Now: func() time.Time { return now }})
 	call := func(session string) {
 		a := d.Answer(ctx, "claude_code", fixture(t, "claude_code_pretooluse.json", map[string]any{"session_id": session, "tool_input": command("ls")}))
-		require.Equal(t, engine.OutcomeAllow, a.Outcome)
+		require.Equal(t, hookwire.Allow, a.Outcome)
 	}
 	for _, s := range []string{"a", "b", "c"} {
 		call(s)
@@ -222,23 +223,23 @@ func TestSubagentsAreAskedAsSubagents(t *testing.T) {
 	d.SetEngine(e, nil)
 	write := map[string]any{"tool_name": "Write", "tool_input": map[string]any{"file_path": "/tmp/x", "content": "x"}, "cwd": "/tmp"}
 	main := d.Answer(context.Background(), "claude_code", fixture(t, "claude_code_pretooluse.json", write))
-	require.Equal(t, engine.OutcomeAllow, main.Outcome, main.Message)
+	require.Equal(t, hookwire.Allow, main.Outcome, main.Message)
 	write["agent_id"], write["agent_type"] = "a1", "general-purpose"
 	sub := d.Answer(context.Background(), "claude_code", fixture(t, "claude_code_pretooluse.json", write))
-	require.Equal(t, engine.OutcomeDeny, sub.Outcome)
+	require.Equal(t, hookwire.Deny, sub.Outcome)
 	require.True(t, strings.Contains(sub.Message, "subagent_policy"), sub.Message)
 }
 
 func TestRuntimeNames(t *testing.T) {
-	require.Equal(t, []string{"claude-code", "codex", "gemini"}, RuntimeNames())
-	r, err := Runtime("claude-code")
+	require.Equal(t, []string{"claude-code", "codex", "gemini"}, hookwire.RuntimeNames())
+	r, err := hookwire.Runtime("claude-code")
 	require.NoError(t, err)
 	require.Equal(t, "claude_code", r)
-	_, err = Runtime("claude_code")
+	_, err = hookwire.Runtime("claude_code")
 	require.ErrorContains(t, err, "unknown runtime")
-	code, reason := Exit(Deny("codex", ""))
+	code, reason := hookwire.Exit(hookwire.Denial("codex", ""))
 	require.Equal(t, 2, code)
 	require.Equal(t, "refused by tooleval", reason)
-	code, reason = Exit(&engine.HookAnswer{Outcome: engine.OutcomeAsk})
+	code, reason = hookwire.Exit(&hookwire.Answer{Outcome: hookwire.Ask})
 	require.Equal(t, [2]any{0, ""}, [2]any{code, reason})
 }

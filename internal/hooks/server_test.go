@@ -15,7 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/hookwire"
 )
 
 func post(t *testing.T, url string, body []byte) (int, []byte) {
@@ -44,9 +44,9 @@ func TestHandlerAnswersEveryPostWithADocument(t *testing.T) {
 
 	code, out = post(t, srv.URL+"/v1/hooks/claude-code/answer", payload)
 	require.Equal(t, http.StatusOK, code)
-	var a engine.HookAnswer
+	var a hookwire.Answer
 	require.NoError(t, json.Unmarshal(out, &a))
-	require.Equal(t, engine.OutcomeDeny, a.Outcome)
+	require.Equal(t, hookwire.Deny, a.Outcome)
 
 	for name, c := range map[string]struct {
 		path string
@@ -54,7 +54,7 @@ func TestHandlerAnswersEveryPostWithADocument(t *testing.T) {
 		want string
 	}{
 		"unknown runtime": {"/v1/hooks/claude_code", payload, "unknown runtime"},
-		"too large":       {"/v1/hooks/claude-code", bytes.Repeat([]byte(" "), MaxPayload+1), "larger than"},
+		"too large":       {"/v1/hooks/claude-code", bytes.Repeat([]byte(" "), hookwire.MaxPayload+1), "larger than"},
 		"not JSON":        {"/v1/hooks/gemini", []byte("{"), "not one JSON document"},
 	} {
 		code, out := post(t, srv.URL+c.path, c.body)
@@ -90,21 +90,21 @@ func TestClientOverUnixSocketAndHTTP(t *testing.T) {
 	defer srv.Close()
 	payload := fixture(t, "claude_code_pretooluse.json", map[string]any{"tool_input": command("npm publish")})
 	for _, target := range []string{"unix:" + socket, socket} {
-		c, err := NewClient(target, time.Minute)
+		c, err := hookwire.NewClient(target, time.Minute)
 		require.NoError(t, err)
 		a, err := c.Answer(ctx, "claude-code", payload)
 		require.NoError(t, err)
-		require.Equal(t, engine.OutcomeAsk, a.Outcome)
+		require.Equal(t, hookwire.Ask, a.Outcome)
 	}
 	hs := httptest.NewServer(Handler(d))
 	defer hs.Close()
-	c, err := NewClient(hs.URL+"/", time.Minute)
+	c, err := hookwire.NewClient(hs.URL+"/", time.Minute)
 	require.NoError(t, err)
 	a, err := c.Answer(ctx, "claude-code", payload)
 	require.NoError(t, err)
-	require.Equal(t, engine.OutcomeAsk, a.Outcome)
+	require.Equal(t, hookwire.Ask, a.Outcome)
 
-	_, err = NewClient("https://example.com", time.Minute)
+	_, err = hookwire.NewClient("https://example.com", time.Minute)
 	require.ErrorContains(t, err, "give http://HOST:PORT or unix:PATH")
 	for name, handler := range map[string]http.HandlerFunc{
 		"status":      func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusInternalServerError) },
@@ -115,13 +115,13 @@ func TestClientOverUnixSocketAndHTTP(t *testing.T) {
 		},
 	} {
 		bad := httptest.NewServer(handler)
-		c, err := NewClient(bad.URL, time.Minute)
+		c, err := hookwire.NewClient(bad.URL, time.Minute)
 		require.NoError(t, err)
 		_, err = c.Answer(ctx, "claude-code", payload)
 		require.Error(t, err, name)
 		bad.Close()
 	}
-	gone, err := NewClient("unix:"+filepath.Join(t.TempDir(), "none.sock"), time.Minute)
+	gone, err := hookwire.NewClient("unix:"+filepath.Join(t.TempDir(), "none.sock"), time.Minute)
 	require.NoError(t, err)
 	_, err = gone.Answer(ctx, "claude-code", payload)
 	require.Error(t, err)
