@@ -55,6 +55,9 @@ type policy struct {
 	// verify holds tooleval verify's queries; nil when the bundle does
 	// not define them.
 	verify *verifyQueries
+	// hooks holds the hook queries; nil when the bundle does not define
+	// them.
+	hooks *hookQueries
 	// host is the policy's host interface, read when it was loaded.
 	host hostInterface
 }

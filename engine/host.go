@@ -44,6 +44,10 @@ type entryPoints struct {
 	// verifyStacks is a function of an array of decision inputs;
 	// verifyCatalogs a document of the input.
 	verifySpace, verifyStacks, verifyCatalogs string
+	// hookRequest and hookAnswer map a runtime's hook payload to a
+	// decision input and a decision to the runtime's hook output
+	// (functions; optional: a bundle without them answers no hook).
+	hookRequest, hookAnswer string
 }
 
 // rules lists the entry points that must be rules of the policy: all
@@ -148,11 +152,18 @@ func (r *hostReader) entryPoints() entryPoints {
 		return entryPoints{}
 	}
 	get := func(name string) string { return r.string(obj, "entry_points.", name) }
+	optional := func(name string) string {
+		if _, ok := obj[name]; !ok {
+			return ""
+		}
+		return get(name)
+	}
 	return entryPoints{
 		decision: get("decision"), explain: get("explain"), tools: get("tools"), launch: get("launch"),
 		check: get("check"), mask: get("mask"), session: get("session"), decide: get("decide"),
 		catalog: get("catalog"), prepared: get("prepared"), verifySpace: get("verify_space"), verifyStacks: get("verify_stacks"),
 		verifyCatalogs: get("verify_catalogs"),
+		hookRequest:    optional("hook_request"), hookAnswer: optional("hook_answer"),
 	}
 }
 

@@ -95,6 +95,9 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler
 			}
 		}
 	}
+	if p.hooks, err = prepareHooks(ctx, compiler, store, ep); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -1,5 +1,5 @@
 // Package cli implements the tooleval command line: eval, tools, launch, check,
-// diff, import, bundle build, mcp proxy and version. cmd/tooleval only wires it to the process.
+// diff, import, bundle build, mcp proxy, hook, serve and version. cmd/tooleval only wires it to the process.
 package cli
 
 import (
@@ -83,6 +83,8 @@ func commands() []command {
 		{"import", "read a runtime's permission rules into a configuration overlay", runImport},
 		{"bundle", "build the policy bundle (bundle build -o FILE)", runBundle},
 		{"mcp", "put the policy in front of an MCP server (mcp proxy)", runMCP},
+		{"hook", "answer a runtime's pre-tool hook (claude-code, gemini, codex)", runHook},
+		{"serve", "serve the runtimes' hooks over HTTP (loopback or a Unix socket)", runServe},
 		{"version", "print the tooleval, bundle and OPA versions", runVersion},
 	}
 }

@@ -122,7 +122,7 @@ _preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(c
 _known_keys := {
 	"max_depth", "exclusions", "floor_exceptions", "sensitive_paths", "groups", "path_arguments", "rule_arguments", "preset", "presets",
 	"profiles", "tools", "subagents", "agents", "agent_filters", "tenants",
-	"scopes", "mcp_servers", "builtin_tools", "mcp_user_services", "read_only", "shell", "continuation",
+	"scopes", "mcp_servers", "builtin_tools", "mcp_user_services", "read_only", "shell", "continuation", "hooks",
 }
 
 _unknown_key_errors(conf) := [shape.problem(

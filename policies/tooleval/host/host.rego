@@ -49,7 +49,11 @@ interface := {
 #   enumerates; verify_stacks is a function of an array of decision
 #   inputs (what the verdicts of each depend on, besides its declared
 #   tools), and verify_catalogs a document of the input (the catalogs of
-#   many requests over one set of declared tools).
+#   many requests over one set of declared tools). hook_request is a
+#   function of a runtime's name and its hook payload (the decision
+#   input), hook_answer of the runtime, that request and the decision
+#   (the runtime's hook output): what tooleval hook and tooleval serve
+#   evaluate.
 entry_points := {
 	"decision": "data.tooleval.decision",
 	"explain": "data.tooleval.explain",
@@ -64,6 +68,8 @@ entry_points := {
 	"verify_space": "data.tooleval.verify.space",
 	"verify_stacks": "data.tooleval.verify.stacks",
 	"verify_catalogs": "data.tooleval.verify.catalogs",
+	"hook_request": "data.tooleval.hooks.request",
+	"hook_answer": "data.tooleval.hooks.answer",
 }
 
 # METADATA
