@@ -212,3 +212,12 @@ func TestVerifyInvariantsThatReadNothingAreErrors(t *testing.T) {
 	require.Len(t, report.Errors, 1)
 	require.Equal(t, "invalid_invariants", report.Errors[0]["code"])
 }
+
+// A spawn tool the preset replaces is a configuration error of
+// verify's: exit 3, located.
+func TestVerifyRefusesASpawnToolThePresetReplaces(t *testing.T) {
+	_, stderr, code := run(t, `{"preset": "claude_code", "agent_filters": {"agent_tool": "task"}}`, false, "verify", "--config", "-", "--format", "table")
+	require.Equal(t, ExitErrors, code, stderr)
+	require.Contains(t, stderr, "spawn_tool_mismatch")
+	require.Contains(t, stderr, "config.agent_filters.agent_tool")
+}

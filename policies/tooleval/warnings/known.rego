@@ -106,7 +106,7 @@ _config_names(conf) := array.flatten([
 	[k | some k, _ in configuration.object_at(conf, "scopes")],
 	configuration.array_at(configuration.object_at(conf, "shell"), "tools"),
 	configuration.array_at(conf, "builtin_tools"),
-	[t | t := configuration.object_at(conf, "agent_filters").agent_tool],
+	[t | t := configuration.object_at(conf, "agent_filters").agent_tool; is_string(t)],
 ])
 
 # A list that names tools without refusing them: an allow list, or a
