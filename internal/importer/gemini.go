@@ -820,6 +820,12 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 				unless = append(unless, e)
 			}
 		}
+		if entry != nil {
+			var dropped bool
+			if unless, dropped = ofItsKind(entry, unless); dropped {
+				b.note(r, "the rules above it that allow a command are not the exceptions of a pattern over the arguments (an exception spares a call only through its rule's reading): it bites their calls too")
+			}
+		}
 		if len(unless) > shapeMaxEntries {
 			b.note(r, "more than %d rules before it decide otherwise: the first %d are carried as its exceptions", shapeMaxEntries, shapeMaxEntries)
 			unless = unless[:shapeMaxEntries]
@@ -846,6 +852,40 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 		}
 	}
 	return out
+}
+
+// ofItsKind are the exceptions (unless) tooleval takes for a deny or
+// ask entry: names, and argument rules that read what the entry reads
+// (command, URL, paths, arguments), or every one for a whole tool's
+// rule (args_pattern ""), judged as an allow list (contract: Argument
+// rules). dropped says whether any was left out: without it the entry
+// bites more calls than Gemini's rule, never fewer.
+func ofItsKind(entry map[string]any, unless []any) (kept []any, dropped bool) {
+	if p, ok := entry["args_pattern"]; ok && p == "" {
+		return unless, false
+	}
+	reads := ruleReads(entry)
+	for _, e := range unless {
+		if m, ok := e.(map[string]any); ok && ruleReads(m) != reads {
+			dropped = true
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return kept, dropped
+}
+
+// ruleReads is what an argument rule reads: command, url, path or args.
+func ruleReads(rule map[string]any) string {
+	for cond, reads := range map[string]string{
+		"command_prefix": "command", "command": "command", "command_wildcard": "command",
+		"domain": "url", "path": "path", "args_pattern": "args", "args": "args",
+	} {
+		if _, ok := rule[cond]; ok {
+			return reads
+		}
+	}
+	return ""
 }
 
 // shapeMaxEntries is the most exceptions a rule holds (the policy's
@@ -1013,8 +1053,8 @@ func (b *geminiBuilder) shellHeuristics(r geminiRule, before []geminiRule, mode 
 		into, list = &b.deny, "refused (headless)"
 	}
 	add := func(entry map[string]any) {
-		if len(unless) > 0 {
-			entry["unless"] = unless
+		if kept, _ := ofItsKind(entry, unless); len(kept) > 0 {
+			entry["unless"] = kept
 		}
 		into.add(entry)
 	}

@@ -433,3 +433,44 @@ func TestGeminiDefaultPolicies(t *testing.T) {
 		}
 	}
 }
+
+// A deny pattern under a commandPrefix allow of higher priority keeps
+// no command exception (an exception spares a call only through its
+// rule's reading, contract: Argument rules): it bites the allowed
+// command too, with a note; a rule that bites the whole tool keeps it.
+func TestGeminiPatternExceptionsOfItsKind(t *testing.T) {
+	t.Parallel()
+	res := geminiImport(t, `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git status"
+decision = "allow"
+priority = 30
+
+[[rule]]
+toolName = "run_shell_command"
+argsPattern = "secret"
+decision = "deny"
+priority = 20
+
+[[rule]]
+toolName = "run_shell_command"
+decision = "deny"
+priority = 10
+`, GeminiOptions{})
+	deny := listJSON(t, res, "deny")
+	assert.Contains(t, deny, `{"args_pattern":"secret","tool":"run_shell_command"}`, "the pattern keeps no command exception")
+	assert.NotContains(t, deny, `"args_pattern":"secret","tool":"run_shell_command","unless"`)
+	assert.Contains(t, deny, `{"args_pattern":"","tool":"run_shell_command","unless":[{"command_prefix":"git status","tool":"run_shell_command"}]}`,
+		"the whole tool's rule keeps its command exception")
+	noted := false
+	for _, n := range res.Notes {
+		noted = noted || strings.Contains(n.Text, "are not the exceptions of a pattern over the arguments")
+	}
+	assert.True(t, noted, "a note says the exceptions were left out: %v", res.Notes)
+
+	kept, dropped := ofItsKind(map[string]any{"tool": "t", "args_pattern": "x"},
+		[]any{"t", map[string]any{"tool": "t", "args": map[string]any{"a": 1}}, map[string]any{"tool": "t", "path": "p"}})
+	assert.True(t, dropped)
+	assert.Equal(t, []any{"t", map[string]any{"tool": "t", "args": map[string]any{"a": 1}}}, kept)
+}

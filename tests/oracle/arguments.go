@@ -63,8 +63,30 @@ func init() {
 }
 
 // parseArgRule parses an object entry of a list; ok is false for an
-// invalid one.
+// invalid one, an exception of another kind than its rule's included
+// (check refuses it as exception_kind).
 func parseArgRule(m map[string]any, allowList bool, groups map[string][]string) (argRule, bool) {
+	r, ok := parseArgRuleAlone(m, allowList, groups)
+	return r, ok && r.exceptionsOfItsKind()
+}
+
+// exceptionsOfItsKind: each argument rule among r's exceptions reads
+// what r reads (command, URL, paths or arguments), unless r is a whole
+// tool's rule, which takes every kind.
+func (r argRule) exceptionsOfItsKind() bool {
+	if r.wholeTool() {
+		return true
+	}
+	for _, e := range r.unlessRules {
+		if readsOf(e.cond) != readsOf(r.cond) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseArgRuleAlone is parseArgRule without the kinds of exceptions.
+func parseArgRuleAlone(m map[string]any, allowList bool, groups map[string][]string) (argRule, bool) {
 	var r argRule
 	var err error
 	conds := 0
@@ -167,13 +189,29 @@ func (r *argRule) parseUnless(x any, groups map[string][]string) bool {
 	return true
 }
 
-// bitesCall: a deny or ask rule bites a call of tool t. A rule with
-// exceptions bites when, on a part of a command read exactly (or the
-// whole call, when there is none), it bites and no exception allows that
+// bitesCall: a deny or ask rule bites a call of tool t, whose allow
+// rules must permit the readings in required. A whole tool's rule
+// (args_pattern "") with exceptions bites unless a name exception
+// matches the tool or its argument exceptions for the tool permit the
+// call as an allow list would. Any other rule with exceptions bites
+// when, on a part of a command read exactly (or the whole call, when
+// there is none), it bites and no exception of its own kind allows that
 // unit exactly.
-func (r argRule) bitesCall(t tool, c callReading) bool {
+func (r argRule) bitesCall(t tool, c callReading, required []string) bool {
 	if !r.hasUnless {
 		return r.bites(c)
+	}
+	if r.wholeTool() {
+		if !r.bites(c) || anyMatch(r.unlessNames, t) {
+			return false
+		}
+		var rules []argRule
+		for _, e := range r.unlessRules {
+			if anyMatch(e.tool, t) {
+				rules = append(rules, e)
+			}
+		}
+		return !permits(rules, c, required)
 	}
 	units := [][]string{nil}
 	if c.commandOK && len(c.command) > 0 {
@@ -191,18 +229,25 @@ func (r argRule) bitesCall(t tool, c callReading) bool {
 	return false
 }
 
-// excepted: one of the rule's exceptions allows a unit of the call (a
-// command part, or nil for the whole call) exactly.
+// wholeTool: the rule is args_pattern "", which bites every call of its
+// tool.
+func (r argRule) wholeTool() bool {
+	return r.cond == "args_pattern" && r.pattern != nil && r.pattern.String() == ""
+}
+
+// excepted: one of the rule's exceptions of its own kind allows a unit
+// of the call (a command part, or nil for the whole call) exactly.
 func (r argRule) excepted(t tool, part []string, c callReading) bool {
 	if anyMatch(r.unlessNames, t) {
 		return true
 	}
+	kind := readsOf(r.cond)
 	for _, e := range r.unlessRules {
-		if !anyMatch(e.tool, t) {
+		if !anyMatch(e.tool, t) || readsOf(e.cond) != kind {
 			continue
 		}
-		if readsOf(e.cond) != "command" {
-			if kindPermits(readsOf(e.cond), []argRule{e}, c) {
+		if kind != "command" {
+			if kindPermits(kind, []argRule{e}, c) {
 				return true
 			}
 			continue

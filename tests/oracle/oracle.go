@@ -896,7 +896,9 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 	// when nothing refuses (Decide asks a layer's ask list first)
 	reading := readCall(cfg.RuleArguments[canonical], w, cfg.PathArguments[canonical], m["args"])
 	for _, l := range layers {
-		if slices.ContainsFunc(l.argDeny, func(r argRule) bool { return anyMatch(r.tool, t) && r.bitesCall(t, reading) }) {
+		if slices.ContainsFunc(l.argDeny, func(r argRule) bool {
+			return anyMatch(r.tool, t) && r.bitesCall(t, reading, cfg.RuleArguments[canonical].required())
+		}) {
 			return refuse("denied", l.name, "")
 		}
 	}
@@ -916,7 +918,9 @@ func decideCall(cfg Config, i int, c any, ids map[string]int, errs bool, tools m
 	}
 	v.Allowed, v.Outcome = true, "allow"
 	for _, l := range layers {
-		if slices.ContainsFunc(l.argAsk, func(r argRule) bool { return anyMatch(r.tool, t) && r.bitesCall(t, reading) }) ||
+		if slices.ContainsFunc(l.argAsk, func(r argRule) bool {
+			return anyMatch(r.tool, t) && r.bitesCall(t, reading, cfg.RuleArguments[canonical].required())
+		}) ||
 			(l.asksOtherwise() && unmet(l)) {
 			v.askedBy = l.name
 			break

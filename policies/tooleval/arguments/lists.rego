@@ -49,11 +49,15 @@ _rule_problems(j, entry, list, groups) := [{"index": j, "entry": entry, "code": 
 	_exception_problems(j, entry, groups),
 ])
 
-# The problems of the tool entries of a rule's exceptions (unless),
-# located by their index among them.
-_exception_problems(j, entry, groups) := [object.union(p, {"index": j, "entry": entry, "unless": p.index}) |
-	some p in pattern.list_problems(_exception_names(entry.unless), "allow", groups)
-] if {
+# The problems of a rule's exceptions (unless), located by their index
+# among them: their tool entries' (checked as allow entries), and each
+# argument rule of another kind than the rule's (exception_kind).
+_exception_problems(j, entry, groups) := array.concat(
+	[object.union(p, {"index": j, "entry": entry, "unless": p.index}) |
+		some p in pattern.list_problems(_exception_names(entry.unless), "allow", groups)
+	],
+	[{"index": j, "entry": entry, "code": "exception_kind", "unless": k} | some k in exception_kind_problems(entry)],
+) if {
 	entry.unless
 } else := []
 

@@ -72,6 +72,11 @@ rule_problem_messages := {
 		"unless belongs to deny and ask rules only, and is a non-empty list of allow entries ",
 		"(tool names and argument rules, without unless): a call one of them allows exactly is not bitten",
 	]),
+	"exception_kind": concat("", [
+		"an exception (unless) is a name or an argument rule of its rule's kind: command rules for a command rule, ",
+		"domain rules for a domain rule, path rules for a path rule, args_pattern and args rules for an args rule ",
+		"(a rule of a whole tool, args_pattern \"\", takes every kind, judged as an allow list judges a call)",
+	]),
 }
 
 # METADATA
@@ -246,6 +251,7 @@ compile_rules(list, grammar, vocabulary) := [object.union(_rule(condition, entry
 	"entry": entry,
 	"tool": pattern.compile([entry.tool], grammar, vocabulary),
 	"unless": _compile_exceptions(object.get(entry, "unless", null), vocabulary),
+	"whole": _whole(entry),
 }) |
 	some j, entry in list
 	is_object(entry)
@@ -302,13 +308,16 @@ _matcher(condition, _) := null if not condition in {"command_wildcard", "path"}
 #   an args_pattern rule, the arguments are unreadable or their canonical
 #   JSON matches; for an args rule, they are unreadable or carry each of
 #   its members with a value that may be the same (args_bites). A rule
-#   with exceptions (unless) does not bite on what one of them allows
-#   exactly (_bites_call). Undefined when none bites.
-biting_rule(rules, name, record, readings) := biting[0] if {
+#   with exceptions (unless) does not bite on what one of its own kind
+#   allows exactly, or, for a whole tool's rule, on what they allow as an
+#   allow list would, given required, the readings the tool's allow rules
+#   must permit (required_readings; _bites_call). Undefined when none
+#   bites.
+biting_rule(rules, name, record, readings, required) := biting[0] if {
 	biting := [rule |
 		some rule in rules
 		pattern.matches(rule.tool, name, record)
-		_bites_call(rule, name, record, readings)
+		_bites_call(rule, name, record, readings, required)
 	]
 	count(biting) > 0
 }
@@ -318,10 +327,10 @@ biting_rule(rules, name, record, readings) := biting[0] if {
 #   The readings the rules of rules (compiled, of a deny or an ask list)
 #   that bite on the call look at (see biting_rule), as a set: the
 #   argument a decision names does not depend on the order of a list.
-biting_reads(rules, name, record, readings) := {rule.reads |
+biting_reads(rules, name, record, readings, required) := {rule.reads |
 	some rule in rules
 	pattern.matches(rule.tool, name, record)
-	_bites_call(rule, name, record, readings)
+	_bites_call(rule, name, record, readings, required)
 }
 
 _bites(rule, readings) if {

@@ -136,7 +136,7 @@ _has_ask_rules(c) if {
 # description: |
 #   The argument ask rule of check c (a layer or a stage) that bites on the
 #   call with facts f, or undefined.
-argument_ask(c, f) := arguments.biting_rule(c.arguments.ask, f.canonical, f.tool, _readings(f))
+argument_ask(c, f) := arguments.biting_rule(c.arguments.ask, f.canonical, f.tool, _readings(f), _required(f))
 
 # METADATA
 # description: |
@@ -163,6 +163,9 @@ _readings(f) := arguments.readings(
 	arguments.reading_kinds(f.ctx.checks.arguing) | arguments.required_readings(_sources(f)),
 )
 
+# The readings the tool's allow rules must permit (required_readings).
+_required(f) := arguments.required_readings(_sources(f))
+
 # The tool's entry of the configuration's rule_arguments ({} for none).
 _sources(f) := object.get(configuration.prepared.rule_arguments, f.canonical, {})
 
@@ -174,8 +177,8 @@ _argument_refusals(f) := array.concat(
 	[{"layer": c.name, "source": c.arguments.source, "list": "deny", "rule": rule, "reads": reads, "readings": readings} |
 		some c in f.ctx.checks.arguing
 		not checks.exempt(c, f.tool)
-		rule := arguments.biting_rule(c.arguments.deny, f.canonical, f.tool, readings)
-		reads := min(arguments.biting_reads(c.arguments.deny, f.canonical, f.tool, readings))
+		rule := arguments.biting_rule(c.arguments.deny, f.canonical, f.tool, readings, _required(f))
+		reads := min(arguments.biting_reads(c.arguments.deny, f.canonical, f.tool, readings, _required(f)))
 	],
 	[{"layer": c.name, "source": c.arguments.source, "list": "allow", "rules": rules, "readings": readings} |
 		some c in f.ctx.checks.arguing

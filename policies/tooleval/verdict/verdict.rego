@@ -161,7 +161,7 @@ _argument_asking(f) := asking[0] if {
 # facts f: the first in alphabetical order of those its biting ask rules
 # read, else (it asks otherwise) of those its allow rules the call does
 # not meet read.
-_asking_reads(c, f) := min(arguments.biting_reads(c.arguments.ask, f.canonical, f.tool, _readings(f))) if {
+_asking_reads(c, f) := min(arguments.biting_reads(c.arguments.ask, f.canonical, f.tool, _readings(f), _required(f))) if {
 	argument_ask(c, f)
 } else := min({rule.reads | some rule in rules}) if {
 	c.otherwise == "ask" # most layers do not: one expression
