@@ -163,6 +163,24 @@ priority = 30
 		},
 	},
 	{
+		// protections Gemini CLI applies whatever the rules say (0.61.0:
+		// buildFileUtils.ts, safety/built-in.ts, workspaceContext.ts,
+		// shell.ts, policy-engine.ts), under yolo, where every call runs
+		name: "yolo, Gemini's protections",
+		opts: importer.GeminiOptions{ApprovalMode: "yolo"},
+		rows: []importRow{
+			{geminiEngineSrc + " (Build File Protection: an edit of a build file is asked about)", "write_file", map[string]any{"file_path": "/ws/Makefile", "content": "x"}, "ask", "ask"},
+			{geminiEngineSrc + " (Build File Protection)", "replace", map[string]any{"file_path": "/ws/web/package.json", "old_string": "a", "new_string": "b"}, "ask", "ask"},
+			{"gemini-cli packages/core/src/safety/built-in.ts (.vscode asks; stricter: in every mode)", "write_file", map[string]any{"file_path": "/ws/.vscode/settings.json", "content": "x"}, "allow", "ask"},
+			{"gemini-cli packages/core/src/utils/workspaceContext.ts (.env is never written)", "write_file", map[string]any{"file_path": "/ws/sub/.env", "content": "x"}, "deny", "deny"},
+			{"gemini-cli packages/core/src/utils/workspaceContext.ts (nor read)", "read_file", map[string]any{"file_path": "/ws/sub/.env"}, "deny", "deny"},
+			{"gemini-cli packages/core/src/config/config.ts validatePathAccess (outside the workspace)", "write_file", map[string]any{"file_path": "/tmp/x", "content": "x"}, "deny", "deny"},
+			{"gemini-cli packages/core/src/tools/shell.ts (dir_path within the workspace)", "run_shell_command", map[string]any{"command": "ls", "dir_path": "/etc"}, "deny", "deny"},
+			{geminiEngineSrc + " (additional_permissions outside the workspace asks; stricter: any)", "run_shell_command", map[string]any{"command": "ls", "additional_permissions": map[string]any{"fileSystem": map[string]any{"write": []any{"/ws/out"}}}}, "allow", "ask"},
+			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "write_file", map[string]any{"file_path": "/ws/src/a.ts", "content": "x"}, "allow", "allow"},
+		},
+	},
+	{
 		// Gemini compares tool names exactly (ruleMatches in
 		// policy-engine.ts): these rules match no built-in tool there
 		name: "headless, allows of names that are not Gemini's spelling",

@@ -181,6 +181,15 @@ var claudeAnchoring = []struct {
 		{permissionsPage + " (path with a /: the current directory's only)", "Edit", map[string]any{"file_path": "/ws/x/src/a.go", "old_string": "a", "new_string": "b"}, "ask", "ask"},
 		{permissionsPage + " (./path: no / after it, any depth)", "Read", file("/ws/.env"), "deny", "deny"},
 		{permissionsPage + " (./path: no / after it, any depth)", "Read", file("/ws/sub/.env"), "deny", "deny"},
+		// Claude Code denies a shell command that reads a path a Read deny
+		// rule covers; here a command whose words could name one, or one
+		// tooleval cannot read exactly (stricter)
+		{permissionsPage + " (Read deny rules reach the shell)", "Bash", bash("cat .env"), "deny", "deny"},
+		{permissionsPage + " (Read deny rules reach the shell)", "Bash", bash("cat sub/.env | head -1"), "deny", "deny"},
+		{permissionsPage + " (Read deny rules reach the shell)", "Bash", bash(`cat .e""nv`), "deny", "deny"},
+		{permissionsPage + " (Read deny rules reach the shell: a glob could name it, stricter)", "Bash", bash("cat .e*"), "ask", "deny"},
+		{permissionsPage + " (Read deny rules reach the shell: a wrapper, stricter)", "Bash", bash("xargs cat < list"), "ask", "deny"},
+		{modesPage + " (default: shell commands ask)", "Bash", bash("cat README.md"), "ask", "ask"},
 		{permissionsPage + " (/path with a /: the root's)", "Write", map[string]any{"file_path": "/ws/secrets/k", "content": "x"}, "deny", "deny"},
 		{permissionsPage + " (/path with a /: the root's only)", "NotebookEdit", map[string]any{"notebook_path": "/ws/a/secrets/k.ipynb", "new_source": "x"}, "ask", "ask"},
 	},

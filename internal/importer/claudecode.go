@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // Claude Code's permission settings, as its public documentation gives
@@ -336,7 +334,13 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 	switch tool {
 	case "Bash":
 		return claudeBash(tool, spec, list, note, unexpressible)
-	case "Read", "Edit", "Write", "MultiEdit", "NotebookEdit":
+	case "Read":
+		out := claudePath(tool, spec, list, note, unexpressible)
+		if list != "allow" {
+			out = append(out, claudeReadShell(spec)...)
+		}
+		return out
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
 		return claudePath(tool, spec, list, note, unexpressible)
 	case "WebFetch":
 		domain, ok := strings.CutPrefix(spec, "domain:")
@@ -434,81 +438,4 @@ func claudeBash(tool, spec, list string, note func(string, ...any), unexpressibl
 func plainWords(words []string) bool {
 	return len(words) > 0 && !strings.Contains(words[0], "=") &&
 		!slices.ContainsFunc(words, func(w string) bool { return !claudeWord.MatchString(w) })
-}
-
-// claudePath reads a Read or Edit specifier. Claude Code's Read and Edit
-// rules "follow the gitignore specification" with four forms
-// (code.claude.com/docs/en/permissions, "Read and Edit"): //path is
-// absolute, ~/path below the home directory, /path relative to the
-// project root, path and ./path relative to the current directory. Both
-// bases are the workspace root here (the contract's "Path rules"). As
-// gitignore reads a pattern (git-scm.com/docs/gitignore, "PATTERN
-// FORMAT"), one with a / at its start or in its middle is anchored at
-// its base, and one without (./ dropped) matches at any depth below it:
-// Edit(/Makefile) is the root's Makefile only (./Makefile here),
-// Read(./.env) and Read(.env) every .env (.env here), Edit(docs/**) the
-// root's docs. The home directory is not known: an allow of ~/path is
-// dropped, a deny or ask matches the path below any directory.
-func claudePath(tool, spec, list string, note func(string, ...any), unexpressible func(string) []any) []any {
-	if strings.ContainsAny(spec, "[]{}\\\x00") || strings.HasPrefix(spec, "$") {
-		return unexpressible("a pattern tooleval's globs cannot write")
-	}
-	glob := spec
-	switch {
-	case strings.HasPrefix(spec, "//"):
-		glob = spec[1:]
-	case strings.HasPrefix(spec, "~/"):
-		if list == "allow" {
-			return unexpressible("a path below the home directory")
-		}
-		note("a path below the home directory, which tooleval does not know: carried below any directory")
-		glob = "/**/" + strings.TrimPrefix(spec, "~/")
-	case strings.HasPrefix(spec, "/"):
-		// anchored at the root: a relative glob with a / is read from the
-		// workspace root, one without at any depth
-		glob = strings.TrimPrefix(spec, "/")
-		if !strings.Contains(strings.TrimSuffix(glob, "/"), "/") {
-			glob = "./" + glob
-		}
-	case strings.HasPrefix(spec, "./"):
-		// the current directory: as gitignore reads what follows
-		glob = strings.TrimPrefix(spec, "./")
-	}
-	if !validGlob(glob) {
-		return unexpressible("a path tooleval's globs cannot write (empty, . or .. segments, ** inside a segment, not NFC)")
-	}
-	tools := []string{tool}
-	switch {
-	case list == "allow":
-		// an allow lets through the tool it names only
-	case tool == "Read":
-		tools = claudeReadTools
-	case tool == "Edit":
-		tools = claudeEditTools
-	}
-	out := make([]any, 0, len(tools))
-	for _, t := range tools {
-		out = append(out, map[string]any{"tool": t, "path": glob})
-	}
-	return out
-}
-
-// validGlob: a glob the policy's path rules accept (the contract,
-// Argument rules: path): NFC, no empty, . or .. segment, ** only as a
-// whole segment, no leading ~ or $ (the characters [ ] { } \ and NUL are
-// ruled out before), absolute or relative, not empty.
-func validGlob(g string) bool {
-	if g == "" || !norm.NFC.IsNormalString(g) || strings.HasPrefix(g, "~") || strings.HasPrefix(g, "$") {
-		return false
-	}
-	segments := strings.Split(strings.TrimPrefix(g, "/"), "/")
-	if strings.HasPrefix(g, "./") {
-		segments = segments[1:]
-	}
-	for _, seg := range segments {
-		if seg == "" || seg == "." || seg == ".." || (strings.Contains(seg, "**") && seg != "**") {
-			return false
-		}
-	}
-	return len(segments) > 0
 }

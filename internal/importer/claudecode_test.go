@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -106,6 +108,9 @@ func TestClaudeCodeRules(t *testing.T) {
 		t.Run(tc.list+" "+tc.rule, func(t *testing.T) {
 			res := importOne(t, fmt.Sprintf(`{"permissions":{"defaultMode":"bypassPermissions",%q:[%q]}}`, tc.list, tc.rule))
 			got := list(t, res, tc.list)
+			if strings.HasPrefix(tc.rule, "Read(") {
+				got = withoutShell(t, got)
+			}
 			if tc.list == "allow" {
 				// bypassPermissions has no allow list: read the rule in default mode
 				res = importOne(t, fmt.Sprintf(`{"permissions":{%q:[%q]}}`, tc.list, tc.rule))
@@ -208,4 +213,64 @@ func TestShellWrappersAreThePolicys(t *testing.T) {
 		policy[string(q[1])] = true
 	}
 	assert.Equal(t, policy, shellWrappers)
+}
+
+// withoutShell is a list without the entries a Read rule carries to the
+// shell tools (TestClaudeReadRulesReachTheShell holds those).
+func withoutShell(t *testing.T, list string) string {
+	t.Helper()
+	var entries, out []any
+	require.NoError(t, json.Unmarshal([]byte(list), &entries))
+	for _, e := range entries {
+		if m, ok := e.(map[string]any); ok && slices.Contains(toAny(claudeShellTools), m["tool"]) || slices.Contains(toAny(claudeShellTools), e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	b, err := json.Marshal(out)
+	require.NoError(t, err)
+	if out == nil {
+		return "[]"
+	}
+	return string(b)
+}
+
+// A Read deny or ask rule with a path reaches the shell tools: a
+// command whose words could name a matching path is bitten (Claude Code
+// denies `cat .env` under Read(./.env)); a command tooleval cannot read
+// is bitten through the guard rule, which the policy's own reading
+// decides (tests/import_test.go holds that end to end).
+func TestClaudeReadRulesReachTheShell(t *testing.T) {
+	for _, tc := range []struct {
+		spec, literal string
+		bites, spares []string
+	}{
+		{"./.env", ".env", []string{"cat .env", "cat sub/.ENV", `cat ".env"`, `cat .e""nv`, "cat .e''nv", "less /ws/.env"}, []string{"cat env", "ls", "cat .en"}},
+		{"//etc/shadow", "shadow", []string{"cat /etc/shadow", "cd /etc && cat shadow", "cat SHADOW"}, []string{"cat /etc/passwd"}},
+		{"./secrets/**", "secrets", []string{"cat secrets/k", "cd secrets; cat k"}, []string{"cat k"}},
+		{"*.key", ".key", []string{"cat id.key"}, []string{"cat id.pem"}},
+		{"~/.ssh/**", ".ssh", []string{"cat ~/.ssh/id_rsa"}, []string{"cat id_rsa"}},
+		{"src/[ab]*.go", ".go", []string{"cat src/a.go"}, []string{"cat src/a.ts"}},
+		{"**", "", nil, nil},
+		{"/*", "", nil, nil},
+	} {
+		require.Equal(t, tc.literal, claudeLiteral(tc.spec), tc.spec)
+		entries := claudeReadShell(tc.spec)
+		if tc.literal == "" {
+			require.Equal(t, toAny(claudeShellTools), entries, "%s: no literal: every call of the shell tools", tc.spec)
+			continue
+		}
+		re := regexp.MustCompile(entries[0].(map[string]any)["args_pattern"].(string))
+		require.Equal(t, map[string]any{"tool": "Bash", "command": claudeShellGuard}, entries[1], tc.spec)
+		for _, c := range tc.bites {
+			text, err := json.Marshal(map[string]any{"command": c})
+			require.NoError(t, err)
+			require.True(t, re.Match(text), "%s bites %s", tc.spec, c)
+		}
+		for _, c := range tc.spares {
+			text, err := json.Marshal(map[string]any{"command": c})
+			require.NoError(t, err)
+			require.False(t, re.Match(text), "%s spares %s", tc.spec, c)
+		}
+	}
 }

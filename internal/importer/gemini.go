@@ -230,6 +230,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	if mode == "yolo" {
 		b.yoloParseGuards(active)
 	}
+	b.protections(opts.Headless)
 	tools := map[string]any{"deny": b.deny.list(), "ask": b.ask.list()}
 	switch fallback {
 	case "allow":

@@ -21,9 +21,54 @@ func geminiImport(t *testing.T, policy string, opts GeminiOptions) Result {
 	return res
 }
 
+// listJSON is an overlay list without the entries of Gemini CLI's
+// protections, which every import holds (TestGeminiProtections).
 func listJSON(t *testing.T, res Result, list string) string {
 	t.Helper()
-	b, err := json.Marshal(res.Overlay["tools"].(map[string]any)[list])
+	var p geminiBuilder
+	p.protections(false)
+	p.protections(true)
+	out := []any{}
+	entries, _ := res.Overlay["tools"].(map[string]any)[list].([]any)
+	for _, e := range entries {
+		key, err := json.Marshal(e)
+		require.NoError(t, err)
+		if !p.ask.seen[string(key)] && !p.deny.seen[string(key)] {
+			out = append(out, e)
+		}
+	}
+	b, err := json.Marshal(out)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// Every import carries Gemini CLI's protections: an edit of a build file
+// or under .vscode, and a shell call with additional_permissions, are
+// asked about (denied headless); reads under .git, .env and node_modules
+// are denied.
+func TestGeminiProtections(t *testing.T) {
+	t.Parallel()
+	for _, headless := range []bool{false, true} {
+		res := geminiImport(t, "", GeminiOptions{Headless: headless, ApprovalMode: "yolo"})
+		asked := map[bool]string{false: "ask", true: "deny"}[headless]
+		var got []any
+		require.NoError(t, json.Unmarshal([]byte(mustJSON(t, res.Overlay["tools"].(map[string]any)[asked])), &got))
+		for _, want := range []any{
+			map[string]any{"tool": "write_file", "path": "Makefile"},
+			map[string]any{"tool": "replace", "path": "package.json"},
+			map[string]any{"tool": "replace", "path": "*.mk"},
+			map[string]any{"tool": "write_file", "path": ".vscode"},
+			map[string]any{"tool": "run_shell_command", "args_pattern": `"additional_permissions":`},
+		} {
+			require.Contains(t, got, want, "headless=%v", headless)
+		}
+		require.Contains(t, mustJSON(t, res.Overlay["tools"].(map[string]any)["deny"]), `{"path":".env","tool":"read_file"}`)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
 	require.NoError(t, err)
 	return string(b)
 }
