@@ -223,14 +223,17 @@ func readPart(words []string) part {
 			}
 		}
 	}
-	p.exact = !p.wrapper && !neverExact[key]
+	inexact := false
 	if re := inexactWords[key]; re != nil {
 		for _, w := range later {
-			if re.MatchString(w) {
-				p.exact = false
-			}
+			inexact = inexact || re.MatchString(w)
 		}
 	}
+	switch key {
+	case "sed", "gsed", "awk", "gawk", "mawk", "nawk": // code from input or files
+		p.wrapper = p.wrapper || inexact
+	}
+	p.exact = !p.wrapper && !neverExact[key] && !inexact
 	return p
 }
 
