@@ -2,32 +2,53 @@ package tests
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// policyValue evaluates query (a data path of the policies) and returns
-// its value.
-func policyValue(t *testing.T, query string) any {
-	t.Helper()
-	q, err := preparePolicyQuery(query)
-	require.NoError(t, err)
+// shellTables is the policy's classification of programs, evaluated
+// once (compiling the policies is most of the cost).
+var shellTables = sync.OnceValues(func() (map[string]any, error) {
+	q, err := preparePolicyQuery(`{
+		"classes": data.tooleval.arguments.shell_builtins,
+		"wrappers": data.tooleval.arguments.shell_wrappers,
+		"inert": data.tooleval.arguments.inert_programs,
+		"evaluating": data.tooleval.arguments.evaluating_words,
+		"arithmetic": data.tooleval.arguments.arithmetic_variables,
+	}`)
+	if err != nil {
+		return nil, err
+	}
 	rs, err := q.Eval(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) != 1 {
+		return nil, fmt.Errorf("the shell tables are undefined")
+	}
+	return rs[0].Expressions[0].Value.(map[string]any), nil
+})
+
+// policyValue is one of shellTables.
+func policyValue(t *testing.T, name string) any {
+	t.Helper()
+	tables, err := shellTables()
 	require.NoError(t, err)
-	require.Len(t, rs, 1, "%s is undefined", query)
-	return rs[0].Expressions[0].Value
+	return tables[name]
 }
 
-// policySet is a policy value that is a set or list of strings.
-func policySet(t *testing.T, query string) map[string]bool {
+// policySet is one of shellTables that is a set of strings.
+func policySet(t *testing.T, name string) map[string]bool {
 	t.Helper()
 	set := map[string]bool{}
-	for _, v := range policyValue(t, query).([]any) {
+	for _, v := range policyValue(t, name).([]any) {
 		set[v.(string)] = true
 	}
 	return set
@@ -50,10 +71,10 @@ func TestEveryBashBuiltinIsClassified(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash on this machine")
 	}
-	classes := policyValue(t, "data.tooleval.arguments.shell_builtins").(map[string]any)
-	wrappers := policySet(t, "data.tooleval.arguments.shell_wrappers")
-	inert := policySet(t, "data.tooleval.arguments.inert_programs")
-	evaluating := policyValue(t, "data.tooleval.arguments.evaluating_words").(map[string]any)
+	classes := policyValue(t, "classes").(map[string]any)
+	wrappers := policySet(t, "wrappers")
+	inert := policySet(t, "inert")
+	evaluating := policyValue(t, "evaluating").(map[string]any)
 	names := append(bashWords(t, "compgen -b"), bashWords(t, "compgen -k")...)
 	require.Greater(t, len(names), 60, "compgen lists bash's builtins and keywords")
 	for _, name := range names {
@@ -81,7 +102,7 @@ func TestArithmeticVariablesAreThePolicys(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash on this machine")
 	}
-	listed := policySet(t, "data.tooleval.arguments.arithmetic_variables")
+	listed := policySet(t, "arithmetic")
 	dir := t.TempDir()
 	var evaluated []string
 	for _, name := range bashWords(t, "compgen -v") {

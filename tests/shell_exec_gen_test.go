@@ -366,7 +366,9 @@ func (g *shellGen) subLanguage() string {
 // interpreter: programs whose arguments are a program in another
 // language (perl, python, node) or hold a command they run (tar's
 // checkpoint action and compressor, make's $(shell) and recipes, zip's
-// test command, ssh's ProxyCommand), each when the sandbox has it.
+// test command, ssh's ProxyCommand, split's filter, sdiff's diff
+// program), or that run programs they find (run-parts, find -exec {}),
+// each when the sandbox has it.
 func (g *shellGen) interpreter() string {
 	p, prog := g.payload(), g.payloadProgram()
 	forms := [][2]string{
@@ -379,7 +381,10 @@ func (g *shellGen) interpreter() string {
 		{"make", "make -s --eval='$(shell %s)' -f out"}, {"make", "make --eval='x:;%s' x"},
 		{"zip", "zip -q x.zip f -T -TT '%s'"}, {"ssh", "ssh -o ProxyCommand='%s' x"},
 		{"dash", "dash -c '%s'"}, {"gdb", "gdb -q -batch -ex 'shell %s'"}, {"gdb", "gdb -q -batch -ex '!%s'"},
-		{"time", "command time %s"}, {"time", "'time' %s"},
+		{"time", "command time %s"}, {"time", "'time' %s"}, {"split", "split --filter='%s' f"},
+		{"split", "split -n 1 --filter='%s' f"}, {"sdiff", "sdiff --diff-program=" + prog + " f f"},
+		{"run-parts", "run-parts rp"}, {"run-parts", "run-parts --regex=. rp"}, {"run-parts", "run-parts --list rp"},
+		{"find", "find sbin/ -name 'r?' -exec '{}' f ';'"}, {"find", "find sbin/ -name 't*h' -exec '{}' p ';'"},
 	}
 	for {
 		f := forms[g.rng.IntN(len(forms))]

@@ -29,7 +29,7 @@ import (
 // bash's builtins run as themselves. Each command runs in a directory of
 // its own holding the files the generator names (f, out; s, e.sed, a.awk,
 // m.mk, Makefile, p.pl and p.py run a stub in their languages; sbin and
-// home/bin link to the stub directory), with a clean environment: PATH,
+// home/bin link to the stub directory, rp/rm to the rm stub), with a clean environment: PATH,
 // HOME, LC_ALL and the log's name, nothing else.
 
 // stubEnd closes one stub record (the generator never writes it).
@@ -54,7 +54,7 @@ var runnerPrograms = []string{
 	"sh", "bash", "env", "xargs", "find", "sed", "awk", "nice", "timeout", "setarch", "linux64", "x86_64",
 	"i386", "stdbuf", "nohup", "ionice", "taskset", "flock", "chrt", "strace", "setsid", "script",
 	"prlimit", "unshare", "runuser", "su", "sg", "dash", "perl", "python3", "node", "tar", "make", "zip", "ssh",
-	"linux32", "time", "gdb",
+	"linux32", "time", "gdb", "split", "sdiff", "run-parts",
 }
 
 // runnerPaths are where a runner is taken from when PATH would give a
@@ -217,8 +217,12 @@ func (s *shellSandbox) prepareCase(dir string) error {
 			return fmt.Errorf("case directory: %w", err)
 		}
 	}
-	for _, link := range []string{filepath.Join(dir, "sbin"), filepath.Join(dir, "home", "bin")} {
-		if err := os.Symlink(s.bin, link); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "rp"), 0o755); err != nil {
+		return fmt.Errorf("case directory: %w", err)
+	}
+	links := map[string]string{"sbin": s.bin, "home/bin": s.bin, "rp/rm": filepath.Join(s.bin, "rm")}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
 			return fmt.Errorf("case directory: %w", err)
 		}
 	}

@@ -121,6 +121,7 @@ func TestShellReadingAgainstBash(t *testing.T) {
 	for _, note := range notes {
 		t.Log(note)
 	}
+	notes = append(notes, classCoverage(cases, results))
 	report := shellFindingsReport(seed, len(cases), violations, notes)
 	require.NoError(t, os.WriteFile(shellExecFindings(), []byte(report), 0o644))
 	if len(violations) > 0 {
@@ -274,6 +275,26 @@ func bashBuiltins(t *testing.T, bash string) map[string]bool {
 	}
 	require.True(t, builtins["printf"] && builtins["read"] && !builtins["ls"], "compgen -b: %s", out)
 	return builtins
+}
+
+// classCoverage says, per class, how many commands were drawn and how
+// many of them ran a stub (a class whose commands never run one tests
+// nothing).
+func classCoverage(cases []shellCase, results []execResult) string {
+	drawn, ran := map[string]int{}, map[string]int{}
+	for i, c := range cases {
+		for _, class := range strings.Split(findingsClass(c.Class), "+") {
+			drawn[class]++
+			if len(results[i].Runs) > 0 {
+				ran[class]++
+			}
+		}
+	}
+	parts := []string{}
+	for _, class := range slices.Sorted(maps.Keys(drawn)) {
+		parts = append(parts, fmt.Sprintf("%s %d/%d", class, ran[class], drawn[class]))
+	}
+	return "commands that ran a stub / commands drawn, by class: " + strings.Join(parts, ", ")
 }
 
 // shellFindingsReport is the findings file: the run, its notes, then the

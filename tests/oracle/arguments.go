@@ -145,7 +145,7 @@ func parseArgRuleAlone(m map[string]any, allowList bool, groups map[string][]str
 			text = strings.ReplaceAll(value, "*", "'*'")
 		}
 		parts, readable := shellParts(text)
-		if !readable || len(parts) != 1 || allowList && wrappers[programKey(parts[0][0])] {
+		if !readable || len(parts) != 1 || allowList && readPart(parts[0]).wrapper {
 			return r, false
 		}
 		if r.cond == "command_wildcard" && strings.Contains(parts[0][0], "*") {
@@ -252,7 +252,7 @@ func (r argRule) excepted(t tool, part []string, c callReading) bool {
 			}
 			continue
 		}
-		if part != nil && !wrappers[programKey(part[0])] && e.allowsWords(part) {
+		if part != nil && readPart(part).exact && e.allowsWords(part) {
 			return true
 		}
 	}
@@ -325,28 +325,39 @@ func shellParts(command string) (parts [][]string, readable bool) {
 	}
 	command = strings.TrimRight(command, " \t\n;")
 	var (
-		word    strings.Builder
-		inWord  bool
-		current []string
+		word      strings.Builder
+		inWord    bool
+		wordStart int
+		current   []string
+		raw       []string // the words as written, quotes kept
 	)
-	endWord := func() {
+	endWord := func(end int) {
 		if inWord {
 			current = append(current, word.String())
+			raw = append(raw, command[wordStart:end])
 			word.Reset()
 			inWord = false
 		}
 	}
-	endPart := func() bool {
-		endWord()
+	endPart := func(end int) bool {
+		endWord(end)
 		if len(current) == 0 {
 			return false
 		}
+		for i, w := range raw {
+			if i == 0 && assignment.MatchString(w) || tildeInAssignment.MatchString(w) {
+				return false
+			}
+		}
 		parts = append(parts, current)
-		current = nil
+		current, raw = nil, nil
 		return true
 	}
 	for i := 0; i < len(command); i++ {
 		ch := command[i]
+		if !inWord {
+			wordStart = i
+		}
 		switch {
 		case ch == '\'':
 			end := strings.IndexByte(command[i+1:], '\'')
@@ -369,42 +380,46 @@ func shellParts(command string) (parts [][]string, readable bool) {
 			inWord = true
 			i += end + 1
 		case ch == ' ' || ch == '\t':
-			endWord()
+			endWord(i)
 		case ch == ';' || ch == '\n':
-			if !endPart() {
+			if !endPart(i) {
 				return nil, false
 			}
 		case ch == '&' || ch == '|':
+			end := i
 			if i+1 < len(command) && (command[i+1] == ch || ch == '|' && command[i+1] == '&') {
 				i++
 			}
-			if !endPart() {
+			if !endPart(end) {
 				return nil, false
 			}
 		case ch == '=' && !inWord:
 			return nil, false // zsh expands a word's leading =name to a program's path
-		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9', strings.IndexByte("_./:@%+,=-", ch) >= 0:
+		case ch == '~' && !inWord:
+			return nil, false // a tilde expansion
+		case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9', strings.IndexByte("_./:@%+,=~^-", ch) >= 0:
 			word.WriteByte(ch)
 			inWord = true
 		default:
 			return nil, false
 		}
 	}
-	if !endPart() {
+	if !endPart(len(command)) {
 		return nil, false
 	}
 	if len(parts) > 64 {
 		return nil, false
 	}
-	for _, p := range parts {
-		if assignment.MatchString(p[0]) {
-			return nil, false
-		}
-	}
 	return parts, true
 }
 
-var assignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+// assignment: a first word bash takes for an assignment (NAME=, NAME+=,
+// NAME[...]=, NAME[...]+=); tildeInAssignment: a word of that form where
+// bash expands a ~ (right after the first =, or after a :).
+var (
+	assignment        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[|\+?=)`)
+	tildeInAssignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=(~|.*:~)`)
+)
 
 // urlReading is how the oracle reads a URL: exact with its host, or the
 // hosts it could reach.
@@ -596,30 +611,34 @@ func (r argRule) bites(c callReading) bool {
 	return slices.ContainsFunc(c.command, r.partBites)
 }
 
-// partBites: a command rule could match one part of a command read
-// exactly: it runs a wrapper, or the rule's program with the rule's
-// other words among its own, in order.
-func (r argRule) partBites(part []string) bool {
-	if wrappers[programKey(part[0])] {
+// partBites: a deny or ask command rule of program P may bite one part
+// of a command read exactly: what it runs is not read; P is a token of a
+// later word of a program not known to be inert, or a glob token may
+// spell it; or the part runs P and redefines its words, or has each of
+// the rule's later words bitten (any order).
+func (r argRule) partBites(words []string) bool {
+	p := readPart(words)
+	program := programKey(r.words[0])
+	if p.wrapper || p.runs[program] {
 		return true
 	}
-	if programKey(part[0]) != programKey(r.words[0]) {
-		return false
-	}
-	if r.cond == "command_wildcard" {
-		return inOrderWild(r.words[1:], part[1:])
-	}
-	return inOrder(r.words[1:], part[1:])
-}
-
-// inOrder: needles appear among words in order.
-func inOrder(needles, words []string) bool {
-	for _, w := range words {
-		if len(needles) > 0 && w == needles[0] {
-			needles = needles[1:]
+	for _, g := range p.globs {
+		if globMatch(g, program) {
+			return true
 		}
 	}
-	return len(needles) == 0
+	if programKey(words[0]) != program {
+		return false
+	}
+	if p.reconfigured {
+		return true
+	}
+	for _, w := range r.words[1:] {
+		if !bitten(r.cond == "command_wildcard", program, w, words[1:]) {
+			return false
+		}
+	}
+	return true
 }
 
 // permits: the allow rules of a layer that name the call's tool let it
@@ -677,7 +696,7 @@ func kindPermits(kind string, rules []argRule, c callReading) bool {
 		return false
 	}
 	for _, part := range c.command {
-		if wrappers[programKey(part[0])] {
+		if !readPart(part).exact {
 			return false
 		}
 		if !slices.ContainsFunc(rules, func(r argRule) bool { return r.allowsWords(part) }) {
@@ -737,23 +756,6 @@ func wildWords(pattern, words []string) bool {
 		return false
 	}
 	return len(words) > 0 && starMatch(pattern[0], words[0], "") && wildWords(pattern[1:], words[1:])
-}
-
-// inOrderWild: a deny wildcard rule's words but the word * appear among
-// words in order, each matched as a word.
-func inOrderWild(needles, words []string) bool {
-	var rest []string
-	for _, n := range needles {
-		if n != "*" {
-			rest = append(rest, n)
-		}
-	}
-	for _, w := range words {
-		if len(rest) > 0 && starMatch(rest[0], w, "") {
-			rest = rest[1:]
-		}
-	}
-	return len(rest) == 0
 }
 
 // starMatch: s matches pattern where * stands for any characters but

@@ -81,6 +81,20 @@ _program_rows := [
 	["string", "sed '1e $x' f", denied("guard")],
 	["string", "sed '1e `x`' f", denied("guard")],
 	["string", "find . -exec sh ';'", denied("guard")],
+	# tmux new-session runs its string with a shell
+	["string, not opaque", "tmux new-session '/bin/r? x'", denied("guard")],
+	["string, not opaque", "tmux new-session '/bin/[r]m x'", denied("guard")],
+	["string, not opaque", "tmux new-session 'r{m,} x'", denied("guard")],
+	["string, not opaque", "tmux new-session '$x'", denied("guard")],
+	["string, not opaque", "tmux new-session 'r\\m x'", denied("guard")],
+	["string, not opaque", "tmux new-session 'r\"\"m x'", denied("guard")],
+	["string, not opaque", "tmux new-session 'ls /bin'", allowed],
+	["code from input or a file", "sed -n e s", denied("guard")],
+	["code from input or a file", "sed -n '1e' s", denied("guard")],
+	["code from input or a file", "sed 's/^/r/e' s", denied("guard")],
+	["code from input or a file", "sed -f e.sed f", denied("guard")],
+	["code from input or a file", "awk '{system($0)}' s", denied("guard")],
+	["code from input or a file", "awk -f a.awk f", denied("guard")],
 	["string", "find . -exec xargs ';'", denied("guard")],
 ]
 
@@ -113,6 +127,7 @@ _unbitten_rows := [
 	["other words", "npm install", allowed],
 	["other words", "chmod 755 d", allowed],
 	["other words", "awk '{print $1}' f", allowed],
+	["other words", "sed -n 1p f", allowed],
 	["other words", "printf '%s\\n' x", allowed],
 	["other words", "read -r x", allowed],
 	["other words", "set -e", allowed],

@@ -122,6 +122,15 @@ inexact_words := {
 
 # METADATA
 # description: |
+#   Programs whose inexact words (inexact_words) make them run code the
+#   command line does not show: sed's e command runs the pattern space (a
+#   line of input), s///e the line after substitution, -f a script file;
+#   awk's system($0) a line of input, -f a program file. A part of one
+#   of these that is not exact is a wrapper: every deny or ask bites it.
+opaque_programs := {"sed", "gsed", "awk", "gawk", "mawk", "nawk"}
+
+# METADATA
+# description: |
 #   Programs that run what their input, a terminal or their
 #   configuration says whatever their words (pagers, editors, openers):
 #   a part of one is never exact.

@@ -182,7 +182,8 @@ program_key(program) := trim_suffix(lower(regex.replace(program, `^.*[/\\]`, "")
 #   evaluating_words names, or a program not in inert_programs with a
 #   later word that holds an expansion a shell may run ($name, ${, $(,
 #   $', $", $[, a backtick) or a token that names a wrapper program (not
-#   a builtin or keyword: sh, env, xargs ...). runs: for a program not
+#   a builtin or keyword: sh, env, xargs ...), or a program of
+#   opaque_programs with a word inexact_words names. runs: for a program not
 #   in inert_programs, the program keys of the tokens of its later words
 #   (word_tokens); patterns: the regular expressions of those tokens that
 #   hold glob characters (the program names they may spell).
@@ -226,6 +227,11 @@ _runs_other(key, later, _) if {
 	not key in inert_programs
 	some word in later
 	_expands(word)
+}
+
+_runs_other(key, later, _) if {
+	key in opaque_programs
+	_matches_some(inexact_words[key], later)
 }
 
 _runs_other(_, _, tokens) if {

@@ -194,3 +194,84 @@ test_program_key if {
 	arguments.program_key(`C:\Windows\System32\cmd.exe`) == "cmd"
 	arguments.program_key("git") == "git"
 }
+
+# ~ and ^ as bash 5.2 reads them (HOME=/HOME bash -c 'echo ...' prints
+# the words): ~ expands at the start of a word, and in a word NAME= or
+# NAME+= right after the first = or after a :; elsewhere ~ and ^ are
+# ordinary characters.
+test_tilde_and_caret_where_bash_leaves_them if {
+	every row in [
+		["git diff HEAD~1", ["git", "diff", "HEAD~1"]],
+		["git show HEAD^ ^x", ["git", "show", "HEAD^", "^x"]],
+		["echo --x=~ a==~ a=x=~ x:~ ab:~ a=b~ a,~", ["echo", "--x=~", "a==~", "a=x=~", "x:~", "ab:~", "a=b~", "a,~"]],
+		["echo 'a'=~ a'=~'", ["echo", "a=~", "a=~"]],
+	] {
+		arguments.read_shell(row[0]).parts[0].words == row[1]
+	}
+	every command in ["echo ~", "echo ~/x", "echo ~root", "echo a=~", "echo a+=~", "echo a=x:~", "echo _a1=y:~/b", "echo a='x':~"] {
+		contains(arguments.read_shell(command).unreadable, "tilde expansion")
+	}
+}
+
+# Every form of assignment bash takes in front of a command is
+# unreadable, and the reason says so; a quoted name is a program.
+test_assignment_forms if {
+	every command in ["X=1 rm f", "X+=1 rm f", "_x9+= rm f"] {
+		contains(arguments.read_shell(command).unreadable, "an assignment in front of a command")
+	}
+	every command in ["a[1]=x rm f", "a['k']+=1 rm f"] {
+		arguments.read_shell(command).unreadable # [ is a glob character
+	}
+	arguments.read_shell("'X'=1 rm").parts[0].words == ["X=1", "rm"]
+}
+
+# shell_part: what each part may run, [words, wrapper, exact,
+# reconfigured, a program key among runs (or null for none)].
+shell_part_rows := [
+	[["ls", "rm"], false, true, false, null],
+	[["git", "status"], false, true, false, "status"],
+	[["setarch", "x86_64", "/bin/RM.exe"], false, true, false, "rm"],
+	[["sed", "1e r\"\"m x"], true, false, false, "rm"],
+	[["find", ".", "-exec", "r\"\"m", "x", ";"], false, false, false, "rm"],
+	[["sed", "s/x/id/ep"], true, false, false, "id"],
+	[["sed", "-n", "1p", "f"], false, true, false, "1p"],
+	[["find", ".", "-exec", "sh", ";"], true, false, false, "sh"],
+	[["find", ".", "-name", "$x"], true, false, false, "x"],
+	[["git", "-c", "alias.p=push", "p"], false, false, true, "push"],
+	[["cargo", "--config", "x", "b"], false, true, true, "b"],
+	[["printf", "-v", "a[1]", "x"], true, false, false, "a[1]"],
+	[["printf", "-v", "x", "y"], false, true, false, "x"],
+	[["read", "OPTIND"], true, false, false, "optind"],
+	[["let", "x"], true, false, false, "x"],
+	[["set", "-ek"], true, false, false, "-ek"],
+	[["set", "-e"], false, true, false, "-e"],
+	[["less", "f"], false, false, false, "f"],
+	[["jobs", "-x", "rm"], true, false, false, "rm"],
+	[["echo", "$x", "`rm`"], false, true, false, null],
+]
+
+test_shell_part if {
+	failures := [row |
+		some row in shell_part_rows
+		part := arguments.shell_part(row[0])
+		[part.wrapper, part.exact, part.reconfigured] != array.slice(row, 1, 4)
+	]
+	failures == []
+	every row in shell_part_rows {
+		_runs_as(arguments.shell_part(row[0]).runs, row[4])
+	}
+}
+
+_runs_as(runs, null) if count(runs) == 0
+
+_runs_as(runs, key) if key in runs
+
+# Glob tokens spell the program names they may match.
+test_glob_tokens if {
+	part := arguments.shell_part(["sed", "1e /bin/r? x; /usr/[a-z]in/c* y; r{m,} z"])
+	every name in ["rm", "cat", "rmdir"] {
+		some pattern in part.patterns
+		regex.match(pattern, name)
+	}
+	[pattern | some pattern in part.patterns; regex.match(pattern, "git")] == []
+}
