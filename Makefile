@@ -177,7 +177,7 @@ soak: bundle
 ## e2e: the agent runtimes' own releases (tests/e2e/package.json, pinned by
 ## its package-lock.json), installed with npm ci into build/e2e (once per
 ## lock file; npm's cache in build/e2e/npm-cache), driven on loopback:
-## Claude Code and Gemini CLI headless against the scripted model server,
+## Claude Code, Gemini CLI and Codex headless against the scripted model server,
 ## Gemini CLI's policy engine, Codex's execpolicy; each compared with the imported
 ## overlay (never looser). TOOLEVAL_E2E_SEED=N replays the generated
 ## settings; the tests run side by side (-parallel 4: mostly waiting on the
