@@ -15,13 +15,14 @@ import (
 //     docs/cli/cli-reference.md);
 //   - GEMINI_API_KEY (a dummy key) with the settings'
 //     security.auth.selectedType "gemini-api-key", and
-//     GOOGLE_GEMINI_BASE_URL (the server) (docs/get-started/authentication.md,
-//     docs/reference/configuration.md);
-//   - telemetry, usage statistics, auto-update and the update nag off in
-//     HOME/.gemini/settings.json (docs/reference/configuration.md:
-//     telemetry.enabled, privacy.usageStatisticsEnabled,
-//     general.enableAutoUpdate, general.enableAutoUpdateNotification), and
-//     GEMINI_CLI_NO_RELAUNCH (no child process with other memory flags);
+//     GOOGLE_GEMINI_BASE_URL (the server; "must use HTTPS unless pointing to
+//     localhost (or 127.0.0.1 ...)") (docs/reference/configuration.md, as
+//     the release ships it in bundle/docs);
+//   - telemetry, usage statistics, auto-update and the update notification
+//     off in HOME/.gemini/settings.json (the same page: telemetry.enabled,
+//     privacy.usageStatisticsEnabled, general.enableAutoUpdate,
+//     general.enableAutoUpdateNotification), folder trust off
+//     (security.folderTrust.enabled), and GEMINI_TELEMETRY_ENABLED=false;
 //   - the user policies under test in HOME/.gemini/policies
 //     (docs/reference/policy-engine.md).
 
@@ -48,7 +49,7 @@ func (g GeminiRun) Run(ctx context.Context) (*Outcome, error) {
 		"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
 		"telemetry": map[string]any{"enabled": false},
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
-		"general":   map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false, "disableAutoUpdate": true, "disableUpdateNag": true},
+		"general":   map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
 	})
 	files := map[string]string{".gemini/settings.json": string(settings)}
 	for name, text := range g.Policies {
@@ -65,7 +66,6 @@ func (g GeminiRun) Run(ctx context.Context) (*Outcome, error) {
 	env := append(baseEnv(home),
 		"GEMINI_API_KEY=e2e-loopback",
 		"GOOGLE_GEMINI_BASE_URL="+srv.URL(),
-		"GEMINI_CLI_NO_RELAUNCH=true",
 		"GEMINI_TELEMETRY_ENABLED=false",
 	)
 	args := []string{filepath.Join(g.NodeModules, "@google", "gemini-cli", "bundle", "gemini.js"),
