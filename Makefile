@@ -178,13 +178,14 @@ soak: bundle
 ## e2e: the agent runtimes' own releases (tests/e2e/package.json, pinned by
 ## its package-lock.json), installed with npm ci into build/e2e (once per
 ## lock file; npm's cache in build/e2e/npm-cache), driven on loopback:
-## Claude Code headless against the scripted model server, Gemini CLI's
-## policy engine, Codex's execpolicy; each compared with the imported
+## Claude Code, Gemini CLI and Codex headless against the scripted model server,
+## Gemini CLI's policy engine, Codex's execpolicy; each compared with the imported
 ## overlay (never looser). TOOLEVAL_E2E_SEED=N replays the generated
-## settings (not part of make test; .ci/run runs it after make test)
+## settings; the tests run side by side (-parallel 4: mostly waiting on the
+## runtimes) (not part of make test; .ci/run runs it after make test)
 E2E_DIR := $(BUILD)/e2e
 e2e: $(E2E_DIR)/node_modules/.installed
-	TOOLEVAL_E2E_NODE_MODULES=$(CURDIR)/$(E2E_DIR)/node_modules $(GO) test $(TESTLD) -tags e2e -count=1 -timeout 15m -v ./tests/e2e/
+	TOOLEVAL_E2E_NODE_MODULES=$(CURDIR)/$(E2E_DIR)/node_modules $(GO) test $(TESTLD) -tags e2e -count=1 -parallel 4 -timeout 15m -v ./tests/e2e/
 
 # install scripts are not run: the drivers start the platform packages'
 # binaries (optional dependencies) directly

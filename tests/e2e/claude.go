@@ -17,9 +17,9 @@ import (
 //   - ANTHROPIC_BASE_URL (the server) and ANTHROPIC_API_KEY (a dummy key,
 //     always used with -p) (code.claude.com/docs/en/env-vars);
 //   - DISABLE_TELEMETRY, DISABLE_ERROR_REPORTING, DISABLE_AUTOUPDATER and
-//     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC (the same page, and
-//     /en/data-usage: the last one turns off every request that is not the
-//     model's);
+//     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC (the same page: the last
+//     turns off the non-essential requests: updates, error reports,
+//     telemetry, feedback);
 //   - HOME and CLAUDE_CONFIG_DIR in the run's temporary directory, so no
 //     user settings apply; the settings under test are the project's
 //     WORKSPACE/.claude/settings.json (code.claude.com/docs/en/settings).

@@ -140,6 +140,7 @@ func envInt(name string, def int) int {
 // by tooleval. The runtime's verdict is held to the call's effect on the
 // workspace where it has one.
 func TestClaudeCodeNeverLooser(t *testing.T) {
+	t.Parallel()
 	bin := ClaudeBinary(nodeModules(t))
 	seed := uint64(envInt("TOOLEVAL_E2E_SEED", int(time.Now().Unix())))
 	t.Logf("seed %d (replay: TOOLEVAL_E2E_SEED=%d)", seed, seed)

@@ -17,6 +17,7 @@ import (
 // error), a call a deny rule refuses and a call nobody approved (headless,
 // default mode) did not run, and are told apart.
 func TestClaudeDriverVerdicts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ws := ClaudeWorkspace(dir)
 	touch := func(id, name string) Call {

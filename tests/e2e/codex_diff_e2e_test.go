@@ -59,6 +59,7 @@ func codexSplitsScript(argv []string) bool {
 // the check does not give, and a shell script Codex splits is decided by
 // its parts; neither is compared.
 func TestCodexNeverLooser(t *testing.T) {
+	t.Parallel()
 	bin := CodexBinary(nodeModules(t))
 	seed := uint64(envInt("TOOLEVAL_E2E_SEED", int(time.Now().Unix())))
 	t.Logf("seed %d (replay: TOOLEVAL_E2E_SEED=%d)", seed, seed)

@@ -91,6 +91,7 @@ var geminiTools = []string{"run_shell_command", "read_file", "write_file", "repl
 // same files imported; no call tooleval allows (or asks about) that Gemini
 // denies (or asks about).
 func TestGeminiNeverLooser(t *testing.T) {
+	t.Parallel()
 	nm := nodeModules(t)
 	seed := uint64(envInt("TOOLEVAL_E2E_SEED", int(time.Now().Unix())))
 	t.Logf("seed %d (replay: TOOLEVAL_E2E_SEED=%d)", seed, seed)

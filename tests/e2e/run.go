@@ -60,16 +60,22 @@ func runProcess(ctx context.Context, bin string, args []string, dir string, env 
 	var out bytes.Buffer
 	w := io.Writer(&out)
 	// TOOLEVAL_E2E_LOG_DIR keeps each runtime's output, for a look after the run.
-	if logs := os.Getenv("TOOLEVAL_E2E_LOG_DIR"); logs == "" {
-	} else if f, err := os.CreateTemp(logs, filepath.Base(bin)+"-*.log"); err == nil {
-		defer f.Close()
-		w = io.MultiWriter(&out, f)
+	if logs := os.Getenv("TOOLEVAL_E2E_LOG_DIR"); logs != "" {
+		if f, err := os.CreateTemp(logs, filepath.Base(bin)+"-*.log"); err == nil {
+			defer f.Close()
+			w = io.MultiWriter(&out, f)
+		}
 	}
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
+	// What the runtime left running in its group (a shell it started) ends
+	// with it.
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	if err != nil {
 		return out.Bytes(), fmt.Errorf("run %s: %w", filepath.Base(bin), err)
 	}
