@@ -49,8 +49,12 @@ func runHook(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 
 	target, explicit := hookwire.Target(*server)
+	chosen := *policy.bundle != "" || *policy.config != ""
+	if target != "" && !explicit && chosen {
+		target = "" // --bundle or --config choose the policy: decide here
+	}
 	if target != "" {
-		if explicit && (*policy.bundle != "" || *policy.config != "") {
+		if chosen {
 			return writeHookAnswer(s, hookwire.Denial(runtime, "tooleval hook: --bundle and --config choose the policy decided here; a tooleval serve ("+target+") decides with its own")), nil
 		}
 		a, err := hookwire.Forward(ctx, target, fs.Arg(0), payload, *wait)
