@@ -55,6 +55,18 @@ func TestHooksDocRuns(t *testing.T) {
 		opaRun      = "opa run --server --addr 127.0.0.1:8181 --bundle tooleval.tar.gz --set default_decision=tooleval/hooks/claude_code"
 	)
 	require.ElementsMatch(t, []string{serveSocket, lean, inProcess, serveListen, bundleBuild, opaRun}, shown)
+	// The examples of tooleval hook --help and serve --help are lines run here.
+	for _, command := range []string{"hook", "serve"} {
+		help, _, code := cli(t, "", command, "--help")
+		require.Equal(t, 0, code)
+		_, examples, found := strings.Cut(help, "\nExamples:\n")
+		require.True(t, found)
+		for _, line := range strings.Split(examples, "\n") {
+			if line = strings.TrimSpace(line); strings.HasPrefix(line, "tooleval ") {
+				require.Contains(t, shown, line, "tooleval %s --help", command)
+			}
+		}
+	}
 
 	// The workspace: the configuration the document shows, a payload, the
 	// binaries on PATH.

@@ -15,11 +15,8 @@ import (
 // --server is not given.
 const ServerEnv = hookwire.ServerEnv
 
-const hookExamples = `  # Claude Code's PreToolUse command hook: the payload on standard input
+const hookExamples = `  # Claude Code's PreToolUse command hook, decided here: the payload on standard input
   tooleval hook claude-code --config deploy/config.json < payload.json
-
-  # the same, answered by a running tooleval serve
-  tooleval hook claude-code --server unix:$XDG_RUNTIME_DIR/tooleval.sock < payload.json
 `
 
 // runHook answers one hook: it always writes the runtime's document on
