@@ -157,6 +157,11 @@ func (e *Engine) HookAnswer(ctx context.Context, r *HookRequest, d *Decision) (*
 	if err != nil {
 		return nil, fmt.Errorf("answer the %s hook: %w", r.Runtime, err)
 	}
+	return decodeHookAnswer(value)
+}
+
+// decodeHookAnswer reads the policy's answer {outcome, message, output}.
+func decodeHookAnswer(value ast.Value) (*HookAnswer, error) {
 	obj, ok := value.(ast.Object)
 	if !ok {
 		return nil, fmt.Errorf("the policy's hook answer is not an object: %v", value)

@@ -156,7 +156,8 @@ func TestCLIExitCodes(t *testing.T) {
 
 func TestCLIHelpOnEveryCommand(t *testing.T) {
 	t.Parallel()
-	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "verify", "version"} {
+	// hook's and serve's examples are run by TestHooksDocRuns.
+	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "verify", "version", "hook", "serve"} {
 		out, _, code := cli(t, "", command, "--help")
 		require.Equal(t, 0, code, command)
 		require.Contains(t, out, "Usage:", command)

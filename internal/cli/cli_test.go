@@ -105,7 +105,7 @@ func TestCommandLineConventions(t *testing.T) {
 	_, stderr, code := run(t, "", false, "evl")
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, stderr, `unknown command "evl" (did you mean eval?)`)
-	require.Contains(t, stderr, "eval, tools, launch, check, verify, diff, import, bundle, mcp, version", "the valid commands are listed")
+	require.Contains(t, stderr, "eval, tools, launch, check, verify, diff, import, bundle, mcp, hook, serve, version", "the valid commands are listed")
 
 	_, stderr, code = run(t, "", false, "frobnicate")
 	require.Equal(t, ExitUsage, code)

@@ -15,11 +15,8 @@ import (
 // --server is not given.
 const ServerEnv = hookwire.ServerEnv
 
-const hookExamples = `  # Claude Code's PreToolUse command hook: the payload on standard input
+const hookExamples = `  # Claude Code's PreToolUse command hook, decided here: the payload on standard input
   tooleval hook claude-code --config deploy/config.json < payload.json
-
-  # the same, answered by a running tooleval serve
-  tooleval hook claude-code --server unix:$XDG_RUNTIME_DIR/tooleval.sock < payload.json
 `
 
 // runHook answers one hook: it always writes the runtime's document on
@@ -49,8 +46,12 @@ func runHook(ctx context.Context, s Streams, args []string) (int, error) {
 	}
 
 	target, explicit := hookwire.Target(*server)
+	chosen := *policy.bundle != "" || *policy.config != ""
+	if target != "" && !explicit && chosen {
+		target = "" // --bundle or --config choose the policy: decide here
+	}
 	if target != "" {
-		if explicit && (*policy.bundle != "" || *policy.config != "") {
+		if chosen {
 			return writeHookAnswer(s, hookwire.Denial(runtime, "tooleval hook: --bundle and --config choose the policy decided here; a tooleval serve ("+target+") decides with its own")), nil
 		}
 		a, err := hookwire.Forward(ctx, target, fs.Arg(0), payload, *wait)

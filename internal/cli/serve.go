@@ -22,7 +22,7 @@ const serveExamples = `  # on the default socket, $XDG_RUNTIME_DIR/tooleval.sock
   tooleval serve --config deploy/config.json
 
   # on a loopback port, for Claude Code's http hook (POST /v1/hooks/claude-code)
-  tooleval serve --listen 127.0.0.1:8787 --config deploy/config.json --watch
+  tooleval serve --listen 127.0.0.1:8787 --config deploy/config.json
 `
 
 // runServe serves the hooks of the runtimes over HTTP until ctx ends.
