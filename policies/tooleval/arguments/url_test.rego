@@ -40,8 +40,9 @@ test_exact_urls if {
 # scheme"; wget alike: https://www.gnu.org/software/wget/manual/wget.html,
 # "URL Format"). [py]: urllib.request unquotes the host and http.client
 # splits host:port at its last colon (cpython Lib/urllib/request.py,
-# Request._parse: unquote(self.host)). [wget]: a ; ends the host
-# (wget src/url.c, url_parse). [linux]: 0.0.0.0 connects to 127.0.0.1.
+# Request._parse: unquote(self.host)). [linux]: 0.0.0.0 connects to
+# 127.0.0.1. [split]: a piece ends at any character no host name holds,
+# so a host some parser reads up to it is listed.
 unreadable_urls := [
 	["https://example.com@evil.net/", "userinfo", ["evil.net", "example.com"], false],
 	["https://user:pw@example.com/", "userinfo", ["example.com", "pw", "user"], false],
@@ -84,7 +85,7 @@ unreadable_urls := [
 	["http://local%zzhost/", "percent", ["local%zzhost"], false],
 	# [url] IDNA maps a full-width colon to a colon
 	["http://localhost：8080/", "non-ASCII", ["8080", "localhost", "localhost：8080"], true],
-	# [wget] ; ends the host
+	# [split] ; is no host name's character
 	["http://localhost;.a.invalid/", "plain host", [".a.invalid", "a.invalid", "localhost"], false],
 	# [url] ? and # end the authority: no userinfo, but a deny still looks
 	["http://a.invalid;?@localhost/", "plain host", ["a.invalid", "localhost"], false],
