@@ -3,6 +3,7 @@ package tests
 import (
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +22,8 @@ var urlReader = sync.OnceValues(func() (rego.PreparedEvalQuery, error) {
 // string there is a reading; a URL read exactly has the scheme, host and
 // port net/url reads, and no userinfo; and whatever host net/url reads
 // from an http or https URL is among the hosts an unreadable URL's
-// reading lists, so that a deny rule naming that host matches it. The
+// reading lists (unless it lists none: any host), so that a deny rule
+// naming that host, or the domain of its last piece, matches it. The
 // seeds are the classes of the policy's tables; `make soak` runs the
 // fuzzer.
 func FuzzURLReading(f *testing.F) {
@@ -31,6 +33,8 @@ func FuzzURLReading(f *testing.F) {
 		"https://ex%61mple.com/", "https://exa\tmple.com/", "https://ｅｘａｍｐｌｅ.com/", "http://2130706433/",
 		"http://0x7f.1/", "http://[::1]:80/", "ftp://example.com/", "//example.com/x", "example.com", "",
 		"https://a@b@c/", "http://127.0.0.1:3000/", "https://example.com:99999/",
+		"localhost:8080/path", "http://localhost%3a8080/", "http://{a.invalid,localhost:8080}/", "http://[k-l]ocalhost/",
+		"http://a.invalid;localhost/", "http:localhost", `http:\\localhost`, "http://0.0.0.0/", "http://ｌｏｃａｌｈｏｓｔ：80/",
 	} {
 		f.Add(seed)
 	}
@@ -53,10 +57,32 @@ func FuzzURLReading(f *testing.F) {
 			return
 		}
 		hosts, _ := reading["hosts"].([]any)
-		if !slices.Contains(hosts, any(hostKey(u.Hostname()))) {
-			t.Fatalf("read_url(%q) lists hosts %v, not %q, the host net/url reads", raw, hosts, hostKey(u.Hostname()))
+		if len(hosts) == 0 {
+			return // it may reach any host: every deny bites it
+		}
+		host := hostKey(u.Hostname())
+		if plainEntry.MatchString(host) && !slices.Contains(hosts, any(host)) {
+			t.Fatalf("read_url(%q) lists hosts %v, not %q, the host net/url reads", raw, hosts, host)
+		}
+		// a deny of *.NAME for the host's last piece's domain bites too
+		pieces := strings.FieldsFunc(host, func(r rune) bool { return r < 0x80 && !plainPieceChar(r) })
+		if len(pieces) == 0 {
+			return
+		}
+		if _, below, ok := strings.Cut(pieces[len(pieces)-1], "."); ok && plainEntry.MatchString(below) &&
+			!slices.ContainsFunc(hosts, func(h any) bool { s, _ := h.(string); return strings.HasSuffix(s, "."+below) }) {
+			t.Fatalf("read_url(%q) lists hosts %v, none below %q, where net/url reads %q", raw, hosts, below, host)
 		}
 	})
+}
+
+// plainEntry is a domain entry's name (rules.rego, _domain_entry).
+var plainEntry = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$`)
+
+// plainPieceChar: an ASCII character a piece of a host holds (letters,
+// digits, ".", "-", "_", "~", "%").
+func plainPieceChar(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-_~%", r)
 }
 
 // samePort reports whether the reading's port (a JSON number) is the

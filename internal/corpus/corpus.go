@@ -331,6 +331,7 @@ var (
 		"https://a.example.com/x", "https://example.com/", "http://EVIL.net./", "https://b.a.example.com:8080/p?q#f",
 		"https://a.example.com@evil.net/", "https://evil.net@a.example.com/", "ftp://a.example.com/", "https://evil.net/",
 		"https://a.example.com.evil.net/", "not a url", 7, nil, "https://-x.example.com/", "HTTPS://A.EXAMPLE.COM/",
+		"evil.net:8080/x", "https://evil.net%3a443/", "http://evil.ne[s-t]/", "http://{a.example.com,evil.net}/", "http://a.example.com;evil.net/",
 	}
 )
 

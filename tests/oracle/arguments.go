@@ -3,7 +3,6 @@ package oracle
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -420,86 +419,6 @@ var (
 	assignment        = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\[|\+?=)`)
 	tildeInAssignment = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\+?=(~|.*:~)`)
 )
-
-// urlReading is how the oracle reads a URL: exact with its host, or the
-// hosts it could reach.
-type urlReading struct {
-	exact bool
-	host  string
-	hosts []string
-}
-
-var schemeAndSlashes = regexp.MustCompile(`^([^:/?#]*:)?[/\\]*`)
-
-var plainHost = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)
-
-// readURL reads a URL exactly when a browser and every other parser agree
-// on its host (http or https, a plain lower-cased host name or a
-// dotted-decimal IPv4 address, no userinfo, no escapes); otherwise it
-// lists the pieces of its authority any of them could connect to.
-func readURL(x any) (urlReading, bool) {
-	s, isString := x.(string)
-	if !isString {
-		return urlReading{}, false
-	}
-	scheme, _, hasScheme := strings.Cut(s, "://")
-	// the authority: after the scheme (if any) and its slashes, up to
-	// the first /, ? or #
-	authority := schemeAndSlashes.ReplaceAllString(s, "")
-	if i := strings.IndexAny(authority, "/?#"); i >= 0 {
-		authority = authority[:i]
-	}
-	var hosts []string
-	for _, piece := range strings.FieldsFunc(authority, func(r rune) bool { return strings.ContainsRune("@\\: []", r) }) {
-		if decoded, err := url.PathUnescape(piece); err == nil {
-			hosts = append(hosts, strings.TrimRight(strings.ToLower(decoded), "."))
-		}
-		hosts = append(hosts, strings.TrimRight(strings.ToLower(piece), "."))
-	}
-	lower := strings.ToLower(scheme)
-	// userinfo and percent-encoding in the authority, a backslash
-	// anywhere (a browser reads it as a slash), and anything but
-	// printable ASCII
-	exact := hasScheme && (lower == "http" || lower == "https") &&
-		!strings.ContainsAny(authority, "@%") && !strings.Contains(s, "\\") && isPrintableASCII(s)
-	host, port, _ := strings.Cut(authority, ":")
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
-	exact = exact && plainHost.MatchString(host) && len(port) <= 5 && (port == "" || allDigits(port)) && (!numericLast(host) || dottedDecimal(host))
-	if exact {
-		return urlReading{exact: true, host: host}, true
-	}
-	return urlReading{hosts: hosts}, true
-}
-
-func isPrintableASCII(s string) bool {
-	for _, r := range s {
-		if r < 0x21 || r > 0x7e {
-			return false
-		}
-	}
-	return true
-}
-
-func allDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// numericLast: the host's last label is a number, so a browser reads the
-// host as an IPv4 address.
-func numericLast(host string) bool {
-	labels := strings.Split(host, ".")
-	last := labels[len(labels)-1]
-	return allDigits(last) || strings.HasPrefix(last, "0x")
-}
-
-var dottedDecimalRE = regexp.MustCompile(`^(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(\.(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])){3}$`)
-
-func dottedDecimal(host string) bool { return dottedDecimalRE.MatchString(host) }
 
 // domainNames: a domain entry names host.
 func domainNames(entry, host string) bool {

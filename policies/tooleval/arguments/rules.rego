@@ -339,12 +339,6 @@ _bites(rule, readings) if {
 }
 
 _bites(rule, readings) if {
-	rule.reads == "url"
-	readings.url.unreadable
-	count(readings.url.hosts) == 0
-}
-
-_bites(rule, readings) if {
 	rule.reads == "command"
 	some part in readings.command.parts
 	_part_bites(rule, part)

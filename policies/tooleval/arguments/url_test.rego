@@ -29,36 +29,69 @@ test_exact_urls if {
 }
 
 # URLs that parsers read differently, or that a browser reads as another
-# spelling: unreadable, with the hosts a deny must consider. [url]: a
+# spelling: unreadable, with the hosts a deny must consider (every piece
+# of the authority, as written, percent-decoded and IDNA-mapped). [url]: a
 # backslash is a slash in special URLs; userinfo precedes an @; tabs and
 # newlines are removed; percent-encoded hosts are decoded; a host ending
 # in a number is an IPv4 address (2130706433, 0x7f.1 and 0177.0.0.1 are
-# 127.0.0.1); IDNA maps full-width letters and ideographic full stops.
+# 127.0.0.1); IDNA maps full-width letters and ideographic full stops;
+# http:host, http:/host and http:\\host are http://host. [curl]: a URL
+# without a scheme is http (https://curl.se/docs/url-syntax.html, "Without
+# scheme"; wget alike: https://www.gnu.org/software/wget/manual/wget.html,
+# "URL Format"). [py]: urllib.request unquotes the host and http.client
+# splits host:port at its last colon (cpython Lib/urllib/request.py,
+# Request._parse: unquote(self.host)). [linux]: 0.0.0.0 connects to
+# 127.0.0.1. [split]: a piece ends at any character no host name holds,
+# so a host some parser reads up to it is listed.
 unreadable_urls := [
-	["https://example.com@evil.net/", "userinfo", ["evil.net", "example.com"]],
-	["https://user:pw@example.com/", "userinfo", ["example.com", "pw", "user"]],
-	["https://evil.net\\@example.com/", "backslash", ["evil.net", "example.com"]],
-	["https://example.com\\.evil.net/", "backslash", [".evil.net", "example.com"]],
-	["https://ex%61mple.com/", "percent", ["ex%61mple.com", "example.com"]],
-	["https://exa\tmple.com/", "white space", ["exa\tmple.com", "example.com"]],
-	["https://exa\nmple.com/", "white space", ["exa\nmple.com", "example.com"]],
-	["https://ｅｘａｍｐｌｅ.com/", "non-ASCII", ["example.com", "ｅｘａｍｐｌｅ.com"]],
-	["https://example。com/", "non-ASCII", ["example.com", "example。com"]],
-	["http://2130706433/", "plain host", ["2130706433"]],
-	["http://0x7f.1/", "plain host", ["0x7f.1"]],
-	["http://0177.0.0.1/", "plain host", ["0177.0.0.1"]],
-	["http://127.1/", "plain host", ["127.1"]],
-	["http://1.2.3.4.5/", "plain host", ["1.2.3.4.5"]],
-	["http://[::ffff:127.0.0.1]/", "IPv6", ["127.0.0.1", "::ffff:127.0.0.1", "ffff"]],
-	["https://a..b/", "plain host", ["a..b"]],
-	["https://-a.example/", "plain host", ["-a.example"]],
-	["https://a_b.example/", "plain host", ["a_b.example"]],
-	["https://example.com:99999/", "plain host", ["99999", "example.com"]],
-	["ftp://example.com/", "not http", ["example.com"]],
-	["//example.com/x", "not http", ["example.com"]],
-	["example.com", "not http", ["example.com"]],
-	["javascript:alert(1)", "not http", ["alert(1)"]],
-	["", "not http", []],
+	["https://example.com@evil.net/", "userinfo", ["evil.net", "example.com"], false],
+	["https://user:pw@example.com/", "userinfo", ["example.com", "pw", "user"], false],
+	["https://evil.net\\@example.com/", "backslash", ["evil.net", "example.com"], false],
+	["https://example.com\\.evil.net/", "backslash", [".evil.net", "evil.net", "example.com"], false],
+	["https://ex%61mple.com/", "percent", ["ex%61mple.com", "example.com"], false],
+	["https://exa\tmple.com/", "white space", ["exa", "example.com", "mple.com"], false],
+	["https://exa\nmple.com/", "white space", ["exa", "example.com", "mple.com"], false],
+	["https://ｅｘａｍｐｌｅ.com/", "non-ASCII", ["example.com", "ｅｘａｍｐｌｅ.com"], false],
+	["https://example。com/", "non-ASCII", ["example.com", "example。com"], false],
+	["http://2130706433/", "plain host", ["2130706433"], true],
+	["http://0x7f.1/", "plain host", ["0x7f.1"], true],
+	["http://0177.0.0.1/", "plain host", ["0177.0.0.1"], true],
+	["http://127.1/", "plain host", ["127.1"], true],
+	["http://1.2.3.4.5/", "plain host", ["1.2.3.4.5"], true],
+	["http://[::ffff:127.0.0.1]/", "IPv6", ["127.0.0.1", "ffff"], true],
+	["http://[::1]:8080/", "IPv6", ["1", "8080"], true],
+	["https://a..b/", "plain host", ["a..b"], false],
+	["https://-a.example/", "plain host", ["-a.example"], false],
+	["https://a_b.example/", "plain host", ["a_b.example"], false],
+	["https://example.com:99999/", "plain host", ["99999", "example.com"], true],
+	["ftp://example.com/", "not http", ["example.com"], false],
+	["//example.com/x", "not http", ["example.com"], false],
+	["example.com", "not http", ["example.com"], false],
+	["javascript:alert(1)", "not http", ["1", "alert", "javascript"], true],
+	["", "not http", [], false],
+	# [curl] [wget] host:port without a scheme
+	["localhost:8080/path", "not http", ["8080", "localhost"], true],
+	["LocalHost.:8080", "not http", ["8080", "localhost"], true],
+	# [url] special schemes without their slashes, or with backslashes
+	["http:localhost/", "plain host", ["http", "localhost"], false],
+	["http:/localhost/", "plain host", ["http", "localhost"], false],
+	["http:\\\\localhost/", "plain host", ["http", "localhost"], false],
+	["h\tttp://localhost/", "not http", ["h", "localhost", "ttp"], false],
+	# [py] a percent-encoded delimiter in the host, once or twice
+	["http://localhost%3a8080/", "percent", ["8080", "localhost", "localhost%3a8080"], true],
+	["http://localhost%253a8080/", "percent", ["8080", "localhost", "localhost%253a8080", "localhost%3a8080"], true],
+	["http://a.invalid%2f@localhost/", "userinfo", ["a.invalid", "a.invalid%2f", "localhost"], false],
+	["http://%6c%6f%63%61%6c%68%6f%73%74/", "percent", ["%6c%6f%63%61%6c%68%6f%73%74", "localhost"], false],
+	["http://local%zzhost/", "percent", ["local%zzhost"], false],
+	# [url] IDNA maps a full-width colon to a colon
+	["http://localhost：8080/", "non-ASCII", ["8080", "localhost", "localhost：8080"], true],
+	# [split] ; is no host name's character
+	["http://localhost;.a.invalid/", "plain host", [".a.invalid", "a.invalid", "localhost"], false],
+	# [url] ? and # end the authority: no userinfo, but a deny still looks
+	["http://a.invalid;?@localhost/", "plain host", ["a.invalid", "localhost"], false],
+	# [linux] the unspecified address
+	["http://0.0.0.0:8080/", "0.0.0.0", ["0.0.0.0", "8080"], true],
+	["http://0/", "plain host", ["0"], true],
 ]
 
 test_unreadable_urls if {
@@ -66,7 +99,40 @@ test_unreadable_urls if {
 		reading := arguments.read_url(row[0])
 		contains(reading.unreadable, row[1])
 		reading.hosts == row[2]
+		reading.numeric == row[3]
 	}
+}
+
+# [curl] curl expands {a,b} and [m-n] (not an IPv6 address) into other
+# URLs (https://curl.se/docs/manpage.html#-g): such a URL may reach any
+# host, so it lists none and every deny or ask domain rule bites it. So
+# does a URL with a non-ASCII piece that has no canonical form here.
+any_host_urls := [
+	"http://{a.invalid,localhost:8080}/",
+	"http://[k-l]ocalhost/",
+	"http://localhos[s-t]/",
+	"http://127.0.0.[1-2]/",
+	"http://[a.invalid]@localhost/",
+	"{http://a.invalid,http://localhost}/",
+	"ex%61mple.com/{a,b}",
+	"http://[::1]/[a-b]",
+	"http://a.invalid]/",
+	concat("", ["http://a.invalid@ｌｏｃａｌｈｏｓｔ", concat("", ["ｘ" | some _ in numbers.range(1, 300)]), "/"]),
+]
+
+test_any_host_urls if {
+	every url in any_host_urls {
+		reading := arguments.read_url(url)
+		reading.unreadable
+		reading.hosts == []
+	}
+}
+
+# A glob after the authority of an exact URL expands into URLs with the
+# same host: the URL is read exactly.
+test_glob_after_authority_exact if {
+	arguments.read_url("https://example.com/{a,b}/[1-2]").host == "example.com"
+	arguments.read_url("http://[::1]/").hosts == ["1"]
 }
 
 test_unreadable_url_values if {
@@ -105,6 +171,24 @@ url_rule_cases := [
 	["http://127.0.0.1/", "127.0.0.1", true, true],
 	["https://example.com/", "evil.net", false, false],
 	["https://example.com.evil.net/", "*.example.com", false, false],
+	# the three URLs that reached localhost past a deny of it, and their
+	# kin under a deny of its address and of a domain's subdomains
+	["localhost:8080/path", "localhost", false, true],
+	["http://localhost%3a8080/", "localhost", false, true],
+	["http://{a.invalid,localhost:8080}/", "localhost", false, true],
+	["http://[k-l]ocalhost:8080/", "localhost", false, true],
+	["127.0.0.1:8080/path", "127.0.0.1", false, true],
+	["http://127.0.0.1%3a8080/", "127.0.0.1", false, true],
+	["http://0.0.0.0:8080/", "127.0.0.1", false, true],
+	["http://0x7f.1%3a8080/", "127.0.0.1", false, true],
+	["db.internal.example:5432/", "*.internal.example", false, true],
+	["http://db.internal.example%3a5432/", "*.internal.example", false, true],
+	["http://a.invalid;db.internal.example/", "*.internal.example", false, true],
+	["http://ｄｂ.internal.example/", "*.internal.example", false, true],
+	["http://{a,db.internal}.example/", "*.internal.example", false, true],
+	["http://a.invalid/db.internal.example/", "*.internal.example", false, false],
+	["https://a.invalid?@localhost/", "localhost", false, false],
+	["https://a.invalid?@localhost/", "a.invalid", true, true],
 ]
 
 test_url_rules if {
