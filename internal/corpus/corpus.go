@@ -423,6 +423,16 @@ func (g *Generator) withExceptions(rule map[string]any) map[string]any {
 		}
 		return out
 	}
+	if g.chance(0.3) { // the rule of a whole tool, whose exceptions are of every kind
+		for k := range out {
+			if _, ok := ruleReads[k]; ok {
+				delete(out, k)
+			}
+		}
+		delete(out, "match")
+		delete(out, "not_match")
+		out["args_pattern"] = ""
+	}
 	var unless []any
 	for range 1 + g.rng.IntN(3) {
 		if g.chance(0.25) {
@@ -430,6 +440,9 @@ func (g *Generator) withExceptions(rule map[string]any) map[string]any {
 			continue
 		}
 		exception := maps.Clone(g.argumentRule())
+		for try := 0; try < 8 && g.chance(0.85) && !sameReads(out, exception); try++ {
+			exception = maps.Clone(g.argumentRule()) // mostly of the rule's kind; now and then another (exception_kind)
+		}
 		if tool, ok := rule["tool"].(string); ok && g.chance(0.6) && exception["tool"] != nil {
 			exception["tool"] = tool // an exception for the rule's own tool, which can spare what it bites
 		}
@@ -437,6 +450,30 @@ func (g *Generator) withExceptions(rule map[string]any) map[string]any {
 	}
 	out["unless"] = unless
 	return out
+}
+
+// ruleReads is what an argument rule's condition reads.
+var ruleReads = map[string]string{
+	"command_prefix": "command", "command": "command", "command_wildcard": "command",
+	"domain": "url", "path": "path", "args_pattern": "args", "args": "args",
+}
+
+// sameReads: exception reads what rule reads, or rule is a whole tool's
+// rule (args_pattern ""), which takes exceptions of every kind.
+func sameReads(rule, exception map[string]any) bool {
+	if rule["args_pattern"] == "" {
+		return true
+	}
+	for k, reads := range ruleReads {
+		if _, ok := rule[k]; ok {
+			for j, other := range ruleReads {
+				if _, ok := exception[j]; ok {
+					return reads == other
+				}
+			}
+		}
+	}
+	return false
 }
 
 // example is a value of what rule reads: a URL, a path, arguments or a

@@ -88,6 +88,7 @@ args_problem_rows := [
 	[{"tool": "deploy", "args_pattern": 7}, "invalid_args_pattern"],
 	[{"tool": "deploy", "args": {}}, "invalid_args_rule"],
 	[{"tool": "deploy", "args": "env=dev"}, "invalid_args_rule"],
+	[{"tool": "deploy", "args": {"n": json.unmarshal("1e400")}}, "invalid_args_rule"],
 	[{"tool": "deploy", "args": {"env": "dev"}, "match": ["env=dev"]}, "invalid_rule_examples"],
 ]
 
@@ -193,4 +194,13 @@ test_a_number_is_read_alike_in_any_spelling if {
 	args_outcomes([layer], calls) == [denied("ops") | some _ in spellings]
 	args_outcomes([layer], array.reverse(calls)) == [denied("ops") | some _ in spellings]
 	args_outcomes([layer], [deploy({"replicas": 9999999})]) == [allowed]
+}
+
+# An args rule's numbers are read as the call's are, each a float64:
+# 9007199254740993 is 9007199254740992, in the rule as in the call.
+test_args_rule_numbers_are_float64 if {
+	layer := {"name": "ops", "allow": ["deploy"], "deny": [{"tool": "deploy", "args": {"n": 9007199254740993}}]}
+	args_outcomes([layer], [deploy({"n": 9007199254740992}), deploy({"n": 9.007199254740993e15}), deploy({"n": 1})]) == [
+		denied("ops"), denied("ops"), allowed,
+	]
 }

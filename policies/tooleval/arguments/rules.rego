@@ -218,6 +218,8 @@ _condition_problem("args_pattern", value) := "invalid_args_pattern" if not _rege
 
 _condition_problem("args", value) := "invalid_args_rule" if not _non_empty_object(value)
 
+_condition_problem("args", value) := "invalid_args_rule" if not es_value(value) # a number beyond float64's range
+
 # A valid domain entry: see rule_conditions.
 _domain_entry("*")
 
@@ -276,10 +278,17 @@ _compile_conditions(list, grammar, vocabulary) := [object.union(_rule(condition,
 _rule(condition, value) := {
 	"condition": condition,
 	"reads": rule_conditions[condition],
-	"value": value,
+	"value": _rule_value(condition, value),
 	"words": _rule_words(rule_conditions[condition], condition, value),
 	"matcher": _matcher(condition, value),
 }
+
+# An args rule's value with its numbers as the arguments are read
+# (es_value: a float64 each, as JSON.parse reads them); other values as
+# they are.
+_rule_value("args", value) := es_value(value)
+
+_rule_value(condition, value) := value if condition != "args"
 
 _rule_words("command", condition, value) := _rule_command(condition, value).parts[0].words
 
