@@ -104,7 +104,7 @@ func TestShellReadingAgainstBash(t *testing.T) {
 
 	d := newShellDecider(t)
 	t.Logf("engine loaded: %s", phase.next())
-	violations := denyAndAskViolations(t, d, cases, results)
+	violations, unseen := splitUnseen(denyAndAskViolations(t, d, cases, results))
 	t.Logf("deny and ask decided: %s", phase.next())
 	allowViolations, notes := allowedViolations(t, d, cases, results, bashBuiltins(t, sandbox.bash))
 	t.Logf("allow decided: %s", phase.next())
@@ -121,8 +121,14 @@ func TestShellReadingAgainstBash(t *testing.T) {
 	for _, note := range notes {
 		t.Log(note)
 	}
+	if len(unseen) > 0 {
+		notes = append(notes, fmt.Sprintf("%d commands ran a program their text never names (code an interpreter, a script or a Makefile holds: what a command rule cannot see, docs/contract.md); listed under unseen, not violations", len(unseen)))
+	}
 	notes = append(notes, classCoverage(cases, results))
 	report := shellFindingsReport(seed, len(cases), violations, notes)
+	if len(unseen) > 0 {
+		report += "\n# unseen: the rule's words are nowhere in the command's text\n" + strings.TrimPrefix(shellFindingsReport(seed, len(cases), unseen, nil), "#")
+	}
 	require.NoError(t, os.WriteFile(shellExecFindings(), []byte(report), 0o644))
 	if len(violations) > 0 {
 		shown := violations[:min(len(violations), 15)]
@@ -195,6 +201,26 @@ func denyAndAskViolations(t *testing.T, d *shellDecider, cases []shellCase, resu
 		}
 	}
 	return violations
+}
+
+// splitUnseen sets apart the deny and ask violations whose rule names a
+// word that is nowhere in the command's text (mayRead): the program ran
+// from code the command only points to (python3 p.py, make, run-parts
+// DIR), which the contract lists as what a command rule cannot see. A
+// rule whose words the text holds must bite: that is a violation.
+func splitUnseen(all []shellViolation) (violations, unseen []shellViolation) {
+	for _, v := range all {
+		named := true
+		for _, word := range strings.Fields(v.Layer.prefix) {
+			named = named && mayRead(v.Command, word)
+		}
+		if named {
+			violations = append(violations, v)
+		} else {
+			unseen = append(unseen, v)
+		}
+	}
+	return violations, unseen
 }
 
 // plainWord is an argument a two-word deny rule is written with.
@@ -407,4 +433,13 @@ func TestShellExecJudges(t *testing.T) {
 	require.Equal(t, "runner+subscript", findingsClass("separator/subscript+runner"))
 	require.Equal(t, "allowed", findingsClass("separator/allowed+allowed"))
 	require.True(t, mayRead(`p"ri"ntf x`, "printf") && mayRead(`$'\x70rintf'`, "printf") && !mayRead("ls", "printf"))
+	violations, unseen := splitUnseen([]shellViolation{
+		{Command: "python3 p.py", Layer: shellLayer{"deny", "rm"}},        // rm only in p.py
+		{Command: "setarch x86_64 rm f", Layer: shellLayer{"deny", "rm"}}, // named: must bite
+		{Command: "make", Layer: shellLayer{"deny", "rm f"}},
+		{Command: "r''m f", Layer: shellLayer{"deny", "rm f"}},
+	})
+	require.Equal(t, []string{"setarch x86_64 rm f", "r''m f"}, []string{violations[0].Command, violations[1].Command})
+	require.Len(t, violations, 2)
+	require.Len(t, unseen, 2)
 }
