@@ -3,8 +3,10 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +25,7 @@ func TestVerifyShippedPresetsAndExamplesHold(t *testing.T) {
 	ctx := context.Background()
 	// (the shipped configuration without a preset: internal/verify's
 	// TestShippedConfigurationHolds)
-	for _, preset := range []string{"claude_code", "openclaw", "qwen_code"} {
+	for _, preset := range shippedPresets(t) {
 		t.Run("preset "+preset, func(t *testing.T) {
 			e, err := engine.New(ctx, engine.WithConfig(engine.Config{"preset": preset}))
 			require.NoError(t, err)
@@ -144,4 +146,16 @@ func TestVerifyFindsViolationsPlantedInThePolicy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shippedPresets are the names of the presets the bundle ships, read
+// from its data: a preset added there is verified without a test edit.
+func shippedPresets(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(policiesDir, "tooleval", "config", "presets", "data.json"))
+	require.NoError(t, err)
+	var presets map[string]any
+	require.NoError(t, json.Unmarshal(data, &presets))
+	require.GreaterOrEqual(t, len(presets), 5)
+	return slices.Sorted(maps.Keys(presets))
 }

@@ -348,13 +348,13 @@ violation contains {"id": "no.message", "message": "message is let through", "to
 func TestSpawnBoundedTakesEverySpawnTool(t *testing.T) {
 	ctx := context.Background()
 	peer := Tools{Declared: []any{map[string]any{"name": "delegate", "agent": true}}}
-	gemini := `"max_depth": 1, "presets": {"gemini_like": {"agent_filters": {"agent_tool": "invoke_agent"}}}`
-	e := configured(t, `{`+gemini+`}`)
+	other := `"max_depth": 1, "presets": {"runtime_like": {"agent_filters": {"agent_tool": "launch_helper"}}}`
+	e := configured(t, `{`+other+`}`)
 	for _, c := range []struct {
 		name, tool string
 		opts       Options
 	}{
-		{"another runtime's spawn tool, no preset selected", "invoke_agent", Options{}},
+		{"another runtime's spawn tool, no preset selected", "launch_helper", Options{}},
 		{"a peer agent of --tools", "delegate", Options{Tools: peer}},
 	} {
 		r, err := Run(ctx, e, c.opts)
@@ -366,7 +366,7 @@ func TestSpawnBoundedTakesEverySpawnTool(t *testing.T) {
 		assert.NotEqual(t, "main", res.Counterexample.Subject.Agent.Role, c.name)
 		assert.NotEmpty(t, res.Counterexample.Trace, c.name)
 	}
-	fixed := run(t, `{`+gemini+`, "exclusions": {"fork_no_spawn": ["invoke_agent", "delegate"], "subagent_depth_cap": ["invoke_agent", "delegate"]}}`, Options{Tools: peer})
+	fixed := run(t, `{`+other+`, "exclusions": {"fork_no_spawn": ["launch_helper", "delegate"], "subagent_depth_cap": ["launch_helper", "delegate"]}}`, Options{Tools: peer})
 	assert.True(t, result(t, fixed, SpawnBounded).Held, "%+v", result(t, fixed, SpawnBounded).Counterexample)
 }
 
