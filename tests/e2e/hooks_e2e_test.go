@@ -30,6 +30,16 @@ import (
 
 const canary = "canary: must survive\n"
 
+// TestMain removes the binaries the hooks tests built (hookBinaries) once
+// every test is done with them.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtDir != "" {
+		_ = os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
+}
+
 // hookRules is the policy's part every runtime shares, for its shell tool.
 func hookRules(preset, shell string) map[string]any {
 	return map[string]any{
