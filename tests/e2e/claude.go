@@ -43,6 +43,9 @@ type ClaudeRun struct {
 	Script   []Turn
 	Files    map[string]string // workspace files (relative path: content)
 	Dir      string            // the session's directory (ClaudeWorkspace(Dir) is the workspace)
+	// Agents are the scripts of sub-agents, by a marker their definition
+	// (in Files, .claude/agents/NAME.md) puts in their system prompt.
+	Agents map[string][]Turn
 }
 
 // ClaudeWorkspace is the workspace of a session in dir.
@@ -73,6 +76,9 @@ func (c ClaudeRun) Run(ctx context.Context) (*Outcome, error) {
 		return nil, err
 	}
 	defer srv.Close()
+	for marker, script := range c.Agents {
+		srv.SetAgentScript(marker, script)
+	}
 	env := baseEnv(home)
 	env = append(env,
 		"CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"),

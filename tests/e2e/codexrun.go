@@ -28,7 +28,9 @@ type CodexRun struct {
 	Sandbox        string // --sandbox (empty: workspace-write)
 	Script         []Turn
 	Files          map[string]string
-	Dir            string // the session's directory (CodexWorkspace(Dir) is the workspace)
+	Dir            string   // the session's directory (CodexWorkspace(Dir) is the workspace)
+	Config         string   // TOML appended to config.toml (tables only, e.g. [[hooks.PreToolUse]])
+	Flags          []string // more flags of codex exec (before the prompt)
 }
 
 // CodexWorkspace is the workspace of a session in dir.
@@ -65,7 +67,7 @@ name = "e2e loopback"
 base_url = "%s/v1"
 wire_api = "responses"
 env_key = "E2E_LOOPBACK_KEY"
-`, policy, srv.URL())
+`, policy, srv.URL()) + c.Config
 	files := map[string]string{"config.toml": config}
 	if c.Rules != "" {
 		files["rules/e2e.rules"] = c.Rules
@@ -74,7 +76,8 @@ env_key = "E2E_LOOPBACK_KEY"
 		return nil, fmt.Errorf("codex: home: %w", err)
 	}
 	env := append(baseEnv(home), "CODEX_HOME="+home, "E2E_LOOPBACK_KEY=e2e-loopback")
-	args := []string{"exec", "--skip-git-repo-check", "--json", "--sandbox", sandbox, "Run the scripted tool calls."}
+	args := append([]string{"exec", "--skip-git-repo-check", "--json", "--sandbox", sandbox}, c.Flags...)
+	args = append(args, "Run the scripted tool calls.")
 	out, err := runProcess(ctx, c.Binary, args, ws, env)
 	o := &Outcome{Dir: c.Dir, Workspace: ws, Log: out, Server: srv, Results: srv.Results()}
 	if err != nil {

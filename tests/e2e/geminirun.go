@@ -34,6 +34,7 @@ type GeminiRun struct {
 	Script      []Turn
 	Files       map[string]string // workspace files
 	Dir         string            // the session's directory (GeminiWorkspace(Dir) is the workspace)
+	Hooks       map[string]any    // the settings' hooks (nil: none)
 }
 
 // GeminiWorkspace is the workspace of a session in dir.
@@ -51,6 +52,12 @@ func (g GeminiRun) Run(ctx context.Context) (*Outcome, error) {
 		"privacy":   map[string]any{"usageStatisticsEnabled": false},
 		"general":   map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
 	})
+	if g.Hooks != nil {
+		var doc map[string]any
+		_ = json.Unmarshal(settings, &doc)
+		doc["hooks"] = g.Hooks
+		settings, _ = json.Marshal(doc)
+	}
 	files := map[string]string{".gemini/settings.json": string(settings)}
 	for name, text := range g.Policies {
 		files[".gemini/policies/"+name] = text

@@ -55,7 +55,20 @@ type Server struct {
 
 	mu       sync.Mutex
 	script   []Turn
+	agents   map[string][]Turn
 	requests []Request
+}
+
+// SetAgentScript plays script, instead of the main one, to every request
+// whose system prompt contains marker (a sub-agent's conversation, whose
+// definition carries the marker: its history starts again at turn 0).
+func (s *Server) SetAgentScript(marker string, script []Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.agents == nil {
+		s.agents = map[string][]Turn{}
+	}
+	s.agents[marker] = script
 }
 
 // NewServer starts a model server on 127.0.0.1 (a free port) that plays
@@ -151,8 +164,18 @@ func (s *Server) turnFor(doc map[string]any, turns func(map[string]any) int, has
 	n := turns(doc)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n < len(s.script) {
-		return s.script[n]
+	script := s.script
+	if len(s.agents) > 0 {
+		// The system prompt as each protocol carries it.
+		system, _ := json.Marshal([]any{doc["system"], doc["systemInstruction"], doc["instructions"]})
+		for marker, sub := range s.agents {
+			if strings.Contains(string(system), marker) {
+				script = sub
+			}
+		}
+	}
+	if n < len(script) {
+		return script[n]
 	}
 	return done
 }

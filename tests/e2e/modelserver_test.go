@@ -128,3 +128,21 @@ func TestModelServerResponses(t *testing.T) {
 	require.Equal(t, "all done", object(list(done["content"])[0])["text"])
 	require.Equal(t, map[string]Result{"call_1": {ID: "call_1", Output: "ran"}}, s.Results())
 }
+
+// A sub-agent's conversation (its system prompt carries the marker) plays
+// its own script from turn 0; the main conversation keeps the main one,
+// even when its history quotes the marker (a call starting the sub-agent).
+func TestModelServerAgentScript(t *testing.T) {
+	s, err := NewServer(scripted)
+	require.NoError(t, err)
+	defer s.Close()
+	s.SetAgentScript("E2E-SUB", []Turn{{Calls: []Call{{ID: "sub_1", Tool: "Read", Args: map[string]any{"file_path": "README"}}}}})
+	tools := []any{map[string]any{"name": "Bash"}, map[string]any{"name": "Read"}}
+	callOf := func(system any) string {
+		docs := post(t, s.URL()+"/v1/messages", map[string]any{"system": system, "tools": tools,
+			"messages": []any{map[string]any{"role": "user", "content": "go E2E-SUB"}}})
+		return object(list(docs[0]["content"])[0])["id"].(string)
+	}
+	require.Equal(t, "call_1", callOf("You are the main agent."))
+	require.Equal(t, "sub_1", callOf([]any{map[string]any{"type": "text", "text": "E2E-SUB: run the scripted calls."}}))
+}
