@@ -186,9 +186,12 @@ soak: bundle
 ## overlay (never looser). TOOLEVAL_E2E_SEED=N replays the generated
 ## settings; the tests run side by side (-parallel 4: mostly waiting on the
 ## runtimes) (not part of make test; .ci/run runs it after make test)
-E2E_DIR := $(BUILD)/e2e
+## (the generated settings come from E2E_SEED, fixed so that CI replays the
+## same runtimes' cases; make e2e E2E_SEED=$$(date +%s) probes new ones)
+E2E_DIR  := $(BUILD)/e2e
+E2E_SEED ?= 20261204
 e2e: $(E2E_DIR)/node_modules/.installed
-	TOOLEVAL_E2E_NODE_MODULES=$(CURDIR)/$(E2E_DIR)/node_modules $(GO) test $(TESTLD) -tags e2e -count=1 -parallel 4 -timeout 15m -v ./tests/e2e/
+	TOOLEVAL_E2E_SEED=$(E2E_SEED) TOOLEVAL_E2E_NODE_MODULES=$(CURDIR)/$(E2E_DIR)/node_modules $(GO) test $(TESTLD) -tags e2e -count=1 -parallel 4 -timeout 15m -v ./tests/e2e/
 
 # install scripts are not run: the drivers start the platform packages'
 # binaries (optional dependencies) directly
