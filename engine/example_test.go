@@ -446,5 +446,5 @@ func ExampleEngine_Space() {
 	fmt.Println("spawn tools:", s.SpawnTools, "plan of acme:", s.Plans["acme"])
 	// Output:
 	// agents: [explore] tenants: [acme] depth cap: 5
-	// spawn tools: [agent] plan of acme: [read_file]
+	// spawn tools: [agent invoke_agent sessions_spawn spawn_agent] plan of acme: [read_file]
 }

@@ -16,7 +16,8 @@ func TestSpaceOfTheShippedConfiguration(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 5, s.MaxDepth)
 	require.Empty(t, s.Agents)
-	require.Equal(t, []any{"agent"}, s.SpawnTools)
+	// without a preset, the spawn tool of every runtime a preset describes
+	require.Equal(t, []any{"agent", "invoke_agent", "sessions_spawn", "spawn_agent"}, s.SpawnTools)
 	require.True(t, s.Modes["read_only"])
 	names := map[any]bool{}
 	for _, d := range s.Tools {
