@@ -49,7 +49,7 @@ priority = 100
 `,
 		rows: []importRow{
 			{geminiDocs + " (Quick start)", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
-			{geminiDocs + " (Quick start: a prefix is whole words)", "run_shell_command", shell("rm -rfv x"), "ask", "ask"},
+			{geminiDocs + " (Quick start: a prefix is whole words; tooleval: stricter, -rfv holds -r and -f)", "run_shell_command", shell("rm -rfv x"), "ask", "deny"},
 			{geminiDocs + " (Default policies: write tools ask)", "run_shell_command", shell("ls -la"), "ask", "ask"},
 			{geminiDocs + " (Default policies: write tools ask)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "ask", "ask"},
 			{geminiDocs + " (Default policies: read-only tools are allowed)", "read_file", map[string]any{"file_path": "/ws/a.txt"}, "allow", "allow"},
