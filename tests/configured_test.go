@@ -216,7 +216,7 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 		checked := len(inputs) // the check document of every example and odd input, and of one generated input in four
 		gen := corpus.New(uint64(len(d.name)) * 7919)
 		rng := rand.New(rand.NewPCG(2026, uint64(len(inputs))))
-		for _, doc := range gen.Decisions(scaled(t, 12)) {
+		for _, doc := range gen.Decisions(scaled(t, 6)) {
 			identify(t, rng, doc, config)
 			data, err := json.Marshal(doc)
 			require.NoError(t, err)
@@ -329,7 +329,7 @@ func TestPropertyIdentifyingFieldsOnlyNarrow(t *testing.T) {
 		e, err := engine.New(ctx, engine.WithConfig(config))
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(31, uint64(len(d.name))))
-		for _, doc := range corpus.New(uint64(len(d.name))).Decisions(scaled(t, propertyCases/10)) {
+		for _, doc := range corpus.New(uint64(len(d.name))).Decisions(scaled(t, propertyCases/20)) {
 			bare := maps.Clone(doc)
 			if agent, ok := doc["agent"].(map[string]any); ok {
 				// The name and modes are identifying fields; role and depth are not.

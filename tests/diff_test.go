@@ -455,7 +455,7 @@ func TestDiffUsesTheLoggedVerdict(t *testing.T) {
 func TestDiffCorpus(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	n := scaled(t, 200)
+	n := scaled(t, 100)
 	if s := os.Getenv("TOOLEVAL_DIFF_CORPUS"); s != "" { // make soak: 10,000
 		require.NoError(t, json.Unmarshal([]byte(s), &n))
 	}
