@@ -119,7 +119,7 @@ func TestPropertyCallDecidedAlone(t *testing.T) {
 	require.NoError(t, err)
 
 	r := rand.New(rand.NewPCG(2026, 1204))
-	batches := scaled(t, 15)
+	batches := scaled(t, 10)
 	calls, refused, differ := 0, 0, 0
 	for b := range batches {
 		fams := []int{r.IntN(len(aloneNumbers)), r.IntN(len(aloneNumbers))}

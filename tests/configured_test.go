@@ -329,7 +329,7 @@ func TestPropertyIdentifyingFieldsOnlyNarrow(t *testing.T) {
 		e, err := engine.New(ctx, engine.WithConfig(config))
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(31, uint64(len(d.name))))
-		for _, doc := range corpus.New(uint64(len(d.name))).Decisions(scaled(t, propertyCases/20)) {
+		for _, doc := range corpus.New(uint64(len(d.name))).Decisions(scaled(t, propertyCases/15)) {
 			bare := maps.Clone(doc)
 			if agent, ok := doc["agent"].(map[string]any); ok {
 				// The name and modes are identifying fields; role and depth are not.

@@ -13,10 +13,10 @@ import (
 )
 
 // propertyCases is how many generated documents each property is checked
-// on in make test; make soak checks ten times more (scaled). 200 keeps
+// on in make test; make soak checks ten times more (scaled). 150 keeps
 // make test under its eight minutes (the differential test checks
 // 10,000 documents against the oracle).
-const propertyCases = 200
+const propertyCases = 150
 
 // scaled is n generated documents times the scale of make test (1) or
 // make soak (10): corpus.Scaled.

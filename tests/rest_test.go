@@ -37,7 +37,7 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		requests = append(requests, request{path, data})
 	}
 	gen := corpus.New(2026)
-	for i, doc := range gen.Decisions(scaled(t, 200)) { // make soak: 2,000
+	for i, doc := range gen.Decisions(scaled(t, 100)) { // make soak: 1,000
 		data, err := json.Marshal(doc)
 		require.NoError(t, err)
 		requests = append(requests, request{"tooleval/decision", data}, request{"tooleval/tools", data})
@@ -45,7 +45,7 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 			requests = append(requests, request{"tooleval/explain", data})
 		}
 	}
-	for _, doc := range gen.Launches(scaled(t, 120)) {
+	for _, doc := range gen.Launches(scaled(t, 60)) {
 		data, err := json.Marshal(doc)
 		require.NoError(t, err)
 		requests = append(requests, request{"tooleval/launch", data})
