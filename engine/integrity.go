@@ -11,6 +11,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/tooleval/tooleval/internal/docpath"
 	"github.com/tooleval/tooleval/policies"
 )
 
@@ -214,7 +215,7 @@ func checkReferences(compiler *ast.Compiler, data map[string]any, rules []string
 				return false
 			}
 			prefix := r.GroundPrefix()
-			if len(compiler.GetRules(prefix)) == 0 && !dataHolds(data, prefix[1:]) {
+			if len(compiler.GetRules(prefix)) == 0 && !docpath.Holds(data, prefix[1:]) {
 				missing[prefix.String()] = true
 			}
 			return false
@@ -257,34 +258,4 @@ func missingError(missing map[string]bool) error {
 	sort.Strings(refs)
 	return fmt.Errorf("%w: the policy refers to %s, which no rule or data document of the bundle defines (a file is missing?)",
 		ErrIncompleteBundle, strings.Join(refs, ", "))
-}
-
-// dataHolds reports whether data has a value at the ground path.
-func dataHolds(data map[string]any, path ast.Ref) bool {
-	var v any = data
-	for _, t := range path {
-		switch x := v.(type) {
-		case map[string]any:
-			key, ok := t.Value.(ast.String)
-			if !ok {
-				return false
-			}
-			if v, ok = x[string(key)]; !ok {
-				return false
-			}
-		case []any:
-			n, ok := t.Value.(ast.Number)
-			if !ok {
-				return false
-			}
-			i, ok := n.Int()
-			if !ok || i < 0 || i >= len(x) {
-				return false
-			}
-			v = x[i]
-		default:
-			return false
-		}
-	}
-	return true
 }

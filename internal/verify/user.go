@@ -14,6 +14,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/util"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/docpath"
 )
 
 // UserPackage is the package of invariants of one's own.
@@ -146,7 +147,7 @@ func undefinedData(c *ast.Compiler, docs map[string]any) error {
 					return false
 				}
 				prefix := r.GroundPrefix()
-				if len(c.GetRules(prefix)) > 0 || documentAt(docs, prefix[1:]) {
+				if len(c.GetRules(prefix)) > 0 || docpath.Holds(docs, prefix[1:]) {
 					return false
 				}
 				errs = append(errs, ast.NewError(ast.TypeErr, r[0].Location, "undefined ref: %v: no rule or data file of the invariants defines it (the policy's rules and data are not there)", prefix))
@@ -158,38 +159,6 @@ func undefinedData(c *ast.Compiler, docs map[string]any) error {
 		return errs
 	}
 	return nil
-}
-
-// documentAt reports whether path leads to a value of docs, or into a
-// value that is not an object or array (whose members are read at run
-// time).
-func documentAt(docs any, path ast.Ref) bool {
-	cur := docs
-	for _, t := range path {
-		switch v := cur.(type) {
-		case map[string]any:
-			key, ok := t.Value.(ast.String)
-			if !ok {
-				return false
-			}
-			if cur, ok = v[string(key)]; !ok {
-				return false
-			}
-		case []any:
-			n, ok := t.Value.(ast.Number)
-			if !ok {
-				return false
-			}
-			i, ok := n.Int()
-			if !ok || i < 0 || i >= len(v) {
-				return false
-			}
-			cur = v[i]
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // check evaluates the invariants for every subject.
