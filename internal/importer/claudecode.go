@@ -340,7 +340,19 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 			out = append(out, claudeReadShell(spec)...)
 		}
 		return out
-	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+	case "Edit":
+		return claudePath(tool, spec, list, note, unexpressible)
+	case "Write", "MultiEdit", "NotebookEdit":
+		// Claude Code reads the path rules of file edits under the name
+		// Edit only ("Edit rules apply to all built-in tools that edit
+		// files", code.claude.com/docs/en/permissions): a Write(PATH)
+		// rule applies to no call (seen with the pinned release: an
+		// allow lets nothing through, a deny refuses nothing)
+		if list == "allow" {
+			note("Claude Code applies no path rule named %s, only Edit(PATH) rules, to file edits: it lets nothing through, not carried (write Edit(%s) to allow edits there)", tool, spec)
+			return nil
+		}
+		note("Claude Code applies no path rule named %s, only Edit(PATH) rules, to file edits: it refuses nothing there; carried as written (stricter than Claude Code)", tool)
 		return claudePath(tool, spec, list, note, unexpressible)
 	case "WebFetch":
 		domain, ok := strings.CutPrefix(spec, "domain:")

@@ -57,7 +57,12 @@ func TestClaudeCodeRules(t *testing.T) {
 		{"Read(./src/.env)", "deny", `[{"path":"src/.env","tool":"Read"},{"path":"src/.env","tool":"Grep"},{"path":"src/.env","tool":"LSP"}]`, true},
 		{"Edit(/Makefile)", "deny", `[{"path":"./Makefile","tool":"Edit"},{"path":"./Makefile","tool":"Write"},{"path":"./Makefile","tool":"MultiEdit"},{"path":"./Makefile","tool":"NotebookEdit"}]`, false},
 		{"Edit(/Makefile)", "allow", `[{"path":"./Makefile","tool":"Edit"}]`, false},
-		{"Write(/Makefile)", "allow", `[{"path":"./Makefile","tool":"Write"}]`, false},
+		// Claude Code applies path rules of file edits named Edit only: a
+		// Write(PATH) allow lets nothing through, a deny is kept (stricter)
+		{"Write(/Makefile)", "allow", `[]`, true},
+		{"Write(/out/**)", "allow", `[]`, true},
+		{"NotebookEdit(/a.ipynb)", "allow", `[]`, true},
+		{"Write(/Makefile)", "deny", `[{"path":"./Makefile","tool":"Write"}]`, true},
 		{"Read(//etc/passwd)", "deny", `[{"path":"/etc/passwd","tool":"Read"},{"path":"/etc/passwd","tool":"Grep"},{"path":"/etc/passwd","tool":"LSP"}]`, true},
 		{"Read(~/.ssh/**)", "deny", `[{"path":"/**/.ssh/**","tool":"Read"},{"path":"/**/.ssh/**","tool":"Grep"},{"path":"/**/.ssh/**","tool":"LSP"}]`, true},
 		{"Read", "deny", `["Read","Grep","LSP","Glob"]`, false},

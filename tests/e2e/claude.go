@@ -156,3 +156,37 @@ func ClaudeVerdicts(log []byte) map[string]Verdict {
 	}
 	return out
 }
+
+// ClaudeMessage is what Claude Code answered a call with (its
+// tool_result's text, cut to 400 bytes), for a report.
+func ClaudeMessage(log []byte, id string) string {
+	for _, line := range bytes.Split(log, []byte("\n")) {
+		var ev struct {
+			Type    string `json:"type"`
+			Message struct {
+				Content []struct {
+					Type    string          `json:"type"`
+					ID      string          `json:"tool_use_id"`
+					Content json.RawMessage `json:"content"`
+				} `json:"content"`
+			} `json:"message"`
+		}
+		if json.Unmarshal(line, &ev) != nil || ev.Type != "user" {
+			continue
+		}
+		for _, b := range ev.Message.Content {
+			if b.Type == "tool_result" && b.ID == id {
+				text := string(b.Content)
+				var str string
+				if json.Unmarshal(b.Content, &str) == nil {
+					text = str
+				}
+				if len(text) > 400 {
+					text = text[:400] + "..."
+				}
+				return text
+			}
+		}
+	}
+	return "(no tool_result)"
+}

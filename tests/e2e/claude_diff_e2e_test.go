@@ -43,7 +43,19 @@ var claudeRulePool = map[string][]string{
 var claudeFixed = []claudeSettings{
 	{Mode: "default", Allow: []string{"Bash(cat:*)", "Edit"}, Deny: []string{"Read(./.env)", "Read(/Makefile)"}},
 	{Mode: "dontAsk", Allow: []string{"Bash(cat:*)", "Bash(rm:*)", "Edit"}, Ask: []string{"Write(src/**)"}, Deny: []string{"Read(.env)", "Read(secrets/**)"}},
+	// Claude Code applies path rules of edits named Edit only: Write(PATH)
+	// lets nothing through
+	{Mode: "dontAsk", Allow: []string{"Bash(echo:*)", "Edit", "Write(/out/**)"}},
+	{Mode: "default", Allow: []string{"Write", "Edit(src/**)"}, Deny: []string{"Write(/out/**)", "Edit(/docs/**)"}},
 }
+
+// claudeSentinel is a deny rule every session's settings carry and a
+// call of the first turn that it denies: a session in which Claude Code
+// ran it did not apply the settings under test, and is run again.
+const (
+	claudeSentinelRule = "Bash(ls canary-settings-applied)"
+	claudeSentinelID   = "toolu_s01"
+)
 
 type claudeSettings struct {
 	Mode             string
@@ -53,7 +65,7 @@ type claudeSettings struct {
 // json is the settings file (lists never null: Claude Code ignores a file
 // whose permission lists are not arrays).
 func (s claudeSettings) json() string {
-	b, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": nonNil(s.Allow), "ask": nonNil(s.Ask), "deny": nonNil(s.Deny)}})
+	b, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": nonNil(s.Allow), "ask": nonNil(s.Ask), "deny": append(nonNil(s.Deny), claudeSentinelRule)}})
 	return string(b)
 }
 
@@ -89,6 +101,7 @@ func claudeCalls(ws string) (turns []Turn, effect map[string]func() bool) {
 		read("toolu_r01", ".env"), read("toolu_r02", "sub/.env"), read("toolu_r03", "Makefile"),
 		read("toolu_r04", "sub/Makefile"), read("toolu_r05", "src/a.go"), read("toolu_r06", "secrets/k"),
 		read("toolu_r07", "a.txt"), read("toolu_r08", "docs/a.md"),
+		bash(claudeSentinelID, "ls canary-settings-applied"),
 	}
 	rest := []Call{
 		bash("toolu_b01", "cat .env"), bash("toolu_b02", "cat sub/.env"), bash("toolu_b03", "cat a.txt"),
@@ -151,11 +164,23 @@ func TestClaudeCodeNeverLooser(t *testing.T) {
 		dir := t.TempDir()
 		ws := ClaudeWorkspace(dir)
 		turns, effect := claudeCalls(ws)
-		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(envInt("TOOLEVAL_E2E_SESSION_TIMEOUT", 180))*time.Second)
-		o, err := ClaudeRun{Binary: bin, Settings: s.json(), Mode: s.Mode, Script: turns, Files: claudeWorkspace, Dir: dir}.Run(ctx)
-		cancel()
-		require.NoError(t, err, "session %d", i)
-		verdicts := ClaudeVerdicts(o.Log)
+		var o *Outcome
+		var verdicts map[string]Verdict
+		for attempt := 1; ; attempt++ {
+			require.NoError(t, os.RemoveAll(dir))
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(envInt("TOOLEVAL_E2E_SESSION_TIMEOUT", 180))*time.Second)
+			var err error
+			o, err = ClaudeRun{Binary: bin, Settings: s.json(), Mode: s.Mode, Script: turns, Files: claudeWorkspace, Dir: dir}.Run(ctx)
+			cancel()
+			require.NoError(t, err, "session %d", i)
+			verdicts = ClaudeVerdicts(o.Log)
+			if verdicts[claudeSentinelID] == Denied {
+				break
+			}
+			t.Logf("session %d, attempt %d: Claude Code did not apply the project settings (the sentinel %s: %s: %s)",
+				i, attempt, claudeSentinelRule, verdicts[claudeSentinelID], ClaudeMessage(o.Log, claudeSentinelID))
+			require.Less(t, attempt, 3, "session %d: Claude Code applied its project settings in none of 3 runs", i)
+		}
 		var calls []Call
 		for _, turn := range turns {
 			calls = append(calls, turn.Calls...)
@@ -173,8 +198,12 @@ func TestClaudeCodeNeverLooser(t *testing.T) {
 				t.Logf("session %d: %s %v: no permission verdict (%s)", i, c.Tool, c.Args, verdicts[c.ID])
 				continue
 			}
+			if c.ID == claudeSentinelID {
+				continue
+			}
 			compared++
 			if Strictness[got[j]] < Strictness[rt] {
+				t.Logf("session %d: %s: Claude Code said: %s", i, c.ID, ClaudeMessage(o.Log, c.ID))
 				looser = append(looser, Looser{Settings: s.Mode + " " + s.json(), Call: c, Runtime: rt, Tooleval: got[j], root: ws})
 			}
 		}
