@@ -85,8 +85,13 @@ check:
 	$(OPA) check --strict policies
 	@echo "opa check --strict: clean"
 
+# --coverage-runs= (empty) turns off opa test's two supplementary passes,
+# which only label the lines not covered (index-excluded, early exit) and
+# run every test twice more: the coverage figure is the same (98.98%),
+# the stage took 18.6 s and 33 user-s instead of 54.6 s and 103 user-s
+# (time opa test --coverage [--coverage-runs=] policies, 2026-12-04)
 coverage: | $(BUILD)
-	@$(OPA) test --timeout 300s --coverage --threshold $(COVERAGE_MIN) policies > $(BUILD)/coverage.json; rc=$$?; \
+	@$(OPA) test --timeout 300s --coverage --coverage-runs= --threshold $(COVERAGE_MIN) policies > $(BUILD)/coverage.json; rc=$$?; \
 	printf 'rego line coverage: %s%% (minimum $(COVERAGE_MIN)%%)\n' \
 		"$$(grep -o '"coverage": [0-9.]*' $(BUILD)/coverage.json | tail -n 1 | cut -d' ' -f2)"; \
 	if [ $$rc -ne 0 ]; then $(OPA) test --timeout 300s policies; fi; \
