@@ -6,14 +6,10 @@
 package hookwire
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -177,66 +173,6 @@ func ReadPayload(r io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("the hook payload is larger than %d bytes", MaxPayload)
 	}
 	return payload, nil
-}
-
-// Client asks a running tooleval serve: at an http://HOST:PORT URL or a
-// Unix socket (unix:PATH, or a path starting with /).
-type Client struct {
-	base string
-	http *http.Client
-}
-
-// NewClient returns a client of the server at target, waiting at most
-// timeout for an answer.
-func NewClient(target string, timeout time.Duration) (*Client, error) {
-	c := &Client{http: &http.Client{Timeout: timeout}}
-	switch {
-	case strings.HasPrefix(target, "unix:") || strings.HasPrefix(target, "/"):
-		path := strings.TrimPrefix(target, "unix:")
-		c.base = "http://tooleval"
-		c.http.Transport = &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var dialer net.Dialer
-			return dialer.DialContext(ctx, "unix", path)
-		}}
-	case strings.HasPrefix(target, "http://"):
-		c.base = strings.TrimSuffix(target, "/")
-	default:
-		return nil, fmt.Errorf("tooleval serve at %q: give http://HOST:PORT or unix:PATH", target)
-	}
-	return c, nil
-}
-
-// Answer forwards a hook payload to the server and returns its answer.
-func (c *Client) Answer(ctx context.Context, cliRuntime string, payload []byte) (*Answer, error) {
-	url := c.base + "/v1/hooks/" + cliRuntime + "/answer"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
-	if err != nil {
-		return nil, fmt.Errorf("ask tooleval serve: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("ask tooleval serve: %w", err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxPayload))
-	if err != nil {
-		return nil, fmt.Errorf("read tooleval serve's answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("tooleval serve answered %s", resp.Status)
-	}
-	var a Answer
-	if err := json.Unmarshal(body, &a); err != nil {
-		return nil, fmt.Errorf("read tooleval serve's answer: %w", err)
-	}
-	switch {
-	case a.Outcome != Allow && a.Outcome != Ask && a.Outcome != Deny:
-		return nil, fmt.Errorf("tooleval serve's answer has outcome %q", a.Outcome)
-	case !json.Valid(a.Output) || !bytes.HasPrefix(bytes.TrimSpace(a.Output), []byte("{")):
-		return nil, errors.New("tooleval serve's answer has no output document")
-	}
-	return &a, nil
 }
 
 // Forward asks the tooleval serve at target for its answer to a payload.
