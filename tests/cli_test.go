@@ -623,3 +623,20 @@ func TestCLIToolsMatrix(t *testing.T) {
 	require.Equal(t, 3, code, out)
 	require.Contains(t, out, `"errors": [`)
 }
+
+// A report, overlay or bundle written into a directory that does not
+// exist is a usage error naming the directory, not the temporary file
+// the write would have used.
+func TestCLIOutputIntoAMissingDirectory(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "reports")
+	for _, args := range [][]string{
+		{"diff", "--candidate", "config:../inputs/configured/profiles/config.json", "-o", filepath.Join(missing, "r.html"), "-f", "html", "../inputs/delegation_chain.json"},
+		{"import", "claude-code", "-o", filepath.Join(missing, "overlay.json"), "-"},
+	} {
+		_, stderr, code := cli(t, `{"permissions":{"allow":["Read"]}}`, args...)
+		require.Equal(t, 2, code, "%v: %s", args, stderr)
+		require.Contains(t, stderr, "the directory "+missing+" does not exist (create it first)", args)
+		require.NotContains(t, stderr, ".tmp", args)
+	}
+}

@@ -39,6 +39,14 @@ func Write(path string, perm fs.FileMode, write func(io.Writer) error) (err erro
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
+		// the error names the temporary, which the caller never asked for
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			err = pathErr.Err
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("write %s: the directory %s does not exist (create it first)", path, dir)
+		}
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	renamed := false

@@ -93,3 +93,18 @@ func TestWriteToADevice(t *testing.T) {
 	require.NoError(t, err)
 	require.NotZero(t, info.Mode()&os.ModeDevice)
 }
+
+// A file in a directory that does not exist is an error that names the
+// file and the directory, never the temporary the write would have used;
+// nothing is created.
+func TestWriteIntoAMissingDirectory(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "reports", "r.html")
+	err := Write(path, 0o644, func(w io.Writer) error {
+		_, err := w.Write([]byte("report"))
+		return err
+	})
+	require.ErrorContains(t, err, "write "+path+": the directory "+filepath.Join(root, "reports")+" does not exist (create it first)")
+	require.NotContains(t, err.Error(), ".tmp")
+	require.Empty(t, entries(t, root))
+}
