@@ -573,7 +573,7 @@ func TestDiffAskKinds(t *testing.T) {
 		groups[g.Kind] = g.Change
 	}
 	require.Equal(t, map[string]string{
-		"allow → ask":  "allowed → asks a person (team)",
-		"allow → deny": "allowed → refused by team (not_allowed)",
+		"allow → ask":  "allowed → asks a person (team: argument command)",
+		"allow → deny": "allowed → refused by team (not_allowed: argument command)",
 	}, groups)
 }

@@ -79,12 +79,25 @@ func (v Verdict) String() string {
 	if v.Allowed {
 		return "allowed"
 	}
+	var why []string // what tells two verdicts of one outcome and layer apart
+	if v.Rule != "" {
+		why = append(why, v.Rule)
+	}
+	if v.Argument != "" {
+		why = append(why, "argument "+v.Argument)
+	}
 	if v.outcome() == string(engine.OutcomeAsk) {
-		return fmt.Sprintf("asks a person (%s)", v.Layer)
+		if v.Reason != "" && v.Reason != string(engine.OutcomeAsk) {
+			why = append([]string{v.Reason}, why...)
+		}
+		if len(why) == 0 {
+			return fmt.Sprintf("asks a person (%s)", v.Layer)
+		}
+		return fmt.Sprintf("asks a person (%s: %s)", v.Layer, strings.Join(why, ", "))
 	}
 	reason := v.Reason
-	if v.Rule != "" {
-		reason += ": " + v.Rule
+	if len(why) > 0 {
+		reason += ": " + strings.Join(why, ", ")
 	}
 	return fmt.Sprintf("refused by %s (%s)", v.Layer, reason)
 }

@@ -22,6 +22,40 @@ func TestVerdictString(t *testing.T) {
 	require.Equal(t, "asks a person (team)", Verdict{Outcome: "ask", Reason: engine.ReasonAsk, Layer: "team"}.String())
 }
 
+// A change is never shown as no change ("asks a person (team) → asks a
+// person (team)"): two verdicts that are not the same never read alike,
+// over every combination of the fields same compares.
+func TestDifferentVerdictsReadDifferently(t *testing.T) {
+	var all []Verdict
+	for _, outcome := range []string{"allow", "ask", "deny"} {
+		for _, reason := range []string{"", engine.ReasonAsk, engine.ReasonDenied, engine.ReasonNotAllowed} {
+			for _, layer := range []string{"", "team", "tenant"} {
+				for _, rule := range []string{"", "sensitive", "excluded"} {
+					for _, argument := range []string{"", "command", "url"} {
+						v := Verdict{Allowed: outcome == "allow", Outcome: outcome, Reason: reason, Layer: layer, Rule: rule, Argument: argument}
+						if v.Allowed && (reason != "" || layer != "" || rule != "" || argument != "") {
+							continue // an allowed call has no reason, layer, rule or argument
+						}
+						if !v.Allowed && (reason == "" || layer == "") {
+							continue // a refusal or an ask has both (the contract's decisions)
+						}
+						all = append(all, v)
+					}
+				}
+			}
+		}
+	}
+	for _, a := range all {
+		for _, b := range all {
+			if !a.same(b) {
+				require.NotEqual(t, a.String(), b.String(), "%+v and %+v", a, b)
+			}
+		}
+	}
+	require.Equal(t, "asks a person (team: argument command)", Verdict{Outcome: "ask", Reason: engine.ReasonAsk, Layer: "team", Argument: "command"}.String())
+	require.Equal(t, "refused by team (not_allowed: argument url)", Verdict{Outcome: "deny", Reason: engine.ReasonNotAllowed, Layer: "team", Argument: "url"}.String())
+}
+
 // An ask is its own kind of change: allowed -> ask and ask -> refused
 // are groups of their own, never "refused" on either side.
 func TestAskChangesAreTheirOwnKind(t *testing.T) {
