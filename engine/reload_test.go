@@ -23,7 +23,7 @@ func TestIdleSessionsDoNotPinOldPolicies(t *testing.T) {
 	static := SessionConfig{Declared: []Declaration{{Name: "read_file"}, {Name: "write_file"}}}
 	base := liveHeap()
 	var idle []*Session
-	for range 10 {
+	for range 5 {
 		require.NoError(t, e.Reload(ctx, ""))
 		s, err := e.NewSession(ctx, static)
 		require.NoError(t, err)
@@ -32,7 +32,7 @@ func TestIdleSessionsDoNotPinOldPolicies(t *testing.T) {
 		idle = append(idle, s)
 	}
 	growth := int64(liveHeap()) - int64(base)
-	t.Logf("one policy: %.1f MiB; 10 reloads with an idle session each grew the heap by %.1f MiB",
+	t.Logf("one policy: %.1f MiB; 5 reloads with an idle session each grew the heap by %.1f MiB",
 		float64(policySize)/(1<<20), float64(growth)/(1<<20))
 	require.Positive(t, policySize)
 	require.Less(t, growth, 3*policySize, "idle sessions keep old policies alive")

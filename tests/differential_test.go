@@ -20,10 +20,10 @@ import (
 )
 
 // differentialCases is how many generated documents the differential
-// test compares: 4,000 in `make test`, or TOOLEVAL_DIFFERENTIAL_CASES
+// test compares: 2,500 in `make test`, or TOOLEVAL_DIFFERENTIAL_CASES
 // (`make soak` sets ten million).
 func differentialCases(t *testing.T) int {
-	return envInt(t, "TOOLEVAL_DIFFERENTIAL_CASES", 4000)
+	return envInt(t, "TOOLEVAL_DIFFERENTIAL_CASES", 2500)
 }
 
 // differentialSeed seeds the document generator: 7 in `make test`, so a
