@@ -1,10 +1,12 @@
 package hooks
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -170,32 +172,33 @@ func waitHealthy(b *testing.B, socket string) {
 	b.Fatal("tooleval serve did not become healthy")
 }
 
-// BenchmarkHTTPHook: Claude Code's http hook, a POST on loopback to
-// tooleval serve's handler at a configuration of 100 tools, beside a
-// server answering a fixed allow.
+// BenchmarkHTTPHook: Claude Code's http hook, a POST on loopback to a
+// running tooleval serve --listen (its audit log to a file) at a
+// configuration of 100 tools, beside a server answering a fixed allow.
 func BenchmarkHTTPHook(b *testing.B) {
-	e, err := engine.New(context.Background(), engine.WithConfig(benchConfig()))
-	if err != nil {
+	dir := b.TempDir()
+	tooleval := build(b, dir, "tooleval", "../../cmd/tooleval")
+	config := filepath.Join(dir, "config.json")
+	data, _ := jsonOf(benchConfig())
+	if err := os.WriteFile(config, data, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	d := NewDecider(Options{MaxAttempts: 1 << 40})
-	d.SetEngine(e, nil)
+	serveURL := startServe(b, tooleval, "--listen", "127.0.0.1:0", "--config", config, "--audit-log", filepath.Join(dir, "audit.log"))
+	trivial := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte("{}"))
+	}))
+	defer trivial.Close()
 	payload := fixture(b, "claude_code_pretooluse.json", nil)
-	for name, handler := range map[string]http.Handler{
-		"tooleval-serve": Handler(d),
-		"trivial": http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			_, _ = r.Body.Read(make([]byte, 4096))
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = w.Write([]byte("{}"))
-		}),
+	for _, target := range []struct{ name, url string }{
+		{"tooleval-serve", serveURL},
+		{"trivial", trivial.URL},
 	} {
-		b.Run(name, func(b *testing.B) {
-			srv := httptest.NewServer(handler)
-			defer srv.Close()
-			url := srv.URL + "/v1/hooks/claude-code"
-			client := srv.Client()
+		b.Run(target.name, func(b *testing.B) {
+			url := target.url + "/v1/hooks/claude-code"
+			client := &http.Client{}
 			ds := make([]time.Duration, 0, b.N)
-			b.ResetTimer()
 			for range b.N {
 				start := time.Now()
 				resp, err := client.Post(url, "application/json", bytes.NewReader(payload))
@@ -207,12 +210,38 @@ func BenchmarkHTTPHook(b *testing.B) {
 				resp.Body.Close()
 				ds = append(ds, time.Since(start))
 				if out.String() != "{}" {
-					b.Fatalf("%s answered %s", name, out.String())
+					b.Fatalf("%s answered %s", target.name, out.String())
 				}
 			}
 			percentiles(b, ds)
 		})
 	}
+}
+
+// startServe runs tooleval serve with args until the benchmark ends and
+// returns the http://HOST:PORT it says it serves.
+func startServe(b *testing.B, tooleval string, args ...string) string {
+	b.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	serve := exec.CommandContext(ctx, tooleval, append([]string{"serve"}, args...)...)
+	serve.Cancel = func() error { return serve.Process.Signal(os.Interrupt) }
+	stderr, err := serve.StderrPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := serve.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cancel(); _ = serve.Wait() })
+	lines := bufio.NewScanner(stderr)
+	for lines.Scan() {
+		if _, rest, ok := strings.Cut(lines.Text(), "serving "); ok {
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			return strings.Fields(rest)[0]
+		}
+	}
+	b.Fatal("tooleval serve did not say where it serves")
+	return ""
 }
 
 func jsonOf(v any) ([]byte, error) { return json.Marshal(v) }
