@@ -214,12 +214,33 @@ type ToolVerdict struct {
 	// Allowed is true when the name-level rules let the tool execute; its
 	// calls may still be refused for their arguments or the run budget.
 	Allowed bool `json:"allowed"`
-	// Outcome is allow, ask (a layer asks for the tool by name: each of
-	// its calls needs a person's approval) or deny.
+	// Outcome is allow (every call is let through by name),
+	// conditional (let through by name, argument rules decide each call:
+	// Rules), ask (a layer asks for the tool by name: each of its calls
+	// needs a person's approval) or deny.
 	Outcome Outcome `json:"outcome"`
 	// Reason and Layer explain a refusal.
 	Reason string `json:"reason,omitempty"`
 	Layer  string `json:"layer,omitempty"`
+	// Rules are, for a conditional tool, the argument rules asked of its
+	// calls, in the order the checks ask them.
+	Rules []RuleInForce `json:"rules,omitempty"`
+}
+
+// RuleInForce is an argument rule a conditional tool's calls are asked
+// of, with where it is.
+type RuleInForce struct {
+	// Layer is the stage or layer the rule belongs to.
+	Layer string `json:"layer"`
+	// List is allow, deny or ask.
+	List string `json:"list"`
+	// Source is where the rule is: config.tools.allow[1], layers[0].deny[2].
+	Source string `json:"source"`
+	// Rule is the entry as written.
+	Rule ArgumentRule `json:"rule"`
+	// Reads is the reading its condition looks at: command, url, path or
+	// args.
+	Reads string `json:"reads"`
 }
 
 // JSON is the tools document exactly as the policy produced it.

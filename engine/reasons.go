@@ -47,6 +47,10 @@ const (
 	OutcomeAsk Outcome = "ask"
 	// OutcomeDeny: the call is refused.
 	OutcomeDeny Outcome = "deny"
+	// OutcomeConditional is a tool's, never a call's: the catalog
+	// (data.tooleval.tools) lets the tool through by name, and argument
+	// rules decide each of its calls ([ToolVerdict.Rules]).
+	OutcomeConditional Outcome = "conditional"
 )
 
 // Reasons returns every reason code, in the contract's order.

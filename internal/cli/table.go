@@ -12,6 +12,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/display"
+	"github.com/tooleval/tooleval/internal/matrix"
 )
 
 func writeDecisionTable(w io.Writer, d *engine.Decision) error {
@@ -66,8 +67,16 @@ func writeTrace(w io.Writer, c engine.CallDecision) error {
 			outcome += " (" + step.Rule + ")"
 		}
 		entry, source := "-", dash(step.Source)
-		if step.Entry != nil {
+		switch {
+		case step.Entry != nil:
 			entry = display.Value(step.Entry)
+		case len(step.Entries) > 0:
+			// the argument rules a call met, or did not meet
+			entries := make([]string, len(step.Entries))
+			for i, e := range step.Entries {
+				entries[i] = display.Value(e)
+			}
+			entry, source = strings.Join(entries, ", "), strings.Join(step.Sources, ", ")
 		}
 		if step.Member != nil {
 			entry += " > " + display.Value(step.Member)
@@ -81,16 +90,21 @@ func writeTrace(w io.Writer, c engine.CallDecision) error {
 func writeCatalogTable(w io.Writer, c *engine.Catalog) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERDICT\tREASON\tLAYER")
+	var conditional []engine.ToolVerdict
 	for _, t := range c.Tools {
-		verdict, reason := "allowed", "-"
+		reason := "-"
 		if !t.Allowed {
-			verdict, reason = "refused", t.Reason
+			reason = t.Reason
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", display.Value(t.Name), verdict, reason, dash(t.Layer))
+		if t.Outcome == engine.OutcomeConditional {
+			conditional = append(conditional, t)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", display.Value(t.Name), matrix.Verdict(t.Allowed, t.Outcome), reason, dash(t.Layer))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeConditional(w, conditional)
 	writeProblems(w, "errors", c.Errors)
 	fmt.Fprintf(w, "effective: %s\n", strings.Join(c.Effective, ", "))
 	return nil
@@ -203,4 +217,20 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// writeConditional lists, under a catalog's table, the argument rules
+// that decide the calls of each conditional tool, with their sources.
+func writeConditional(w io.Writer, tools []engine.ToolVerdict) {
+	if len(tools) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "conditional: argument rules decide each call")
+	for _, t := range tools {
+		fmt.Fprintf(w, "  %s:\n", display.Value(t.Name))
+		for _, r := range t.Rules {
+			rule, _ := json.Marshal(r.Rule) // decoded from JSON: never fails
+			fmt.Fprintf(w, "    %s %s (%s, %s)\n", r.List, rule, r.Source, r.Reads)
+		}
+	}
 }

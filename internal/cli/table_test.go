@@ -51,3 +51,56 @@ func TestTablesClipLongNames(t *testing.T) {
 	require.Contains(t, out.String(), " [5000 bytes, sha256 ")
 	require.Contains(t, out.String(), `is not declared [5023 bytes, sha256 `)
 }
+
+// A tool whose calls argument rules decide reads "conditional" the same
+// way in the tools table, its JSON, the matrix table and the matrix
+// JSON, with the rules and their sources, and counts as allowed in the
+// exit status (0); a tool asked about by name reads "asks" (exit 1).
+func TestConditionalToolsReadAlikeEverywhere(t *testing.T) {
+	in := `{"declared": [{"name": "read_file"}, {"name": "web_fetch"}],
+		"layers": [{"name": "net", "allow": ["read_file", {"tool": "web_fetch", "domain": "example.org"}]}]}`
+	table, _, code := run(t, in, false, "tools", "--format", "table")
+	require.Equal(t, ExitOK, code, table)
+	require.Regexp(t, `(?m)^web_fetch\s+conditional\s`, table)
+	require.Contains(t, table, `allow {"domain":"example.org","tool":"web_fetch"} (layers[0].allow[1], url)`)
+	matrixTable, _, code := run(t, in, false, "tools", "--matrix", "--format", "table")
+	require.Equal(t, ExitOK, code, matrixTable)
+	require.Regexp(t, `(?m)^web_fetch\s+conditional\s`, matrixTable)
+	require.Contains(t, matrixTable, `allow {"domain":"example.org","tool":"web_fetch"} (layers[0].allow[1], url)`)
+
+	for _, args := range [][]string{{"tools", "--format", "json"}, {"tools", "--matrix", "--format", "json"}} {
+		out, _, code := run(t, in, false, args...)
+		require.Equal(t, ExitOK, code, out)
+		var doc struct {
+			Tools []struct {
+				Name, Outcome string
+				Allowed       bool
+				Rules         []struct{ Source string }
+			}
+			Rows []struct {
+				Tool, Outcome string
+				Allowed       bool
+				Rules         []struct{ Source string }
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &doc))
+		for _, row := range doc.Rows {
+			doc.Tools = append(doc.Tools, struct {
+				Name, Outcome string
+				Allowed       bool
+				Rules         []struct{ Source string }
+			}{row.Tool, row.Outcome, row.Allowed, row.Rules})
+		}
+		require.Len(t, doc.Tools, 2, "%v", args)
+		require.Equal(t, "allow", doc.Tools[0].Outcome, "%v", args)
+		require.Equal(t, "conditional", doc.Tools[1].Outcome, "%v", args)
+		require.True(t, doc.Tools[1].Allowed, "%v", args)
+		require.Len(t, doc.Tools[1].Rules, 1, "%v", args)
+		require.Equal(t, "layers[0].allow[1]", doc.Tools[1].Rules[0].Source, "%v", args)
+	}
+
+	asked := `{"declared": [{"name": "web_fetch"}], "layers": [{"name": "net", "ask": ["web_fetch"]}]}`
+	table, _, code = run(t, asked, false, "tools", "--format", "table")
+	require.Equal(t, ExitRefused, code, table)
+	require.Regexp(t, `(?m)^web_fetch\s+asks\s+ask\s+net`, table)
+}

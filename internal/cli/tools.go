@@ -27,7 +27,9 @@ const toolsExamples = `  # What the agent of a request may call, tool by tool
 
 Calls and run in the input are ignored. Several inputs (files,
 directories, JSON Lines, OPA decision logs) may follow the flags instead
-of -i. Exit status: 0 every declared tool allowed, 1 a tool refused, 3
+of -i. Exit status: 0 every declared tool allowed, outright or
+conditionally (argument rules then decide each call: the table lists
+them), 1 a tool refused or asked about by name, 3
 the request or configuration has errors (every tool is then refused), 2
 bad usage, unreadable input, a decision log event whose mask removed
 more than call arguments (not replayable: named on standard error) or
@@ -96,20 +98,6 @@ func catalogStatus(c *engine.Catalog) int {
 	return ExitOK
 }
 
-// matrixVerdict is a row's verdict: allowed, asks (a person), refused,
-// or "by arguments" when argument rules decide its calls.
-func matrixVerdict(row matrix.Row) string {
-	switch {
-	case row.ByArguments:
-		return "by arguments"
-	case row.Allowed:
-		return "allowed"
-	case row.Outcome == engine.OutcomeAsk:
-		return "asks"
-	}
-	return "refused"
-}
-
 // writeMatrixTable prints one row per tool and one column per check,
 // numbered; the legend under it names the checks.
 func writeMatrixTable(w io.Writer, m *matrix.Matrix) {
@@ -121,7 +109,7 @@ func writeMatrixTable(w io.Writer, m *matrix.Matrix) {
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	symbols := map[string]string{matrix.Pass: "pass", matrix.Refused: "REFUSED", matrix.Ask: "ASK", matrix.Exempt: "exempt", matrix.NotApplicable: "-"}
 	for _, row := range m.Rows {
-		verdict := matrixVerdict(row)
+		verdict := row.Verdict()
 		cells := []string{display.Value(row.Tool), verdict}
 		for _, c := range row.Cells {
 			cells = append(cells, symbols[c])
@@ -129,6 +117,13 @@ func writeMatrixTable(w io.Writer, m *matrix.Matrix) {
 		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	_ = tw.Flush()
+	var conditional []engine.ToolVerdict
+	for _, row := range m.Rows {
+		if row.Outcome == engine.OutcomeConditional {
+			conditional = append(conditional, engine.ToolVerdict{Name: row.Tool, Allowed: row.Allowed, Outcome: row.Outcome, Rules: row.Rules})
+		}
+	}
+	writeConditional(w, conditional)
 	fmt.Fprintln(w)
 	for i, check := range m.Checks {
 		fmt.Fprintf(w, "%3d  %s\n", i+1, check)

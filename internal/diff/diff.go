@@ -18,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/display"
 	"github.com/tooleval/tooleval/internal/inputs"
 )
 
@@ -146,11 +147,43 @@ type Group struct {
 	Requests int    `json:"requests"`
 }
 
-// EffectiveChange is a request whose effective tools change.
+// EffectiveChange is a request whose effective tools change: tools
+// added or removed, or allowed on both sides but outright on one and
+// conditionally (argument rules decide each call) on the other.
 type EffectiveChange struct {
 	Request string   `json:"request"`
 	Added   []string `json:"added"`
 	Removed []string `json:"removed"`
+	// Outcomes are the tools effective on both sides whose outcome
+	// changes (allow → conditional, conditional → allow).
+	Outcomes []ToolChange `json:"outcomes,omitempty"`
+}
+
+// ToolChange is a declared tool whose catalog outcome changes.
+type ToolChange struct {
+	Name   any            `json:"name"`
+	Before engine.Outcome `json:"before"`
+	After  engine.Outcome `json:"after"`
+}
+
+// String reads "Bash allow → conditional".
+func (t ToolChange) String() string {
+	return display.Value(t.Name) + " " + string(t.Before) + arrow + string(t.After)
+}
+
+// outcomeChanges are the tools of two catalogs of one request allowed
+// on both sides with different outcomes.
+func outcomeChanges(before, after *engine.Catalog) []ToolChange {
+	var out []ToolChange
+	for i, b := range before.Tools {
+		if i >= len(after.Tools) {
+			break
+		}
+		if a := after.Tools[i]; b.Allowed && a.Allowed && b.Outcome != a.Outcome {
+			out = append(out, ToolChange{b.Name, b.Outcome, a.Outcome})
+		}
+	}
+	return out
 }
 
 // ErrorsChange is a request whose error codes change.
@@ -391,8 +424,9 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 			return outcome{err: err}
 		}
 	}
-	if added, removed := listDiff(beforeTools.Effective, afterTools.Effective); whole == "" && (len(added) > 0 || len(removed) > 0) {
-		o.effective = &EffectiveChange{req.Source, added, removed}
+	added, removed := listDiff(beforeTools.Effective, afterTools.Effective)
+	if outcomes := outcomeChanges(beforeTools, afterTools); whole == "" && (len(added) > 0 || len(removed) > 0 || len(outcomes) > 0) {
+		o.effective = &EffectiveChange{req.Source, added, removed, outcomes}
 	}
 	if codesBefore, codesAfter := codes(before.Errors), codes(after.Errors); whole == "" && !slices.Equal(codesBefore, codesAfter) {
 		o.errors = &ErrorsChange{req.Source, codesBefore, codesAfter}
@@ -515,6 +549,10 @@ func explainChanges(ctx context.Context, base, candidate Policy, input ast.Value
 	return nil
 }
 
+// decidingChecks are the checks whose matched entries tell why a call
+// was let through: the name-level lists, and the argument rules it met.
+var decidingChecks = map[string]bool{"exclusion": true, "stage": true, "layer": true, "arguments": true}
+
 // why picks out of an explain trace the checks that decided a call:
 // for a refusal, the check that refused it (the first, which carries the
 // decision's reason); for an allowed call, and for a side whose verdict
@@ -534,7 +572,8 @@ func why(trace []engine.TraceStep, v Verdict) []Step {
 	}
 	out := []Step{}
 	for _, s := range trace {
-		if s.Entry != nil && s.Outcome != "refused" && (s.Check == "exclusion" || s.Check == "stage" || s.Check == "layer") {
+		matched := s.Entry != nil || len(s.Entries) > 0
+		if matched && s.Outcome != "refused" && decidingChecks[s.Check] {
 			out = append(out, s)
 		}
 	}

@@ -271,3 +271,34 @@ func TestReplayStopsOnAnUnreadableRequest(t *testing.T) {
 		[]Request{{Source: "broken.json", Input: json.RawMessage(`{"calls": [`)}}, Options{})
 	require.ErrorContains(t, err, "broken.json")
 }
+
+// TestAToolNowDecidedByItsArgumentsIsAChange: a deny rule added on a
+// tool's arguments keeps it effective but makes it conditional: the
+// report says so in the table, JSON and HTML, and the HTML's matrices
+// show the catalog's verdict (conditional), not a probe's refusal.
+func TestAToolNowDecidedByItsArgumentsIsAChange(t *testing.T) {
+	ctx := context.Background()
+	base, err := engine.New(ctx, engine.WithConfig(engine.Config{"tools": map[string]any{"allow": []any{"bash", "read_file"}}}))
+	require.NoError(t, err)
+	candidate, err := engine.New(ctx, engine.WithConfig(engine.Config{"tools": map[string]any{
+		"allow": []any{"bash", "read_file"},
+		"deny":  []any{map[string]any{"tool": "bash", "command_prefix": "rm"}},
+	}}))
+	require.NoError(t, err)
+	request := `{"declared": [{"name": "bash"}, {"name": "read_file"}],
+		"calls": [{"id": "a", "name": "bash", "args": {"command": "ls"}}]}`
+	r, err := Replay(ctx, Policy{Spec: "base", Engine: base}, Policy{Spec: "candidate", Engine: candidate},
+		[]Request{{Source: "r0", Input: json.RawMessage(request)}}, Options{Workers: 1})
+	require.NoError(t, err)
+	require.Empty(t, r.Changes, "ls is allowed on both sides")
+	require.Equal(t, []EffectiveChange{{Request: "r0", Added: []string{}, Removed: []string{},
+		Outcomes: []ToolChange{{Name: "bash", Before: engine.OutcomeAllow, After: engine.OutcomeConditional}}}}, r.Effective)
+	require.True(t, r.Changed())
+
+	var table, page bytes.Buffer
+	require.NoError(t, WriteTable(&table, r))
+	require.Contains(t, table.String(), "effective r0: added [], removed [], bash allow → conditional")
+	require.NoError(t, WriteHTML(ctx, &page, r, Policy{Spec: "base", Engine: base}, Policy{Spec: "candidate", Engine: candidate}))
+	require.Contains(t, page.String(), "bash allow → conditional")
+	require.Contains(t, page.String(), ">conditional<")
+}

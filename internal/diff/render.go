@@ -52,7 +52,7 @@ func WriteTable(w io.Writer, r *Report) error {
 		}
 	}
 	for _, e := range r.Effective {
-		fmt.Fprintf(w, "\neffective %s: added [%s], removed [%s]", display.Text(e.Request), names(e.Added), names(e.Removed))
+		fmt.Fprintf(w, "\neffective %s: %s", display.Text(e.Request), effectiveText(e))
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "\nerrors %s: [%s]"+arrow+"[%s]", display.Text(e.Request), strings.Join(e.Before, ", "), strings.Join(e.After, ", "))
@@ -91,7 +91,12 @@ func stepText(s Step) string {
 		}
 	}
 	out := strings.Join(parts, " ") + " " + s.Outcome
-	if s.Entry == nil && s.List == "allow" && s.Outcome == "refused" {
+	switch {
+	case s.Entry == nil && len(s.Entries) > 0 && s.Outcome == "refused":
+		out += ": meets none of " + entriesText(s.Entries, s.Sources)
+	case s.Entry == nil && len(s.Entries) > 0:
+		out += ": " + entriesText(s.Entries, s.Sources)
+	case s.Entry == nil && s.List == "allow" && s.Outcome == "refused":
 		out += ": no entry matched"
 	}
 	if s.Entry != nil {
@@ -110,6 +115,29 @@ func stepText(s Step) string {
 		out += ", rule " + s.Rule
 	}
 	return out
+}
+
+// effectiveText reads an effective change: "added [a], removed [b]",
+// then each tool whose outcome changes, "Bash allow → conditional".
+func effectiveText(e EffectiveChange) string {
+	text := "added [" + names(e.Added) + "], removed [" + names(e.Removed) + "]"
+	for _, t := range e.Outcomes {
+		text += ", " + t.String()
+	}
+	return text
+}
+
+// entriesText reads the entries of a step that names several, each
+// with its source: "entry {...} (config.tools.allow[2]), entry ...".
+func entriesText(entries []any, sources []string) string {
+	parts := make([]string, len(entries))
+	for i, e := range entries {
+		parts[i] = "entry " + display.Value(e)
+		if i < len(sources) && sources[i] != "" {
+			parts[i] += " (" + display.Text(sources[i]) + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func stepsText(steps []Step) string {
@@ -169,6 +197,9 @@ type pageChange struct {
 	Before, After                    pageVerdict
 	BeforeWhy, AfterWhy              []string
 }
+
+// verdictClass is the style of each tool verdict of a matrix.
+var verdictClass = map[string]string{"allowed": "allowed", "conditional": "masked", "asks": "masked", "refused": "denied"}
 
 type pageVerdict struct {
 	Text, Class string
@@ -248,7 +279,7 @@ func WriteHTML(ctx context.Context, w io.Writer, r *Report, base, candidate Poli
 		p.Changes = append(p.Changes, pc)
 	}
 	for _, e := range r.Effective {
-		p.Lists = append(p.Lists, pageList{e.Request, "effective tools", "added [" + names(e.Added) + "], removed [" + names(e.Removed) + "]"})
+		p.Lists = append(p.Lists, pageList{e.Request, "effective tools", effectiveText(e)})
 	}
 	for _, e := range r.Errors {
 		p.Lists = append(p.Lists, pageList{e.Request, "errors", "[" + strings.Join(e.Before, ", ") + "] → [" + strings.Join(e.After, ", ") + "]"})
@@ -306,11 +337,8 @@ func matrixPair(source string, base, candidate *matrix.Matrix) pageMatrices {
 			if i < len(other.Rows) {
 				twin = &other.Rows[i]
 			}
-			verdict := pageVerdict{"refused", "denied"}
-			if row.Allowed {
-				verdict = pageVerdict{"allowed", "allowed"}
-			}
-			pr := pageRow{Tool: display.Value(row.Tool), Verdict: verdict, Differs: twin == nil || twin.Allowed != row.Allowed}
+			verdict := pageVerdict{row.Verdict(), verdictClass[row.Verdict()]}
+			pr := pageRow{Tool: display.Value(row.Tool), Verdict: verdict, Differs: twin == nil || twin.Verdict() != row.Verdict()}
 			for k, outcome := range row.Cells {
 				cell := pageCell{Text: outcome, Class: outcome, Entry: display.Text(row.Entries[k])}
 				if outcome == matrix.NotApplicable {

@@ -2,7 +2,8 @@
 // every name-level check (exclusions, configured stages and inline
 // layers, deny lists then allow lists) with what the check said: a
 // reviewer sees a whole agent's permissions at a glance. The cells come
-// from data.tooleval.explain, asked with one call of each declared tool.
+// from data.tooleval.explain, asked with one call of each declared tool;
+// each row's verdict is the catalog's (data.tooleval.tools).
 package matrix
 
 import (
@@ -10,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
@@ -41,22 +43,39 @@ type Row struct {
 	// Tool is the declared name (not a string when the declaration is
 	// malformed).
 	Tool any `json:"tool"`
-	// Allowed is the tool's verdict: a call of it passes every
-	// name-level check.
-	Allowed bool `json:"allowed"`
-	// Outcome is the probe call's outcome: allow, ask (a layer asks a
-	// person about every call of the tool) or deny.
+	// Allowed and Outcome are the tool's verdict in the catalog
+	// (data.tooleval.tools), as `tooleval tools` gives it: allowed
+	// outright (allow), conditional (argument rules decide each call:
+	// Rules), ask (a layer asks a person about every call) or deny.
+	Allowed bool           `json:"allowed"`
 	Outcome engine.Outcome `json:"outcome"`
-	// ByArguments is true when argument rules decide the tool's calls:
-	// the probe, a call without arguments, was refused or asked about by
-	// one (its name-level cells may all pass).
-	ByArguments bool `json:"by_arguments"`
+	// Rules are, for a conditional tool, the argument rules asked of its
+	// calls.
+	Rules []engine.RuleInForce `json:"rules,omitempty"`
 	// Cells hold, per check, its outcome (Pass, Refused, Ask, Exempt or
 	// NotApplicable).
 	Cells []string `json:"cells"`
 	// Entries hold the entry that decided each cell, or "".
 	Entries []string `json:"entries"`
 }
+
+// Verdict is a tool's name-level verdict as every surface words it:
+// "allowed" (outright), "conditional" (argument rules decide each call),
+// "asks" (a person, about every call) or "refused".
+func Verdict(allowed bool, outcome engine.Outcome) string {
+	switch {
+	case outcome == engine.OutcomeConditional:
+		return "conditional"
+	case allowed:
+		return "allowed"
+	case outcome == engine.OutcomeAsk:
+		return "asks"
+	}
+	return "refused"
+}
+
+// Verdict is the row's verdict (the package's Verdict).
+func (r Row) Verdict() string { return Verdict(r.Allowed, r.Outcome) }
 
 // nameChecks are the trace steps that judge a tool by its name.
 var nameChecks = map[string]bool{"exclusion": true, "stage": true, "layer": true}
@@ -69,9 +88,17 @@ func Build(ctx context.Context, e *engine.Engine, input ast.Value) (*Matrix, err
 	if err != nil {
 		return nil, err
 	}
+	catalog, err := e.ToolsValue(ctx, request)
+	if err != nil {
+		return nil, err
+	}
+	if len(catalog.Tools) != len(d.Decisions) {
+		return nil, fmt.Errorf("the catalog has %d tools, the probe %d calls", len(catalog.Tools), len(d.Decisions))
+	}
 	m := &Matrix{Checks: []string{}, Rows: make([]Row, 0, len(d.Decisions)), Errors: d.Errors}
 	for i, c := range d.Decisions {
-		row := Row{Tool: names[i], Allowed: c.Allowed, Outcome: c.Outcome, ByArguments: c.Argument != ""}
+		t := catalog.Tools[i]
+		row := Row{Tool: names[i], Allowed: t.Allowed, Outcome: t.Outcome, Rules: t.Rules}
 		var checks []string
 		for _, step := range c.Trace {
 			if !nameChecks[step.Check] {
@@ -79,7 +106,7 @@ func Build(ctx context.Context, e *engine.Engine, input ast.Value) (*Matrix, err
 			}
 			checks = append(checks, title(step))
 			row.Cells = append(row.Cells, step.Outcome)
-			row.Entries = append(row.Entries, entryText(step.Entry))
+			row.Entries = append(row.Entries, stepEntry(step))
 		}
 		if i == 0 {
 			m.Checks = append(m.Checks, checks...)
@@ -141,6 +168,19 @@ func probe(input ast.Value) (ast.Object, []any) {
 // entryText is how a matrix cell names the entry that decided it: a
 // name entry as it is written, an argument rule (an object) as the JSON
 // it is written in, nothing for none.
+// stepEntry is the entry that decided a step, or the argument rules a
+// call meets (each a JSON text, joined with ", "), or "".
+func stepEntry(step engine.TraceStep) string {
+	if step.Entry != nil || len(step.Entries) == 0 {
+		return entryText(step.Entry)
+	}
+	texts := make([]string, len(step.Entries))
+	for i, e := range step.Entries {
+		texts[i] = entryText(e)
+	}
+	return strings.Join(texts, ", ")
+}
+
 func entryText(entry any) string {
 	switch e := entry.(type) {
 	case nil:

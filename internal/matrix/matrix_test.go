@@ -107,22 +107,37 @@ func TestBuildWithoutDeclaredTools(t *testing.T) {
 
 // TestBuildKnowsAsksAndArgumentRules: a tool a layer asks for by name is
 // an ask row with an ask cell; a tool whose calls argument rules decide is
-// marked by_arguments, whatever its name-level cells say.
+// a conditional row, allowed as the catalog says, with those rules, whatever
+// a call without arguments would get.
 func TestBuildKnowsAsksAndArgumentRules(t *testing.T) {
-	m := build(t, `{"declared": [{"name": "read_file"}, {"name": "write_file"}, {"name": "run_shell_command"}],
+	input := `{"declared": [{"name": "read_file"}, {"name": "write_file"}, {"name": "run_shell_command"}],
 		"layers": [{"name": "team", "allow": ["read_file", "write_file", {"tool": "run_shell_command", "command_prefix": "ls"}],
-		            "ask": ["write_file"]}]}`)
+		            "ask": ["write_file"]}]}`
+	m := build(t, input)
 	require.Empty(t, m.Errors)
 	ask := column(t, m, "layer team ask")
 	readFile, writeFile, shell := m.Rows[0], m.Rows[1], m.Rows[2]
 	require.Equal(t, engine.OutcomeAllow, readFile.Outcome)
-	require.False(t, readFile.ByArguments)
+	require.Empty(t, readFile.Rules)
 	require.Equal(t, engine.OutcomeAsk, writeFile.Outcome)
 	require.Equal(t, Ask, writeFile.Cells[ask])
-	require.False(t, writeFile.ByArguments)
-	require.Equal(t, engine.OutcomeDeny, shell.Outcome, "the probe carries no command")
-	require.True(t, shell.ByArguments)
+	require.Equal(t, engine.OutcomeConditional, shell.Outcome)
+	require.True(t, shell.Allowed)
+	require.Equal(t, []engine.RuleInForce{{
+		Layer: "team", List: "allow", Source: "layers[0].allow[2]", Reads: "command",
+		Rule: engine.ArgumentRule{"tool": "run_shell_command", "command_prefix": "ls"},
+	}}, shell.Rules)
 	require.NotContains(t, shell.Cells, Refused, "its name passes every name-level check")
+
+	// one answer: each row's verdict is the tools document's
+	e, err := embedded()
+	require.NoError(t, err)
+	c, err := e.ToolsValue(context.Background(), ast.MustParseTerm(input).Value)
+	require.NoError(t, err)
+	for i, tool := range c.Tools {
+		require.Equal(t, tool.Outcome, m.Rows[i].Outcome, "%v", tool.Name)
+		require.Equal(t, tool.Allowed, m.Rows[i].Allowed, "%v", tool.Name)
+	}
 }
 
 // TestEntriesAreWrittenAsJSON: an argument rule that decided a cell is

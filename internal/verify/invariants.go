@@ -120,10 +120,14 @@ func (inv *invariant) add(v Violation) {
 	}
 }
 
-// rank orders outcomes by how much they let through.
+// rank orders outcomes by how much they let through without a person:
+// every call (allow), the calls argument rules let through
+// (conditional), none without a person (ask), none (deny).
 func rank(o engine.Outcome) int {
 	switch o {
 	case engine.OutcomeAllow:
+		return 3
+	case engine.OutcomeConditional:
 		return 2
 	case engine.OutcomeAsk:
 		return 1
@@ -283,12 +287,20 @@ func delegations(r *references, u *universe, results []decided, narrows, askKept
 				v := violation(c, u, t, "")
 				v.Parent = &parent.subject
 				v.ParentOutcome = string(parent.verdicts[t].outcome)
-				if pr == 0 {
+				switch parent.verdicts[t].outcome {
+				case engine.OutcomeAsk:
+					how := "outright"
+					if c.verdicts[t].outcome == engine.OutcomeConditional {
+						how = "on the arguments its rules name, without a person"
+					}
+					v.Message = fmt.Sprintf("the parent must ask about %s, but this child is allowed it %s", u.names[t], how)
+					askKept.add(v)
+				case engine.OutcomeConditional:
+					v.Message = fmt.Sprintf("the parent is allowed %s only on the arguments its rules name, but this child is allowed it outright", u.names[t])
+					narrows.add(v)
+				default:
 					v.Message = fmt.Sprintf("the parent is refused %s, but this child gets %s", u.names[t], c.verdicts[t].outcome)
 					narrows.add(v)
-				} else {
-					v.Message = fmt.Sprintf("the parent must ask about %s, but this child is allowed it outright", u.names[t])
-					askKept.add(v)
 				}
 			}
 		}

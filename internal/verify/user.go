@@ -205,6 +205,9 @@ func (ui *UserInvariants) evalOne(ctx context.Context, u *universe, d decided) (
 		if v.reason != "" {
 			t["reason"], t["layer"] = v.reason, v.layer
 		}
+		if len(v.rules) > 0 {
+			t["rules"] = v.rules
+		}
 		tools[i] = t
 	}
 	calls := make([]any, len(d.calls))

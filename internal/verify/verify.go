@@ -118,6 +118,7 @@ type verdict struct {
 	outcome engine.Outcome
 	reason  string
 	layer   string
+	rules   []engine.RuleInForce // a conditional tool's
 }
 
 // decided is one subject with its verdicts, in universe order, and its
@@ -421,7 +422,7 @@ func fromCatalog(s Subject, u *universe, c *engine.Catalog) (decided, error) {
 	}
 	d := decided{subject: s, errors: c.Errors, verdicts: make([]verdict, len(c.Tools))}
 	for i, t := range c.Tools {
-		d.verdicts[i] = verdict{outcome: t.Outcome, reason: t.Reason, layer: t.Layer}
+		d.verdicts[i] = verdict{outcome: t.Outcome, reason: t.Reason, layer: t.Layer, rules: t.Rules}
 	}
 	return d, nil
 }

@@ -18,11 +18,14 @@ import data.tooleval.verdict
 # description: |
 #   The catalog of a request, given its compiled context:
 #   {errors, effective, tools}. tools has one entry per declaration, in
-#   order: {name, allowed, outcome} or {name, allowed, outcome, reason,
-#   layer}, outcome "allow", "ask" (a layer asks for it by name: reason
-#   ask) or "deny"; effective is the sorted names (as declared) that are
-#   allowed. Under an error every tool is refused (invalid_config) and
-#   effective is empty.
+#   order: {name, allowed, outcome}, {name, allowed, outcome, rules} or
+#   {name, allowed, outcome, reason, layer}, outcome "allow" (every call
+#   of it is let through by name), "conditional" (let through by name,
+#   and argument rules decide each call: rules lists them, see
+#   tooleval.verdict.tool_argument_rules), "ask" (a layer asks for it by
+#   name: reason ask) or "deny"; effective is the sorted names (as
+#   declared) that are allowed, outright or conditionally. Under an error
+#   every tool is refused (invalid_config) and effective is empty.
 catalog(ctx, request) := {
 	"errors": ctx.errors,
 	"effective": sort([t.name | some t in tools; t.allowed == true]),
@@ -31,12 +34,18 @@ catalog(ctx, request) := {
 	# a tool a layer asks for is not allowed by name either (reason ask);
 	# a refusal wins over an ask
 	refusals := object.union(verdict.tool_asks(ctx.checks, ctx.tools), verdict.tool_refusals(ctx.checks, ctx.tools))
-	tools := [_tool(ctx, refusals, d) | some d in shape.list_field(shape.document(request), "declared")]
+	rules := verdict.tool_argument_rules(ctx.checks, ctx.tools)
+	tools := [_tool(ctx, refusals, rules, d) | some d in shape.list_field(shape.document(request), "declared")]
 }
 
 # A tool is allowed only when it was found among the declared tools and
-# no check refused it; anything else is refused.
-_tool(ctx, refusals, d) := _verdict(d.name, refusals[c]) if {
+# no check refused it (conditionally when argument rules are asked of
+# it); anything else is refused.
+_tool(ctx, refusals, rules, d) := _verdict(d.name, refusals[c]) if {
+	count(ctx.errors) == 0
+	c := canonical_or_null(d.name)
+	ctx.tools[c]
+} else := {"name": d.name, "allowed": true, "outcome": "conditional", "rules": rules[c]} if {
 	count(ctx.errors) == 0
 	c := canonical_or_null(d.name)
 	ctx.tools[c]

@@ -67,3 +67,77 @@ test_an_asked_tool_is_not_effective if {
 		{"name": "Refund", "allowed": false, "outcome": "deny", "reason": "denied", "layer": "tenant"},
 	]
 }
+
+# [layers, tool, its catalog entry less its name]: a tool the name-level
+# rules let through is conditional when argument rules are asked of its
+# calls, with those rules in the order of the checks and lists.
+conditional_cases := [
+	[
+		[{"name": "net", "allow": [{"tool": "web_fetch", "domain": "example.org"}]}],
+		"web_fetch",
+		{"allowed": true, "outcome": "conditional", "rules": [{
+			"layer": "net", "list": "allow", "source": "layers[0].allow[0]",
+			"rule": {"tool": "web_fetch", "domain": "example.org"}, "reads": "url",
+		}]},
+	],
+	[
+		# allowed outright, a deny rule still bites some calls
+		[{"name": "shell", "allow": ["bash"], "deny": ["write_file", {"tool": "bash", "command_prefix": "rm"}]}],
+		"bash",
+		{"allowed": true, "outcome": "conditional", "rules": [{
+			"layer": "shell", "list": "deny", "source": "layers[0].deny[1]",
+			"rule": {"tool": "bash", "command_prefix": "rm"}, "reads": "command",
+		}]},
+	],
+	[
+		# an allow rule is not asked of a tool its list names outright
+		[{"name": "shell", "allow": ["bash", {"tool": "bash", "command_prefix": "ls"}]}],
+		"bash",
+		{"allowed": true, "outcome": "allow"},
+	],
+	[
+		[
+			{"name": "a", "ask": [{"tool": "bash", "command_prefix": "git push"}]},
+			{"name": "b", "allow": [{"tool": "bash", "command_prefix": "git"}]},
+		],
+		"bash",
+		{"allowed": true, "outcome": "conditional", "rules": [
+			{
+				"layer": "a", "list": "ask", "source": "layers[0].ask[0]",
+				"rule": {"tool": "bash", "command_prefix": "git push"}, "reads": "command",
+			},
+			{
+				"layer": "b", "list": "allow", "source": "layers[1].allow[0]",
+				"rule": {"tool": "bash", "command_prefix": "git"}, "reads": "command",
+			},
+		]},
+	],
+	[
+		# rules of another tool ask nothing of this one
+		[{"name": "shell", "deny": [{"tool": "bash", "command_prefix": "rm"}]}],
+		"read_file",
+		{"allowed": true, "outcome": "allow"},
+	],
+	[
+		# a refusal by name wins
+		[{"name": "net", "deny": ["web_fetch"], "allow": [{"tool": "web_fetch", "domain": "example.org"}]}],
+		"web_fetch",
+		{"allowed": false, "outcome": "deny", "reason": "denied", "layer": "net"},
+	],
+	[
+		# so does an ask by name
+		[{"name": "net", "ask": ["web_fetch"], "deny": [{"tool": "web_fetch", "domain": "evil.example"}]}],
+		"web_fetch",
+		{"allowed": false, "outcome": "ask", "reason": "ask", "layer": "net"},
+	],
+]
+
+test_a_tool_decided_by_its_arguments_is_conditional if {
+	every case in conditional_cases {
+		[layers, tool, want] := case
+		t := tooleval.tools with input as {"declared": [{"name": tool}], "layers": layers}
+		t.errors == []
+		t.tools == [object.union({"name": tool}, want)]
+		t.effective == [n | some n in [tool]; want.allowed]
+	}
+}
