@@ -449,3 +449,35 @@ conditional_allow(compiled, name, record) := matching if {
 	count(matching) > 0
 	not pattern.matches(compiled.names, name, record)
 }
+
+# METADATA
+# description: |
+#   The rules of rules (compiled allow rules of one tool, see permits)
+#   that let through some of a call read as readings: a command rule a
+#   part of the command read exactly meets, a domain rule the URL's host
+#   meets, a path rule the call's paths meet, an args_pattern or args
+#   rule its arguments meet. What an explanation names as the rules a
+#   call was let through on; permits alone decides.
+permitting_rules(rules, readings) := [rule | some rule in rules; _permits_some(rule, readings)]
+
+_permits_some(rule, readings) if {
+	rule.reads == "command"
+	some part in readings.command.parts
+	part.exact
+	_allows_words([rule], part.words)
+}
+
+_permits_some(rule, readings) if {
+	rule.reads == "url"
+	url_matches(readings.url, rule.value, "allow")
+}
+
+_permits_some(rule, readings) if {
+	rule.reads == "path"
+	path_permits([rule.matcher], readings.path)
+}
+
+_permits_some(rule, readings) if {
+	rule.reads == "args"
+	_kind_permits("args", [rule], readings)
+}

@@ -30,7 +30,9 @@
 #   layer of the call's decision.
 package tooleval.tracing
 
+import data.tooleval.arguments
 import data.tooleval.batch
+import data.tooleval.checks
 import data.tooleval.configuration
 import data.tooleval.layers
 import data.tooleval.pattern
@@ -167,7 +169,7 @@ _steps("action", _, _, f) := [_step({"check": "action", "name": "read_only"}, ve
 
 _steps("paths", _, _, f) := [_step({"check": "paths"}, verdict.outcome("paths", null, f))]
 
-_steps("arguments", _, _, f) := [object.union(_step({"check": "arguments"}, o), _argument_detail(o))] if {
+_steps("arguments", _, _, f) := [object.union(_step({"check": "arguments"}, o), _argument_detail(o, f))] if {
 	o := verdict.outcome("arguments", null, f)
 }
 
@@ -177,8 +179,9 @@ _steps("ask", ctx, lists, f) := [_ask_step(k, c, lists.layers[k], f) | some k, c
 
 # A refused arguments step's detail: the list, the rule that bit (its
 # entry and source) or the allow rules the call did not meet, and how
-# the argument was read.
-_argument_detail(o) := {
+# the argument was read; a passed one's, the allow rules the call was
+# let through on.
+_argument_detail(o, f) := {
 	"list": o.refusal.list,
 	"entry": o.refusal.rule.entry,
 	"source": sprintf("%s.deny[%d]", [o.refusal.source, o.refusal.rule.index]),
@@ -192,7 +195,29 @@ _argument_detail(o) := {
 	"readings": {rule.reads: o.refusal.readings[rule.reads] | some rule in o.refusal.rules},
 } if {
 	o.refusal.list == "allow"
+} else := _permitted_by(f.ctx.checks.arguing, f) if {
+	o.outcome == "pass"
 } else := {}
+
+# The allow rules of the checks that the call with facts f was let
+# through on ({list, entries, sources}), {} when none decided it.
+_permitted_by(checks_arguing, f) := {
+	"list": "allow",
+	"entries": [p.entry | some p in permitted],
+	"sources": [p.source | some p in permitted],
+} if {
+	permitted := [p | some c in checks_arguing; some p in _permitting(c, f)]
+	count(permitted) > 0
+} else := {}
+
+# The allow rules of check c the call with facts f meets, each {entry,
+# source}; [] when c lets its tool through whatever its arguments.
+_permitting(c, f) := [{"entry": rule.entry, "source": sprintf("%s.allow[%d]", [c.arguments.source, rule.index])} |
+	some rule in arguments.permitting_rules(rules, verdict.call_readings(f))
+] if {
+	not checks.exempt(c, f.tool)
+	rules := arguments.conditional_allow(c.arguments, f.canonical, f.tool)
+} else := []
 
 # A step: what it is (check, name, list) and the outcome, with the
 # reason, layer and rule of a refusal.
@@ -223,7 +248,7 @@ _deny_step(k, c, l, f) := object.union(_step(what, o), _hits(o, l.deny, l.deny_s
 	o := verdict.outcome("deny", k, f)
 }
 
-_allow_step(k, c, l, f) := object.union(_step(what, o), _allow_attribution(o, l, f)) if {
+_allow_step(k, c, l, f) := object.union(_step(what, o), _allow_attribution(o, c, l, f)) if {
 	what := {"check": l.kind, "name": c.name, "list": "allow"}
 	o := verdict.outcome("allow", k, f)
 }
@@ -258,9 +283,9 @@ _hits(o, entries, entry_sources, kind, f) := _first_hit(entries, entry_sources, 
 
 # The allow list a refusal comes from, or the entry that let the tool
 # through.
-_allow_attribution(o, l, f) := {"source": _allow_source(l)} if {
+_allow_attribution(o, c, l, f) := {"source": _allow_source(l)} if {
 	o.outcome == "refused"
-} else := _allowed_by(l, f) if {
+} else := _allowed_by(c, l, f) if {
 	o.outcome == "pass"
 } else := {}
 
@@ -268,10 +293,27 @@ _allow_source(l) := sprintf("%s.servers", [l.base]) if {
 	l.servers != null
 } else := l.allow_list_source
 
-# The allow entry that let the tool through, with its source.
-_allowed_by(l, f) := _first_server(l, f) if {
+# The allow entry that let the tool through, with its source: a name
+# entry, else the argument rules of the list the call meets (entries
+# and sources: the arguments step decides on them), else every rule of
+# the list for its tool (the call meets none: the arguments step refuses
+# it).
+_allowed_by(c, l, f) := _first_server(l, f) if {
 	l.servers != null
-} else := _first_hit(l.allow, l.allow_sources, "allow", f)
+} else := hit if {
+	hit := _first_hit([e | some e in l.allow; not is_object(e)], [s | some j, s in l.allow_sources; not is_object(l.allow[j])], "allow", f)
+	hit != {}
+} else := {"entries": [p.entry | some p in permitted], "sources": [p.source | some p in permitted]} if {
+	permitted := _permitting(c, f)
+	count(permitted) > 0
+} else := {"entries": [h.entry | some h in hits], "sources": [h.source | some h in hits]} if {
+	hits := [h |
+		some j, entry in l.allow
+		is_object(entry)
+		some h in _entry_hits(entry, l.allow_sources[j], "allow", configuration.prepared.vocabulary, f)
+	]
+	count(hits) > 0
+} else := {}
 
 _first_server(l, f) := hits[0] if {
 	f.tool.kind == "mcp"

@@ -241,3 +241,51 @@ test_configured_stages_name_the_configuration if {
 	sources[["b", "caller", "allow"]] == ["grep", "input.caller.scopes[1]"]
 	sources[["c", "global_policy", "deny"]] == ["debug_*", "config.tools.deny[0]"]
 }
+
+# [url, the allow step's and the arguments step's {entries, sources}, the
+# arguments step's outcome]: an explanation names the argument rules a
+# call met, not the first rule of its tool; a call that meets none is
+# shown against all of them.
+rule_attribution_cases := [
+	[
+		"https://example.org/a",
+		{"entries": [{"tool": "web_fetch", "domain": "example.org"}], "sources": ["layers[0].allow[2]"]},
+		"pass",
+	],
+	[
+		"https://docs.example.com/",
+		{"entries": [{"tool": "web_fetch", "domain": "docs.example.com"}], "sources": ["layers[0].allow[1]"]},
+		"pass",
+	],
+	[
+		"https://evil.example/",
+		{
+			"entries": [{"tool": "web_fetch", "domain": "docs.example.com"}, {"tool": "web_fetch", "domain": "example.org"}],
+			"sources": ["layers[0].allow[1]", "layers[0].allow[2]"],
+		},
+		"refused",
+	],
+]
+
+test_an_explanation_names_the_argument_rule_that_decided if {
+	every case in rule_attribution_cases {
+		[url, want, arguments_outcome] := case
+		e := tooleval.explain with input as {
+			"declared": [{"name": "read_file"}, {"name": "web_fetch"}],
+			"layers": [{"name": "net", "allow": [
+				"read_file",
+				{"tool": "web_fetch", "domain": "docs.example.com"},
+				{"tool": "web_fetch", "domain": "example.org"},
+			]}],
+			"calls": [{"id": "1", "name": "web_fetch", "args": {"url": url}}],
+		}
+		some allow_step in e.decisions[0].trace
+		allow_step.list == "allow"
+		allow_step.check == "layer"
+		object.filter(allow_step, {"entries", "sources"}) == want
+		some arguments_step in e.decisions[0].trace
+		arguments_step.check == "arguments"
+		arguments_step.outcome == arguments_outcome
+		object.filter(arguments_step, {"entries", "sources"}) == want
+	}
+}

@@ -152,6 +152,12 @@ otherwise_asked_rules(c, f) := rules if {
 	not arguments.permits(rules, _readings(f), arguments.required_readings(_sources(f)))
 }
 
+# METADATA
+# description: |
+#   The readings of the call with facts f (tooleval.arguments.readings),
+#   as the argument checks read it: what an explanation quotes.
+call_readings(f) := _readings(f)
+
 # The readings of the call (tooleval.arguments.readings): of the
 # arguments the configuration in force names for its tool, of its path
 # arguments under the request's workspace, and of its arguments.
