@@ -206,11 +206,8 @@ func readCodexRules(f File) ([]codexRule, []Note, error) {
 			return nil, fmt.Errorf("decision must be \"allow\", \"prompt\" or \"forbidden\", not %s", decision)
 		}
 		r.decision = d
-		if justification != starlark.None {
-			j, ok := starlark.AsString(justification)
-			if !ok || strings.TrimSpace(j) == "" {
-				return nil, errors.New("justification cannot be empty")
-			}
+		if err := codexJustification(justification); err != nil {
+			return nil, err
 		}
 		if r.match, err = codexExamples(match); err != nil {
 			return nil, fmt.Errorf("match: %w", err)
@@ -232,17 +229,11 @@ func readCodexRules(f File) ([]codexRule, []Note, error) {
 		rules = append(rules, r)
 		return starlark.None, nil
 	})
-	noted := func(name, text string) *starlark.Builtin {
-		return starlark.NewBuiltin(name, func(thread *starlark.Thread, b *starlark.Builtin, _ starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			notes = append(notes, Note{at(thread), text})
-			return starlark.None, nil
-		})
-	}
+	note := func(thread *starlark.Thread, text string) { notes = append(notes, Note{at(thread), text}) }
 	predeclared := starlark.StringDict{
-		"prefix_rule": prefixRule,
-		"host_executable": noted("host_executable", "host_executable: not carried: an allow rule here matches the program as the rule spells it, "+
-			"never by the absolute path of the executable (narrower); forbidden and prompt rules bite the program by any path"),
-		"network_rule": noted("network_rule", "network_rule: not carried: network rules govern the sandbox's network access, which the runtime keeps; tooleval decides tool calls"),
+		"prefix_rule":     prefixRule,
+		"host_executable": codexHostExecutable(note),
+		"network_rule":    codexNetworkRule(note),
 	}
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true}
 	if _, err := starlark.ExecFileOptions(opts, thread, f.Name, f.Data, predeclared); err != nil {

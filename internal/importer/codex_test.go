@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -178,4 +179,44 @@ network_rule(host = "example.com", protocol = "https", decision = "allow")
 	}
 	assert.Contains(t, located, "r.rules:7")
 	assert.Contains(t, located, "r.rules:8")
+}
+
+// Codex refuses a rules file that calls network_rule or host_executable
+// with an argument they do not take, or a protocol or decision
+// network_rule does not know (#[starlark_module] functions of fixed
+// parameters in codex-rs/execpolicy/src/parser.rs): so does the import.
+func TestCodexRefusesWhatCodexRefuses(t *testing.T) {
+	t.Parallel()
+	for _, rules := range []string{
+		`network_rule(host = "api.github.com", protocl = "https", decision = "allow")`,
+		`network_rule(host = "api.github.com", protocol = "https")`,
+		`network_rule(host = "api.github.com", protocol = "gopher", decision = "allow")`,
+		`network_rule(host = "api.github.com", protocol = "https", decision = "permit")`,
+		`network_rule(host = "api.github.com", protocol = "https", decision = "allow", justification = " ")`,
+		`host_executable(nme = "git", paths = ["/usr/bin/git"])`,
+		`host_executable(name = "bin/git", paths = ["/usr/bin/git"])`,
+		`host_executable(name = "git", paths = [1])`,
+	} {
+		t.Run(rules, func(t *testing.T) {
+			_, err := Codex([]File{{Name: "r.rules", Data: []byte("prefix_rule(pattern = [\"git\"])\n" + rules)}}, CodexOptions{})
+			require.Error(t, err)
+			assert.True(t, errors.Is(err, ErrInvalid), "%v", err)
+			assert.Contains(t, err.Error(), "r.rules:2")
+		})
+	}
+}
+
+// An unknown keyword of prefix_rule and a function Codex does not have
+// are Starlark errors in Codex and here alike (pinned: they were refused
+// before network_rule's and host_executable's arguments were checked).
+func TestCodexRefusesUnknownCalls(t *testing.T) {
+	t.Parallel()
+	for rules, says := range map[string]string{
+		`prefix_rule(pattern = ["git"], decison = "forbidden")`: `unexpected keyword argument "decison" (did you mean decision?)`,
+		`prefx_rule(pattern = ["git"])`:                         "undefined: prefx_rule",
+	} {
+		_, err := Codex([]File{{Name: "r.rules", Data: []byte(rules)}}, CodexOptions{})
+		require.ErrorIs(t, err, ErrInvalid)
+		assert.Contains(t, err.Error(), says)
+	}
 }
