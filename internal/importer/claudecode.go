@@ -117,6 +117,11 @@ func ClaudeCode(files []File) (Result, error) {
 		if dec.More() {
 			return Result{}, invalid(f.Name, "a settings file is one JSON object")
 		}
+		rules := 0
+		if s.Permissions != nil {
+			rules = len(s.Permissions.Allow) + len(s.Permissions.Ask) + len(s.Permissions.Deny)
+		}
+		notes = append(notes, claudeUnknownKeys(f, rules)...)
 		if len(s.Hooks) > 0 && string(s.Hooks) != "null" && string(s.Hooks) != "{}" {
 			notes = append(notes, Note{f.Name + ": hooks", "not carried: a PreToolUse hook's decisions are its own; keep the hook in the runtime"})
 		}

@@ -243,6 +243,9 @@ func readCodexRules(f File) ([]codexRule, []Note, error) {
 		}
 		return nil, nil, invalid(f.Name, "%v", err)
 	}
+	if len(rules) == 0 {
+		notes = append(notes, Note{f.Name, "no prefix_rule calls: no command rule is imported from this file"})
+	}
 	return rules, notes, nil
 }
 

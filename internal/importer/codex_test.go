@@ -220,3 +220,14 @@ func TestCodexRefusesUnknownCalls(t *testing.T) {
 		assert.Contains(t, err.Error(), says)
 	}
 }
+
+// A rules file with no prefix_rule says so.
+func TestCodexNoRules(t *testing.T) {
+	t.Parallel()
+	for _, rules := range []string{"# none yet\n", `network_rule(host = "api.github.com", protocol = "https", decision = "allow")`} {
+		res := codexImport(t, rules, "untrusted")
+		requireNoted(t, res.Notes, []noted{{"r.rules", "no prefix_rule calls"}}, nil)
+	}
+	res := codexImport(t, `prefix_rule(pattern = ["git"])`, "untrusted")
+	requireNoted(t, res.Notes, nil, []string{"r.rules"})
+}

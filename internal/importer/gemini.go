@@ -269,10 +269,12 @@ func (r geminiRule) applies(mode string, headless bool) bool {
 // readGeminiPolicy reads one policy file as Gemini's loader does
 // (packages/core/src/policy/toml-loader.ts). What Gemini reports as an
 // error in a file (bad TOML, a field of the wrong type, a priority out of
-// range, commandPrefix on another tool) makes it not valid policy.
+// range, commandPrefix on another tool) makes it not valid policy; a key
+// Gemini drops is dropped, with a note.
 func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
 	var doc map[string]any
-	if _, err := toml.Decode(string(f.Data), &doc); err != nil {
+	md, err := toml.Decode(string(f.Data), &doc)
+	if err != nil {
 		return nil, nil, invalid(f.Name, "not TOML: %v", err)
 	}
 	if err := tomlNewer(string(f.Data)); err != nil {
@@ -313,8 +315,16 @@ func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
 	if err != nil {
 		return nil, nil, invalid(f.Name, "%v", err)
 	}
+	layout := tomlLayoutOf(md)
+	// Gemini's own default policies hold keys its loader drops (name in
+	// agents.toml, [rule.safety_checker] in write.toml): read alike,
+	// and not noted, as nothing there is the user's to fix
+	userFile := tier != geminiDefaultTier
 	var rules []geminiRule
 	var notes []Note
+	if userFile {
+		notes = geminiFileNotes(f.Name, doc, len(ruleTables), len(checkerTables))
+	}
 	for i, t := range ruleTables {
 		at := fmt.Sprintf("%s: rule #%d", f.Name, i+1)
 		got, ruleNotes, err := readGeminiRule(t, at, tier, false)
@@ -322,6 +332,10 @@ func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
 			return nil, nil, invalid(at, "%v", err)
 		}
 		rules = append(rules, got...)
+		if userFile {
+			_, keys := layout.table("rule", i, t)
+			notes = append(notes, geminiUnknownKeys(t, keys, at, false)...)
+		}
 		notes = append(notes, ruleNotes...)
 	}
 	for i, t := range checkerTables {
@@ -331,6 +345,10 @@ func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
 			return nil, nil, invalid(at, "%v", err)
 		}
 		rules = append(rules, got...)
+		if userFile {
+			_, keys := layout.table("safety_checker", i, t)
+			notes = append(notes, geminiUnknownKeys(t, keys, at, true)...)
+		}
 		notes = append(notes, ruleNotes...)
 	}
 	return rules, notes, nil
@@ -397,6 +415,9 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 		into **string
 	}{{"mcpName", &mcpName}, {"subagent", &subagent}, {"argsPattern", &argsPattern},
 		{"commandRegex", &commandRegex}, {"denyMessage", &denyMessage}, {"deny_message", &denyMessageOld}} {
+		if checker && !slices.Contains(geminiCheckerKeys, field.key) {
+			continue // not in a checker's schema: Gemini drops it (geminiUnknownKeys)
+		}
 		if *field.into, err = str(field.key); err != nil {
 			return nil, nil, err
 		}
