@@ -108,7 +108,8 @@ func ClaudeCode(files []File) (Result, error) {
 	mode, modeAt := "default", ""
 	disableBypass := false
 	var notes []Note
-	for _, f := range files {
+	places := notePlaces{}
+	for i, f := range files {
 		var s claudeSettings
 		dec := json.NewDecoder(bytes.NewReader(f.Data))
 		if err := dec.Decode(&s); err != nil {
@@ -117,6 +118,7 @@ func ClaudeCode(files []File) (Result, error) {
 		if dec.More() {
 			return Result{}, invalid(f.Name, "a settings file is one JSON object")
 		}
+		places.jsonPlaces(i, f.Name, f.Data)
 		rules := 0
 		if s.Permissions != nil {
 			rules = len(s.Permissions.Allow) + len(s.Permissions.Ask) + len(s.Permissions.Deny)
@@ -227,7 +229,7 @@ func ClaudeCode(files []File) (Result, error) {
 	} else {
 		tools["allow"] = allowList.list()
 	}
-	return Result{Overlay: map[string]any{"preset": "claude_code", "tools": tools}, Notes: notes}, nil
+	return Result{Overlay: map[string]any{"preset": "claude_code", "tools": tools}, Notes: places.inFileOrder(notes)}, nil
 }
 
 // claudeMode is what a permission mode makes of the overlay.

@@ -105,8 +105,9 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 	}
 	var rules []codexRule
 	var notes []Note
-	for _, f := range files {
-		got, fileNotes, err := readCodexRules(f)
+	places := notePlaces{}
+	for i, f := range files {
+		got, fileNotes, err := readCodexRules(f, i, places)
 		if err != nil {
 			return Result{}, err
 		}
@@ -172,19 +173,22 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 	}
 	tools["ask"] = askList.list()
 	overlay := map[string]any{"preset": CodexPreset, "builtin_tools": toAny(codexTools), "tools": tools}
-	return Result{Overlay: overlay, Notes: notes}, nil
+	return Result{Overlay: overlay, Notes: places.inFileOrder(notes)}, nil
 }
 
-// readCodexRules runs one rules file in a Starlark interpreter with
-// Codex's builtins and returns its prefix rules.
-func readCodexRules(f File) ([]codexRule, []Note, error) {
+// readCodexRules runs one rules file (file number file) in a Starlark
+// interpreter with Codex's builtins and returns its prefix rules; the
+// places of the calls are recorded in places.
+func readCodexRules(f File, file int, places notePlaces) ([]codexRule, []Note, error) {
 	var rules []codexRule
 	var notes []Note
 	thread := &starlark.Thread{Name: f.Name}
 	thread.SetMaxExecutionSteps(10_000_000)
 	at := func(thread *starlark.Thread) string {
 		pos := thread.CallFrame(1).Pos
-		return fmt.Sprintf("%s:%d", f.Name, pos.Line)
+		location := fmt.Sprintf("%s:%d", f.Name, pos.Line)
+		places.add(location, notePlace{file: file, pos: int(pos.Line)})
+		return location
 	}
 	prefixRule := starlark.NewBuiltin("prefix_rule", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var pattern *starlark.List
@@ -244,6 +248,7 @@ func readCodexRules(f File) ([]codexRule, []Note, error) {
 		return nil, nil, invalid(f.Name, "%v", err)
 	}
 	if len(rules) == 0 {
+		places.add(f.Name, notePlace{file: file})
 		notes = append(notes, Note{f.Name, "no prefix_rule calls: no command rule is imported from this file"})
 	}
 	return rules, notes, nil

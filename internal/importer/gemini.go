@@ -130,9 +130,11 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	}
 	var rules []geminiRule
 	var notes []Note
+	places, read := notePlaces{}, 0 // read: the files read so far, in Gemini's order
 	load := func(fs []File, tier int) error {
 		for _, f := range fs {
-			got, fileNotes, err := readGeminiPolicy(f, tier)
+			got, fileNotes, err := readGeminiPolicy(f, tier, places, read)
+			read++
 			if err != nil {
 				return err
 			}
@@ -244,7 +246,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	if len(b.subDeny.items) > 0 || len(b.subAsk.items) > 0 {
 		overlay["subagents"] = map[string]any{"deny": b.subDeny.list(), "ask": b.subAsk.list()}
 	}
-	return Result{Overlay: overlay, Notes: uniqueNotes(b.notes)}, nil
+	return Result{Overlay: overlay, Notes: places.inFileOrder(uniqueNotes(b.notes))}, nil
 }
 
 // uniqueNotes drops a note said again (a rule of several tool names is
@@ -270,8 +272,9 @@ func (r geminiRule) applies(mode string, headless bool) bool {
 // (packages/core/src/policy/toml-loader.ts). What Gemini reports as an
 // error in a file (bad TOML, a field of the wrong type, a priority out of
 // range, commandPrefix on another tool) makes it not valid policy; a key
-// Gemini drops is dropped, with a note.
-func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
+// Gemini drops is dropped, with a note. The places of the file's rules
+// are recorded in places, as file number file.
+func readGeminiPolicy(f File, tier int, places notePlaces, file int) ([]geminiRule, []Note, error) {
 	var doc map[string]any
 	md, err := toml.Decode(string(f.Data), &doc)
 	if err != nil {
@@ -316,6 +319,7 @@ func readGeminiPolicy(f File, tier int) ([]geminiRule, []Note, error) {
 		return nil, nil, invalid(f.Name, "%v", err)
 	}
 	layout := tomlLayoutOf(md)
+	layout.places(places, file, f.Name, len(ruleTables), len(checkerTables))
 	// Gemini's own default policies hold keys its loader drops (name in
 	// agents.toml, [rule.safety_checker] in write.toml): read alike,
 	// and not noted, as nothing there is the user's to fix

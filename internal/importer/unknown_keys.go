@@ -193,6 +193,24 @@ func (l tomlLayout) table(array string, i int, t map[string]any) (at int, keys [
 	return at, keys
 }
 
+// places records where each rule, safety checker and top-level key of a
+// policy file (file index file) is.
+func (l tomlLayout) places(p notePlaces, file int, name string, rules, checkers int) {
+	p.add(name, notePlace{file: file, pos: -1})
+	for key, at := range l.top {
+		p.add(name+": "+key, notePlace{file: file, pos: at})
+	}
+	for _, a := range []struct {
+		array, label string
+		n            int
+	}{{"rule", "rule", rules}, {"safety_checker", "safety_checker", checkers}} {
+		for i := range a.n {
+			at, _ := l.table(a.array, i, nil)
+			p.add(fmt.Sprintf("%s: %s #%d", name, a.label, i+1), notePlace{file: file, pos: at, rank: i})
+		}
+	}
+}
+
 // geminiFileNotes are the notes on a policy file's top-level keys that
 // Gemini CLI does not read, and on a file with no rules.
 func geminiFileNotes(name string, doc map[string]any, rules, checkers int) []Note {
