@@ -76,3 +76,48 @@ func TestCheckPointsASettingsFileToImport(t *testing.T) {
 	require.Equal(t, ExitErrors, code)
 	require.NotContains(t, stderr, "settings file", "an ordinary unknown key is not taken for a runtime's settings")
 }
+
+// A key the runtime does not read is a located note on standard error,
+// in the order of the files (exit 0: the runtime loads the rest), or a
+// refusal where the runtime refuses the file (exit 3, nothing written).
+func TestImportNotesKeysTheRuntimeDoesNotRead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(path, []byte(text), 0o600))
+		return path
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string // in this order
+	}{
+		{"claude-code", []string{"claude-code",
+			write("a.json", `{"permissions": {"alow": ["Bash(ls:*)"], "deny": ["Read(./.env)"]}}`),
+			write("b.json", `{"permissions": {"defaultMode": "acceptEdits"}}`)}, ExitOK,
+			[]string{"tooleval import: " + filepath.Join(dir, "a.json") + ": permissions.alow: not a permission setting in Claude Code's settings reference (did you mean allow?)",
+				filepath.Join(dir, "a.json") + ": permissions.deny[0]: ",
+				"tooleval import: " + filepath.Join(dir, "b.json") + ": no permission rules"}},
+		{"gemini", []string{"gemini", "--no-default-policies",
+			write("p.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefx = \"git\"\ndecision = \"allow\"\npriority = 100\n\n[[rules]]\ntoolName = \"read_file\"\ndecision = \"deny\"\npriority = 1\n")}, ExitOK,
+			[]string{"tooleval import: " + filepath.Join(dir, "p.toml") + ": rule #1: commandPrefx is not a key Gemini CLI reads in a [[rule]] (did you mean commandPrefix?): Gemini drops it, and so does the import: this rule allows every run_shell_command call",
+				"tooleval import: " + filepath.Join(dir, "p.toml") + ": rules: not a table Gemini CLI reads (did you mean rule?)"}},
+		{"codex", []string{"codex", write("r.rules", "prefix_rule(pattern = [\"git\", \"status\"])\nnetwork_rule(host = \"api.github.com\", protocl = \"https\", decision = \"allow\")\n")}, ExitErrors,
+			[]string{filepath.Join(dir, "r.rules") + ":2", `unexpected keyword argument "protocl" (did you mean protocol?)`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := run(t, "", false, append([]string{"import"}, tc.args...)...)
+			require.Equal(t, tc.code, code, stderr)
+			if tc.code != ExitOK {
+				require.Empty(t, out, "nothing is written")
+			}
+			at := 0
+			for _, want := range tc.stderr {
+				i := strings.Index(stderr[at:], want)
+				require.GreaterOrEqual(t, i, 0, "%q after %d in\n%s", want, at, stderr)
+				at += i + len(want)
+			}
+		})
+	}
+}
