@@ -8,7 +8,8 @@
 #   | code                  | what                                                        |
 #   | duplicate_entry       | a list has two entries with one canonical form              |
 #   | shadowed_entry        | an allow entry that the same stage's deny list refuses      |
-#   | unreachable_entry     | a sub-agent allow entry an earlier stage always removes     |
+#   | unreachable_entry     | an allow entry an earlier stage, or a deny rule of the      |
+#   |                       | whole tool, always removes                                  |
 #   | ineffective_entry     | an MCP entry in an agent filter that MCP tools pass         |
 #   | unmatched_agent_tool  | an agent definition's tool that names no declared tool      |
 #   | confusable_names      | two declared names that look alike (Unicode TS #39 skeleton) |
@@ -150,7 +151,8 @@ _deny_hit(matcher, c) if pattern.exact_hit(matcher, c)
 
 _deny_hit(matcher, c) if pattern.has_prefix(matcher.prefixes, c)
 
-_unreachable_warnings(conf) := array.concat(
+_unreachable_warnings(conf) := array.flatten([
+	_whole_denied_warnings(conf),
 	[_warning(
 		"unreachable_entry",
 		sprintf("config.subagents.allow lists %q, which runtime exclusion subagent_hard_deny removes from every sub-agent", [entry]),
@@ -175,7 +177,29 @@ _unreachable_warnings(conf) := array.concat(
 		pattern.exact(entry)
 		not pattern.exact_hit(matcher, canonical_or_null(entry))
 	],
-)
+])
+
+# An allow entry (a name or an argument rule) of a stage whose deny list
+# has a rule of the whole tool without exceptions (args_pattern "", no
+# unless: it bites every call of its tool, as an import writes a rule
+# it cannot carry exactly): no call of the tool can be allowed there.
+_whole_denied_warnings(conf) := [_warning(
+	"unreachable_entry",
+	sprintf(
+		"%s lists %q, but %s[%d] denies every call of %q (a rule of the whole tool): the entry can never allow a call",
+		[allow_at, entry, deny_at, j, rule.tool],
+	),
+	{"field": allow_at, "index": i, "entry": entry, "denied_by": sprintf("%s[%d]", [deny_at, j])},
+) |
+	some [allow_at, deny_at, allow, deny] in _stage_pairs(conf)
+	some j, rule in deny
+	is_object(rule)
+	arguments.whole_tool(rule)
+	not "unless" in object.keys(rule)
+	matcher := pattern.compile([rule.tool], "deny", configuration.vocabulary(conf))
+	some i, entry in arguments.names_and_rule_tools(allow)
+	_exact_match(matcher, entry)
+]
 
 _unmatched_agent_tool_warnings(doc, conf, index) := [_warning(
 	"unmatched_agent_tool",

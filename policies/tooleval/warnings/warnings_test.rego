@@ -183,3 +183,44 @@ test_warnings_read_argument_rules if {
 	]}}
 	check(two_rules, {}).warnings == []
 }
+
+# [configuration, warnings as [code, field, index]]: an allow entry of a
+# stage whose deny list has a rule of the whole tool without exceptions
+# can never allow a call (as when an import carries a rule it cannot
+# read exactly as a deny of every call); a rule with exceptions, or of
+# another tool, leaves it reachable.
+whole_denied_cases := [
+	[
+		{"tools": {
+			"allow": [{"tool": "run_shell_command", "command_prefix": "npm test"}, "read_file"],
+			"deny": [{"tool": "run_shell_command", "args_pattern": ""}],
+		}},
+		[["unreachable_entry", "config.tools.allow", 0]],
+	],
+	[
+		{"subagents": {"allow": ["web_fetch"], "deny": [{"tool": "web_fetch", "args_pattern": ""}]}},
+		[["unreachable_entry", "config.subagents.allow", 0]],
+	],
+	[
+		{"tools": {
+			"allow": [{"tool": "run_shell_command", "command_prefix": "npm test"}],
+			"deny": [{"tool": "run_shell_command", "args_pattern": "", "unless": [{"tool": "run_shell_command", "command_prefix": "npm test"}]}],
+		}},
+		[],
+	],
+	[
+		{"tools": {"allow": ["read_file"], "deny": [{"tool": "run_shell_command", "args_pattern": ""}]}},
+		[],
+	],
+	[
+		{"tools": {"allow": ["run_shell_command"], "deny": [{"tool": "run_shell_command", "args_pattern": "rm"}]}},
+		[],
+	],
+]
+
+test_an_allow_a_deny_of_the_whole_tool_refuses_is_unreachable if {
+	every case in whole_denied_cases {
+		[conf, want] := case
+		[[w.code, w.field, w.index] | some w in check(conf, {}).warnings] == want
+	}
+}
