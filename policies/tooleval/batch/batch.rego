@@ -33,24 +33,13 @@ decide(ctx, batch_doc) := {"decisions": decisions, "errors": []} if {
 	object.get(batch_doc, "run", null) == null
 	well_formed(calls)
 	decisions := [_unbudgeted_decision(ctx, call) | some call in calls]
-} else := object.union(
-	{
-		"decisions": decisions,
-		"errors": errors,
-	},
-	_run_member(run, decisions),
-) if {
-	# A batch over the call cap is refused whole at once: each call for
-	# the request's errors (too_many_entries among them), none read any
-	# further, so that the cap bounds what a decision costs.
+} else := object.union(refused.document, {"decisions": decisions}) if {
+	# A batch over the call cap is refused whole at once (over_cap).
 	calls := batch_doc.calls
 	is_array(calls)
 	count(calls) > shape.max_calls
-	doc := shape.document(batch_doc)
-	run := budget.run(doc)
-	errors := _errors(ctx, doc, calls)
-	refusal := verdict.over_cap_refusal(count(calls))
-	decisions := [object.union(refusal, {"id": shape.field(call, "id", null), "name": shape.field(call, "name", null)}) |
+	refused := over_cap(ctx, batch_doc, count(calls))
+	decisions := [object.union(refused.refusal, {"id": shape.field(call, "id", null), "name": shape.field(call, "name", null)}) |
 		some call in calls
 	]
 } else := object.union(
@@ -66,6 +55,33 @@ decide(ctx, batch_doc) := {"decisions": decisions, "errors": []} if {
 	errors := _errors(ctx, doc, calls)
 	decisions := _decisions(ctx, calls, run, errors)
 }
+
+# METADATA
+# description: |
+#   The decision of a batch of n calls, more than max_calls, of a request
+#   with compiled context ctx, read without its calls (batch_doc need not
+#   hold them: its calls are not read): {document, refusal}. document is
+#   the decision document but its decisions (errors, and run when
+#   batch_doc has one); refusal is the decision of every call but its id
+#   and name. Such a batch is refused whole at once: each call for the
+#   request's errors (too_many_entries among them), none read any
+#   further, so that the cap bounds what a decision costs. decide gives
+#   each call refusal with its id and name (tooleval.shape.field, null
+#   where it has none). Undefined when n is within the cap.
+over_cap(ctx, batch_doc, n) := {
+	"document": object.union({"errors": errors}, _over_cap_run(budget.run(doc), n)),
+	"refusal": verdict.over_cap_refusal(n),
+} if {
+	n > shape.max_calls
+	doc := shape.document(batch_doc)
+	errors := array.flatten([ctx.errors, shape.count_errors("calls", n, shape.max_calls), budget.errors(doc)])
+}
+
+# The run member of the decision of a batch of n calls over the cap,
+# every call refused (_run_member).
+_over_cap_run(null, _) := {}
+
+_over_cap_run(run, n) := {"run": budget.totals(run, n, n)} if run != null
 
 # METADATA
 # description: |

@@ -15,20 +15,36 @@ fail_closed(request) := object.union(
 			{
 				"id": shape.field(call, "id", null),
 				"name": shape.field(call, "name", null),
-				"allowed": false,
-				"outcome": "deny",
 			},
-			verdict.undecided,
+			_fail_closed_refusal,
 		) |
 			some call in calls
 		],
-		"errors": [shape.problem("internal_error", host.fail_closed_messages.decision, {"field": ""})],
+		"errors": _fail_closed_errors,
 	},
 	_fail_closed_run(doc, count(calls)),
 ) if {
 	doc := shape.document(request)
 	calls := shape.list_field(doc, "calls")
 }
+
+# METADATA
+# description: |
+#   fail_closed of a request of n calls, read without its calls (request
+#   need not hold them), as over_cap gives a decision: {document,
+#   refusal}, the document but its decisions and each call's decision but
+#   its id and name.
+fail_closed_over_cap(request, n) := {
+	"document": object.union({"errors": _fail_closed_errors}, _fail_closed_run(shape.document(request), n)),
+	"refusal": _fail_closed_refusal,
+}
+
+# The decision of every call of a decision that could not be made, but
+# its id and name.
+_fail_closed_refusal := object.union({"allowed": false, "outcome": "deny"}, verdict.undecided)
+
+# The errors of a decision that could not be made.
+_fail_closed_errors := [shape.problem("internal_error", host.fail_closed_messages.decision, {"field": ""})]
 
 _fail_closed_run(doc, _) := {} if not shape.present(doc, "run")
 

@@ -66,3 +66,9 @@ test_field_reads_only_objects if {
 	not shape.present({"a"}, "a")
 	not shape.present(["x"], 0)
 }
+
+test_count_errors_is_length_errors_of_a_list_of_that_length if {
+	shape.count_errors("calls", 3, 2) == shape.length_errors({"calls": [1, 2, 3]}, "calls", 2)
+	shape.count_errors("calls", 3, 2) == [{"code": "too_many_entries", "message": "calls may have at most 2 elements", "field": "calls", "count": 3}]
+	shape.count_errors("calls", 2, 2) == []
+}
