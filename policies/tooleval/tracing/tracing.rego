@@ -44,8 +44,15 @@ import data.tooleval.verdict
 # METADATA
 # description: |
 #   The decisions of a batch (tooleval.batch.decide for ctx and req), each
-#   with its trace. Undefined when the facts of the calls cannot be read.
-traced(ctx, req, decisions) := [object.union(d, {"trace": traces[i]}) | some i, d in decisions] if {
+#   with its trace: over_cap_trace for a batch over the call cap, whose
+#   calls are not read. Undefined when the facts of the calls cannot be
+#   read.
+traced(ctx, req, decisions) := [object.union(d, {"trace": steps}) | some d in decisions] if {
+	calls := req.calls
+	is_array(calls)
+	count(calls) > shape.max_calls
+	steps := over_cap_trace(count(batch.over_cap(ctx, req, count(calls)).document.errors))
+} else := [object.union(d, {"trace": traces[i]}) | some i, d in decisions] if {
 	facts := batch.facts(ctx, req)
 	count(facts) == count(decisions)
 	lists := sources(shape.document(req), count(ctx.checks.layers))
@@ -355,6 +362,16 @@ _entry_hits(entry, source, kind, vocabulary, f) := [{"entry": entry, "source": s
 	some m, member in pattern.kind_groups(vocabulary, kind)[group]
 	pattern.matches(pattern.compile([member], kind, vocabulary), f.canonical, f.tool)
 ]
+
+# METADATA
+# description: |
+#   The trace of every call of a batch over the call cap
+#   (tooleval.batch.over_cap), whose request and batch have errors
+#   errors: the config check alone, refused, the one check such a batch
+#   asks (none of its calls is read, so no other check is).
+over_cap_trace(errors) := [object.union(_step({"check": "config"}, o), _detail(o, "errors", errors))] if {
+	o := verdict.outcome("config", null, {"errors": errors})
+}
 
 # METADATA
 # description: |

@@ -289,3 +289,15 @@ test_an_explanation_names_the_argument_rule_that_decided if {
 		object.filter(arguments_step, {"entries", "sources"}) == want
 	}
 }
+
+# A batch over the call cap is traced by the config check alone: none of
+# its calls is read, so no other check is asked.
+test_a_batch_over_the_call_cap_is_traced_by_its_config_check if {
+	x := tooleval.explain with input as {"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, 5, {"id": "a"}]}
+		with data.tooleval.shape.max_calls as 2
+	[d.trace | some d in x.decisions] == [
+	[{"check": "config", "outcome": "refused", "reason": "invalid_config", "layer": "config", "errors": 1}] |
+		some _ in x.decisions
+	]
+	[[d.id, d.reason] | some d in x.decisions] == [["a", "invalid_config"], [null, "invalid_config"], ["a", "invalid_config"]]
+}
