@@ -49,6 +49,38 @@ decide(ctx, req) := d if {
 	count(d.decisions) == _call_count(req)
 } else := batch.fail_closed(req)
 
+# METADATA
+# description: |
+#   decision and explain for a request of n calls, more than the call
+#   cap (tooleval.shape.max_calls), read without its calls: req is the
+#   request without them (its calls, if any, are not read). {document,
+#   refusal, trace}: document is the decision document but its
+#   decisions, refusal every call's decision but its id and name, and
+#   trace every call's trace under explain. decision for req with n
+#   calls is document with decisions, one per call in order: refusal
+#   with the call's id and name (tooleval.shape.field: null where it has
+#   none); explain's decisions carry trace too. A host refuses such a
+#   batch with it without decoding or evaluating its calls. Undefined
+#   when n is within the cap.
+over_cap(req, n) := decide_over_cap(ctx, req, n) if {
+	ctx := context.compile(req)
+} else := _over_cap_fail_closed(req, n)
+
+# METADATA
+# description: |
+#   over_cap for decide: the decision of a request of n calls, more than
+#   the call cap, given a compiled context (a session's) and the request
+#   without its calls.
+decide_over_cap(ctx, req, n) := object.union(o, {"trace": tracing.over_cap_trace(count(o.document.errors))}) if {
+	o := batch.over_cap(ctx, req, n)
+} else := _over_cap_fail_closed(req, n)
+
+# The safety net of over_cap: batch.fail_closed, whose calls explain
+# traces as untraced.
+_over_cap_fail_closed(req, n) := object.union(batch.fail_closed_over_cap(req, n), {"trace": tracing.untraced}) if {
+	n > shape.max_calls
+}
+
 # How many calls req has (tooleval.shape.list_field: none unless calls is a list).
 _call_count(req) := count(calls) if {
 	calls := req.calls

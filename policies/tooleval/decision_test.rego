@@ -2,6 +2,7 @@ package tooleval_test
 
 import data.tooleval
 import data.tooleval.configuration
+import data.tooleval.shape
 
 declared := [
 	{"name": "read_file"},
@@ -117,4 +118,66 @@ test_an_invalid_global_message_refuses_every_call if {
 # none unless the request is an object whose calls is a list.
 test_call_count if {
 	[tooleval._call_count(req) | some req in [{"calls": [1, {}]}, {"calls": "x"}, {"calls": null}, {}, [1], null]] == [2, 0, 0, 0, 0, 0]
+}
+
+# Requests without their calls, for over_cap: plain, with a run, with a
+# malformed run, with a configuration error.
+over_cap_requests := [
+	{"declared": declared},
+	{"declared": declared, "run": {"attempts": 3, "refusals": 1, "max_attempts": 10}},
+	{"declared": declared, "run": []},
+	{"declared": declared, "layers": [{"name": "team", "allow": [""]}]},
+]
+
+# Calls of every shape: ids and names present, missing, null, not
+# strings, and calls that are not objects.
+over_cap_calls := [{"id": "a", "name": "read_file"}, {"id": 7}, "x", {"name": "Refund", "id": null}, [1], {"id": "a", "name": "read_file", "args": {}}]
+
+# Each call's decision from over_cap's refusal: its id and name with it.
+stamped(refusal, calls) := [object.union(refusal, {"id": shape.field(call, "id", null), "name": shape.field(call, "name", null)}) |
+	some call in calls
+]
+
+# over_cap is decision and explain for a batch over the call cap, read
+# without its calls: with each call's id and name, its refusal and trace
+# give the very documents; decide_over_cap is decide for a session's
+# context.
+test_over_cap_is_the_decision_of_a_batch_over_the_cap if {
+	every req in over_cap_requests {
+		doc := object.union(req, {"calls": over_cap_calls})
+		o := tooleval.over_cap(req, count(over_cap_calls)) with data.tooleval.shape.max_calls as 2
+		decisions := stamped(o.refusal, over_cap_calls)
+		d := tooleval.decision with input as doc with data.tooleval.shape.max_calls as 2
+		d == object.union(o.document, {"decisions": decisions})
+		x := tooleval.explain with input as doc with data.tooleval.shape.max_calls as 2
+		x == object.union(o.document, {"decisions": [object.union(c, {"trace": o.trace}) | some c in decisions]})
+
+		ctx := tooleval.context.session(req)
+		s := tooleval.decide_over_cap(ctx, object.remove(req, {"declared", "layers"}), count(over_cap_calls)) with data.tooleval.shape.max_calls as 2
+		batch := object.union(object.filter(req, {"run"}), {"calls": over_cap_calls})
+		tooleval.decide(ctx, batch) == object.union(s.document, {"decisions": stamped(s.refusal, over_cap_calls)}) with data.tooleval.shape.max_calls as 2
+	}
+}
+
+test_over_cap_is_undefined_within_the_cap if {
+	not tooleval.over_cap({"declared": declared}, 2) with data.tooleval.shape.max_calls as 2
+	not tooleval.decide_over_cap(tooleval.context.compile({}), {}, 2) with data.tooleval.shape.max_calls as 2
+}
+
+# A context that cannot be compiled (undefined for every request the
+# test sends): the decision's safety net.
+no_context(req) := req.no_such_member
+
+test_over_cap_fails_closed_as_the_decision_does if {
+	req := {"declared": declared, "run": {"attempts": 1}}
+	doc := object.union(req, {"calls": over_cap_calls})
+	o := tooleval.over_cap(req, count(over_cap_calls)) with data.tooleval.shape.max_calls as 2
+		with data.tooleval.context.compile as no_context
+	d := tooleval.decision with input as doc with data.tooleval.shape.max_calls as 2
+		with data.tooleval.context.compile as no_context
+	d.errors[0].code == "internal_error"
+	d == object.union(o.document, {"decisions": stamped(o.refusal, over_cap_calls)})
+	x := tooleval.explain with input as doc with data.tooleval.shape.max_calls as 2
+		with data.tooleval.context.compile as no_context
+	x == object.union(o.document, {"decisions": [object.union(c, {"trace": o.trace}) | some c in stamped(o.refusal, over_cap_calls)]})
 }

@@ -53,7 +53,11 @@ interface := {
 #   function of a runtime's name and its hook payload (the decision
 #   input), hook_answer of the runtime, that request and the decision
 #   (the runtime's hook output): what tooleval hook and tooleval serve
-#   evaluate.
+#   evaluate. over_cap is a function of a request without its calls and
+#   their count, decide_over_cap of a compiled context, such a request
+#   and the count: the decision of a batch over max_calls, refused
+#   without reading its calls (optional: a bundle without them decides
+#   such a batch with decision and decide).
 entry_points := {
 	"decision": "data.tooleval.decision",
 	"explain": "data.tooleval.explain",
@@ -70,6 +74,8 @@ entry_points := {
 	"verify_catalogs": "data.tooleval.verify.catalogs",
 	"hook_request": "data.tooleval.hooks.request",
 	"hook_answer": "data.tooleval.hooks.answer",
+	"over_cap": "data.tooleval.over_cap",
+	"decide_over_cap": "data.tooleval.decide_over_cap",
 }
 
 # METADATA
