@@ -58,6 +58,9 @@ type policy struct {
 	// hooks holds the hook queries; nil when the bundle does not define
 	// them.
 	hooks *hookQueries
+	// overCap holds the over-cap queries; nil when the bundle does not
+	// define them.
+	overCap *overCapQueries
 	// host is the policy's host interface, read when it was loaded.
 	host hostInterface
 }

@@ -45,8 +45,10 @@ func evalDocument[T any](ctx context.Context, q rego.PreparedEvalQuery, input as
 func (e *Engine) messages() failClosedMessages { return e.current.Load().host.messages }
 
 // Decide evaluates data.tooleval.decision for one full input document
-// (any JSON-compatible Go value). On an evaluation error it returns the
-// error together with a decision that refuses every call.
+// (any JSON-compatible Go value). A batch over the policy's call cap is
+// refused whole without its calls being evaluated (see overcap.go). On
+// an evaluation error it returns the error together with a decision
+// that refuses every call.
 func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 	value, err := toValue(input)
 	return orFailed(ctx, value, err, e.messages().failClosed, e.DecideValue)
@@ -67,7 +69,7 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	defer cancel()
 	p := e.current.Load()
 	start := time.Now()
-	d, err := p.evalDecision(ctx, p.decision, input, input)
+	d, err := p.evalOneShot(ctx, input, false)
 	e.meters.decided(ctx, start, d, err)
 	e.auditDecision(ctx, p, auditDecision, input, d, err)
 	if e.shadow != nil && err == nil {
@@ -99,8 +101,7 @@ func (e *Engine) ExplainValue(ctx context.Context, input ast.Value) (*Decision, 
 	defer cancel()
 	p := e.current.Load()
 	start := time.Now()
-	d, err := evalDocument(ctx, p.explain, input, p.decodeDecision,
-		func() *Decision { return p.host.messages.failClosedExplained(input) })
+	d, err := p.evalOneShot(ctx, input, true)
 	e.meters.decided(ctx, start, d, err)
 	e.auditDecision(ctx, p, auditExplain, input, d, err)
 	return d, err

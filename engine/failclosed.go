@@ -177,7 +177,7 @@ func fieldValue(v ast.Value, key string) ast.Value {
 	if !ok {
 		return ast.Null{}
 	}
-	t := obj.Get(ast.StringTerm(key))
+	t := obj.Get(memberKey(key))
 	if t == nil {
 		return ast.Null{}
 	}

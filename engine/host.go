@@ -48,6 +48,11 @@ type entryPoints struct {
 	// decision input and a decision to the runtime's hook output
 	// (functions; optional: a bundle without them answers no hook).
 	hookRequest, hookAnswer string
+	// overCap and decideOverCap decide a batch over maxCalls from its
+	// request without the calls and their count, for a one-shot
+	// decision and a session's context (functions; optional: a bundle
+	// without them decides such a batch with decision and decide).
+	overCap, decideOverCap string
 }
 
 // rules lists the entry points that must be rules of the policy: all
@@ -164,6 +169,7 @@ func (r *hostReader) entryPoints() entryPoints {
 		catalog: get("catalog"), prepared: get("prepared"), verifySpace: get("verify_space"), verifyStacks: get("verify_stacks"),
 		verifyCatalogs: get("verify_catalogs"),
 		hookRequest:    optional("hook_request"), hookAnswer: optional("hook_answer"),
+		overCap: optional("over_cap"), decideOverCap: optional("decide_over_cap"),
 	}
 }
 

@@ -102,6 +102,8 @@ func TestHostInterfaceIsThePolicys(t *testing.T) {
 	}, h.entryPoints.rules(), "the entry points embedders and OPA servers query stay where they are")
 	require.Equal(t, "data.tooleval.explain", h.entryPoints.explain)
 	require.Equal(t, "data.system.log.mask", h.entryPoints.mask)
+	require.Equal(t, "data.tooleval.over_cap", h.entryPoints.overCap)
+	require.Equal(t, "data.tooleval.decide_over_cap", h.entryPoints.decideOverCap)
 
 	require.Equal(t, []dataRequirement{
 		{"tooleval.floor", "object", true},

@@ -98,6 +98,9 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler
 	if p.hooks, err = prepareHooks(ctx, compiler, store, ep); err != nil {
 		return nil, err
 	}
+	if p.overCap, err = prepareOverCap(ctx, compiler, store, ep); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

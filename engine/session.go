@@ -261,7 +261,7 @@ func (s *Session) decideCalls(ctx context.Context, calls ast.Value, run ast.Obje
 	if err != nil {
 		return p.host.messages.failClosed(request), nil, err
 	}
-	if s.resolve {
+	if s.resolve && !p.overCapCalls(calls) { // a batch over the cap is refused unread
 		calls = p.host.paths.resolveCalls(s.root, calls)
 		request = batchRequest(calls, run)
 	}
@@ -311,6 +311,8 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 	defer func() { s.engine.meters.decided(ctx, start, d, err) }()
 	if err = contextEnded(ctx); err != nil {
 		d = p.host.messages.failClosed(request)
+	} else if refused, over, overErr := p.sessionOverCap(ctx, st.context, request); over {
+		d, err = refused, overErr // over the call cap: its calls are not evaluated (overcap.go)
 	} else if looked, ok := lookupBatch(ctx, st.entries, st.memo, p.host.maxCalls, request, evaluate); ok {
 		d = looked
 		d.Revision = p.revision
@@ -347,8 +349,8 @@ func (s *Session) Explain(ctx context.Context, calls any) (*Decision, error) {
 	if !ok {
 		return s.engine.ExplainValue(ctx, doc)
 	}
-	if s.resolve {
-		value = s.engine.current.Load().host.paths.resolveCalls(s.root, value)
+	if p := s.engine.current.Load(); s.resolve && !p.overCapCalls(value) { // a batch over the cap is refused unread
+		value = p.host.paths.resolveCalls(s.root, value)
 	}
 	request := static.Copy()
 	request.Insert(ast.StringTerm("calls"), ast.NewTerm(value))
