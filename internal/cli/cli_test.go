@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -220,4 +221,57 @@ func TestVerifyRefusesASpawnToolThePresetReplaces(t *testing.T) {
 	require.Equal(t, ExitErrors, code, stderr)
 	require.Contains(t, stderr, "spawn_tool_mismatch")
 	require.Contains(t, stderr, "config.agent_filters.agent_tool")
+}
+
+// A batch over the call cap (3 in a copy of the bundle) is refused whole
+// before any of its calls is evaluated: exit 3, as for any request with
+// errors, every call invalid_config, and under --explain each call
+// traced by the config check alone.
+func TestEvalRefusesABatchOverTheCallCap(t *testing.T) {
+	bundle := t.TempDir()
+	require.NoError(t, os.CopyFS(bundle, os.DirFS(filepath.Join("..", "..", "policies"))))
+	shape := filepath.Join(bundle, "tooleval", "shape", "shape.rego")
+	data, err := os.ReadFile(shape)
+	require.NoError(t, err)
+	require.Contains(t, string(data), "max_calls := 100000")
+	require.NoError(t, os.WriteFile(shape, []byte(strings.Replace(string(data), "max_calls := 100000", "max_calls := 3", 1)), 0o600))
+	in := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "read_file"}, {"name": "read_file"}, 7]}`
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"json", []string{"--format", "json"}},
+		{"explained", []string{"--format", "json", "--explain"}},
+		{"table", []string{"--format", "table"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := run(t, in, false, append([]string{"eval", "--bundle", bundle}, tc.args...)...)
+			require.Equal(t, ExitErrors, code, stderr)
+			if tc.name == "table" {
+				require.Contains(t, out, "too_many_entries")
+				return
+			}
+			var d struct {
+				Decisions []struct {
+					ID      any              `json:"id"`
+					Allowed bool             `json:"allowed"`
+					Reason  string           `json:"reason"`
+					Trace   []map[string]any `json:"trace"`
+				} `json:"decisions"`
+				Errors []map[string]any `json:"errors"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &d))
+			require.Len(t, d.Decisions, 4)
+			for i, c := range d.Decisions {
+				require.Equal(t, []any{"a", "b", nil, nil}[i], c.ID)
+				require.False(t, c.Allowed)
+				require.Equal(t, "invalid_config", c.Reason)
+				if tc.name == "explained" {
+					require.Len(t, c.Trace, 1)
+					require.Equal(t, "config", c.Trace[0]["check"])
+				}
+			}
+			require.Equal(t, "too_many_entries", d.Errors[0]["code"])
+		})
+	}
 }
