@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"regexp"
 	"slices"
+	"strconv"
 	"sync/atomic"
 	"testing"
 
@@ -184,5 +187,39 @@ func TestArgumentRuleExpressionBudgets(t *testing.T) {
 		}
 		t.Logf("rules=%s: %d expressions (budget %d)", rules, c.n.Load(), argumentRuleBudgets[rules])
 		assert.LessOrEqual(t, c.n.Load(), argumentRuleBudgets[rules], "rules=%s evaluates more expressions than its budget: make it cheaper, or say in the commit why it must cost more", rules)
+	}
+}
+
+// TestDocumentedExpressionBudgetsAreTheTests: the expression counts
+// README.md and docs/performance.md state are the budgets this file
+// holds, so that the documents cannot drift from them (one count once
+// appeared as three different numbers).
+func TestDocumentedExpressionBudgetsAreTheTests(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	performance, err := os.ReadFile("../docs/performance.md")
+	require.NoError(t, err)
+	comma := func(n int64) string {
+		s := strconv.FormatInt(n, 10)
+		if len(s) > 3 {
+			s = s[:len(s)-3] + "," + s[len(s)-3:]
+		}
+		return s
+	}
+	oneShot := comma(expressionBudgets["one-shot declared=100"])
+	require.Contains(t, string(readme), "a one-shot (REST) decision evaluates at most "+oneShot+" expressions")
+	rows := map[string]string{
+		"one-shot decision, 100 declared":             comma(expressionBudgets["one-shot declared=100"]),
+		"one-shot decision, 1,000 declared":           comma(expressionBudgets["one-shot declared=1000"]),
+		"a session's batch of 10 (2 calls evaluated)": comma(expressionBudgets["session batch"]),
+		"one-shot expressions, 100 declared":          comma(expressionBudgets["one-shot declared=100"]),
+		"one-shot expressions, 1,000 declared":        comma(expressionBudgets["one-shot declared=1000"]),
+		"session batch expressions":                   comma(expressionBudgets["session batch"]),
+	}
+	for row, budget := range rows {
+		re := regexp.MustCompile(`(?m)^\| ` + regexp.QuoteMeta(row) + ` \|(.*)$`)
+		m := re.FindStringSubmatch(string(performance))
+		require.NotNil(t, m, "docs/performance.md has no row %q", row)
+		require.Contains(t, m[1], " "+budget+" ", "docs/performance.md row %q states the budget %s", row, budget)
 	}
 }

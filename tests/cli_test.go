@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -442,11 +443,29 @@ func TestREADMEExamplesRun(t *testing.T) {
 	require.NoError(t, os.Symlink(bin, filepath.Join(dir, "bin", "tooleval")))
 	readme, err := os.ReadFile("../README.md")
 	require.NoError(t, err)
-	examples := 0
+	examples, outputs := 0, 0
 	inBlock := false
 	var pending string
+	// ran is the last "$ tooleval" command of the block and shown the
+	// lines the block shows after it, its output.
+	var ran string
+	var shown []string
+	finish := func() {
+		if ran == "" {
+			return
+		}
+		out := runExample(t, dir, bin, "README", ran)
+		if len(shown) > 0 {
+			outputs++
+			requireShownOutput(t, "README", ran, shown, out)
+		}
+		ran, shown = "", nil
+	}
 	for _, line := range strings.Split(string(readme), "\n") {
 		if strings.HasPrefix(line, "```") {
+			if inBlock {
+				finish()
+			}
 			inBlock = !inBlock
 			continue
 		}
@@ -463,10 +482,14 @@ func TestREADMEExamplesRun(t *testing.T) {
 			continue
 		}
 		command, ok := strings.CutPrefix(line, "$ ")
+		dollar := ok
 		if !ok && strings.HasPrefix(line, "bin/tooleval ") {
 			command, ok = line, true
 		}
 		if !ok || !(strings.HasPrefix(command, "tooleval ") || strings.HasPrefix(command, "bin/tooleval ")) {
+			if ran != "" && !dollar {
+				shown = append(shown, line)
+			}
 			continue
 		}
 		if strings.HasSuffix(command, "\\") {
@@ -474,9 +497,15 @@ func TestREADMEExamplesRun(t *testing.T) {
 			continue
 		}
 		examples++
+		finish()
+		if dollar {
+			ran = command // its output follows in the block
+			continue
+		}
 		runExample(t, dir, bin, "README", command)
 	}
 	require.GreaterOrEqual(t, examples, 3)
+	require.GreaterOrEqual(t, outputs, 2, "the README shows the output of its $ commands")
 }
 
 // exampleWorkdir is a copy of the repository's layout (a git repository
@@ -526,7 +555,7 @@ func exampleWorkdir(t *testing.T) (dir, bin string) {
 // runExample runs one example command line in dir with the built
 // command line first on PATH; it must exit 0, 1 or 3 (a decision), never
 // 2.
-func runExample(t *testing.T, dir, bin, where, line string) {
+func runExample(t *testing.T, dir, bin, where, line string) string {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", line)
 	cmd.Dir = dir
@@ -540,6 +569,33 @@ func runExample(t *testing.T, dir, bin, where, line string) {
 		require.NoError(t, err, line)
 	}
 	require.Contains(t, []int{0, 1, 3}, code, "%s example %q exits %d:\n%s", where, line, code, out)
+	return string(out)
+}
+
+// requireShownOutput checks that the lines a document shows under a
+// command are its output: each shown line, "..." standing for any text,
+// matches a line of out, in order (lines may be left out between them).
+func requireShownOutput(t *testing.T, where, command string, shown []string, out string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	next := 0
+	for _, want := range shown {
+		if strings.TrimSpace(want) == "" || strings.TrimSpace(want) == "..." {
+			continue
+		}
+		pattern := "^" + strings.ReplaceAll(regexp.QuoteMeta(strings.TrimRight(want, " ")), `\.\.\.`, ".*") + "\\s*$"
+		re := regexp.MustCompile(pattern)
+		found := false
+		for next < len(lines) {
+			line := lines[next]
+			next++
+			if re.MatchString(line) {
+				found = true
+				break
+			}
+		}
+		require.True(t, found, "%s shows %q under %q, which its output does not have (in that order):\n%s", where, want, command, out)
+	}
 }
 
 // copyTree copies a directory's regular files.
