@@ -532,6 +532,7 @@ func exampleWorkdir(t *testing.T) (dir, bin string) {
 	require.NoError(t, err)
 	for name, data := range map[string][]byte{
 		"request.json": request, "deploy/config.json": config, "prod.tar.gz": bundle, "review.tar.gz": bundle, "decisions.log": append(event, '\n'),
+		"live.tar.gz": bundle, "candidate.tar.gz": bundle,
 		"signing.pem": signing,
 	} {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
