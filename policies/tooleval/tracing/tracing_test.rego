@@ -269,25 +269,28 @@ rule_attribution_cases := [
 
 test_an_explanation_names_the_argument_rule_that_decided if {
 	every case in rule_attribution_cases {
-		[url, want, arguments_outcome] := case
-		e := tooleval.explain with input as {
-			"declared": [{"name": "read_file"}, {"name": "web_fetch"}],
-			"layers": [{"name": "net", "allow": [
-				"read_file",
-				{"tool": "web_fetch", "domain": "docs.example.com"},
-				{"tool": "web_fetch", "domain": "example.org"},
-			]}],
-			"calls": [{"id": "1", "name": "web_fetch", "args": {"url": url}}],
-		}
-		some allow_step in e.decisions[0].trace
-		allow_step.list == "allow"
-		allow_step.check == "layer"
-		object.filter(allow_step, {"entries", "sources"}) == want
-		some arguments_step in e.decisions[0].trace
-		arguments_step.check == "arguments"
-		arguments_step.outcome == arguments_outcome
-		object.filter(arguments_step, {"entries", "sources"}) == want
+		attribution_holds(case[0], case[1], case[2])
 	}
+}
+
+attribution_holds(url, want, arguments_outcome) if {
+	e := tooleval.explain with input as {
+		"declared": [{"name": "read_file"}, {"name": "web_fetch"}],
+		"layers": [{"name": "net", "allow": [
+			"read_file",
+			{"tool": "web_fetch", "domain": "docs.example.com"},
+			{"tool": "web_fetch", "domain": "example.org"},
+		]}],
+		"calls": [{"id": "1", "name": "web_fetch", "args": {"url": url}}],
+	}
+	some allow_step in e.decisions[0].trace
+	allow_step.list == "allow"
+	allow_step.check == "layer"
+	object.filter(allow_step, {"entries", "sources"}) == want
+	some arguments_step in e.decisions[0].trace
+	arguments_step.check == "arguments"
+	arguments_step.outcome == arguments_outcome
+	object.filter(arguments_step, {"entries", "sources"}) == want
 }
 
 # A batch over the call cap is traced by the config check alone: none of

@@ -41,13 +41,11 @@ _rules_by_tool(c, tools) := {name: [r | some r in rules; r.tools[name]] |
 	some name in r0.tools
 } if {
 	outright := pattern.matched(c.arguments.names, tools)
-	rules := array.concat(
-		array.concat(
-			[_rule_asked(c, "deny", rule, pattern.matched(rule.tool, tools)) | some rule in c.arguments.deny],
-			[_rule_asked(c, "allow", rule, pattern.matched(rule.tool, tools) - outright) | some rule in c.arguments.allow],
-		),
+	rules := array.flatten([
+		[_rule_asked(c, "deny", rule, pattern.matched(rule.tool, tools)) | some rule in c.arguments.deny],
+		[_rule_asked(c, "allow", rule, pattern.matched(rule.tool, tools) - outright) | some rule in c.arguments.allow],
 		[_rule_asked(c, "ask", rule, pattern.matched(rule.tool, tools)) | some rule in c.arguments.ask],
-	)
+	])
 }
 
 _rule_asked(c, list, rule, names) := {
