@@ -26,93 +26,6 @@ import (
 // inputs.DecisionEntryPoints).
 type Request = inputs.Document
 
-// Verdict is what a policy said of one call.
-type Verdict struct {
-	Allowed bool   `json:"allowed"`
-	Outcome string `json:"outcome,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-	Layer   string `json:"layer,omitempty"`
-	Rule    string `json:"rule,omitempty"`
-	// Argument is the reading of the call's arguments an argument rule
-	// refused or asked on (command or url).
-	Argument string `json:"argument,omitempty"`
-	// Masked: the call's arguments were masked and this side's verdict
-	// depends on them; it is the verdict replayed without them, and only
-	// its passing every name-level check is certain.
-	Masked bool `json:"masked,omitempty"`
-	// From is "log" when the verdict is the one the decision log
-	// recorded (the base's, when the base is the bundle revision that
-	// wrote the log); empty when it was replayed.
-	From string `json:"from,omitempty"`
-}
-
-func verdictOf(c engine.CallDecision) Verdict {
-	return Verdict{Allowed: c.Allowed, Outcome: string(c.Outcome), Reason: c.Reason, Layer: c.Layer, Rule: c.Rule, Argument: c.Argument}
-}
-
-// same compares two verdicts (allowed, outcome, reason, layer, rule,
-// argument).
-func (v Verdict) same(o Verdict) bool {
-	return v.Allowed == o.Allowed && v.outcome() == o.outcome() && v.Reason == o.Reason && v.Layer == o.Layer && v.Rule == o.Rule &&
-		v.Argument == o.Argument
-}
-
-// outcome is the verdict's outcome; a verdict logged before outcomes
-// has the one its allowed says.
-func (v Verdict) outcome() string {
-	switch {
-	case v.Outcome != "":
-		return v.Outcome
-	case v.Allowed:
-		return string(engine.OutcomeAllow)
-	}
-	return string(engine.OutcomeDeny)
-}
-
-// String reads "allowed", "asks a person (LAYER)" or "refused by LAYER
-// (REASON)"; a masked verdict reads "passes the name-level checks
-// (arguments masked)". So a change from allowed to an ask, or from an
-// ask to a refusal, is a kind of its own in the report's groups.
-func (v Verdict) String() string {
-	if v.Masked {
-		return "passes the name-level checks (arguments masked)"
-	}
-	if v.Allowed {
-		return "allowed"
-	}
-	var why []string // what tells two verdicts of one outcome and layer apart
-	if v.Rule != "" {
-		why = append(why, v.Rule)
-	}
-	if v.Argument != "" {
-		why = append(why, "argument "+v.Argument)
-	}
-	if v.outcome() == string(engine.OutcomeAsk) {
-		if v.Reason != "" && v.Reason != string(engine.OutcomeAsk) {
-			why = append([]string{v.Reason}, why...)
-		}
-		if len(why) == 0 {
-			return fmt.Sprintf("asks a person (%s)", v.Layer)
-		}
-		return fmt.Sprintf("asks a person (%s: %s)", v.Layer, strings.Join(why, ", "))
-	}
-	reason := v.Reason
-	if len(why) > 0 {
-		reason += ": " + strings.Join(why, ", ")
-	}
-	return fmt.Sprintf("refused by %s (%s)", v.Layer, reason)
-}
-
-// reachesArguments reports whether a call with this verdict went through
-// the argument checks (paths, read-only shell actions, argument rules)
-// or the run budget, which read what a decision log masks. An ask may be
-// an argument rule's: it passed every refusing check, so it does.
-func (v Verdict) reachesArguments() bool {
-	return v.Allowed || v.Reason == engine.ReasonPath || v.Reason == engine.ReasonRunExhausted ||
-		(v.Reason == engine.ReasonNotAllowed && v.Layer == "read_only") || v.Argument != "" ||
-		v.outcome() == string(engine.OutcomeAsk)
-}
-
 // Change is one call whose verdict, reason or layer changes.
 type Change struct {
 	Request string  `json:"request"`
@@ -434,49 +347,15 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 	return o
 }
 
-// unreplayableWhy says why a call with masked arguments is not compared.
-func unreplayableWhy(arguments string, vb, va Verdict, baseCertain, candidateCertain bool, loggedWhy string) string {
-	var sides []string
-	if !baseCertain {
-		why := "the base " + passesByName(vb)
-		if loggedWhy != "" {
-			why += " (its logged verdict is not used: " + loggedWhy + ")"
-		}
-		sides = append(sides, why)
-	}
-	if !candidateCertain {
-		sides = append(sides, "the candidate "+passesByName(va))
-	}
-	if len(sides) == 1 { // the other side is certain but is no refusal by name either
-		other := "the candidate's"
-		v := va
-		if baseCertain {
-			other, v = "the base's", vb
-			if vb.From == "log" {
-				other = "the base's logged"
-			}
-		}
-		sides = append(sides, other+" verdict ("+v.String()+") is no refusal by name either")
-	}
-	return "the log masked " + arguments + ": " + strings.Join(sides, "; ") + "; argument checks (path rules, read-only actions, the run budget) are not replayed"
-}
-
-func passesByName(v Verdict) string {
-	if v.Allowed {
-		return "allows the call by name and checks its arguments"
-	}
-	return "passes the name-level checks and refuses the call by its arguments or the run budget (" + v.String() + " as replayed)"
-}
-
-// now is when a report is made (a variable for tests).
-var now = time.Now
-
 // recordedVerdicts returns the verdicts the decision log recorded for
 // the request's calls, when they may stand in for the base's: the event
 // names one bundle revision, the base's (neither empty, "dev" nor
 // "-dirty", which do not name one policy), the base is not a
 // configuration overlay (the log does not say which configuration wrote
 // it), and the recorded calls are the replayed calls. Otherwise nil and,
+// now is when a report is made (a variable for tests).
+var now = time.Now
+
 // for an event with a result, why not.
 func recordedVerdicts(req Request, base Policy, replayed []engine.CallDecision) ([]Verdict, string) {
 	if len(req.Result) == 0 {
@@ -547,80 +426,6 @@ func explainChanges(ctx context.Context, base, candidate Policy, input ast.Value
 		c.AfterWhy = why(after.Decisions[c.Call].Trace, c.After)
 	}
 	return nil
-}
-
-// decidingChecks are the checks whose matched entries tell why a call
-// was let through: the name-level lists, and the argument rules it met.
-var decidingChecks = map[string]bool{"exclusion": true, "stage": true, "layer": true, "arguments": true}
-
-// why picks out of an explain trace the checks that decided a call:
-// for a refusal, the check that refused it (the first, which carries the
-// decision's reason); for an allowed call, and for a side whose verdict
-// the replay did not see whole (masked arguments, or a logged verdict
-// the trace does not show), the name-level checks whose list entries
-// matched.
-func why(trace []engine.TraceStep, v Verdict) []Step {
-	if !v.Allowed && !v.Masked {
-		for _, s := range trace {
-			if s.Reason != "" && s.Outcome == "refused" {
-				if v.From != "log" || (s.Reason == v.Reason && s.Layer == v.Layer) {
-					return []Step{s}
-				}
-				break
-			}
-		}
-	}
-	out := []Step{}
-	for _, s := range trace {
-		matched := s.Entry != nil || len(s.Entries) > 0
-		if matched && s.Outcome != "refused" && decidingChecks[s.Check] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// NotReplayable says which calls of a decision, decided from a decision
-// log event whose mask removed the pointers masked (inputs.Document's
-// Masked), cannot be replayed and why: request is set when no call can
-// (the log masked who is asking, or the calls themselves), and calls[i]
-// is set for the i-th call when it reaches a check that reads what the
-// log masked (its arguments, the workspace). tooleval eval re-decides
-// no such document.
-func NotReplayable(masked []string, d *engine.Decision) (request string, calls []string) {
-	whole, arguments := maskedParts(masked)
-	calls = make([]string, len(d.Decisions))
-	for i, c := range d.Decisions {
-		switch {
-		case whole != "":
-			calls[i] = "the log masked " + whole
-		case arguments != "" && verdictOf(c).reachesArguments():
-			calls[i] = "the log masked " + arguments + ": argument checks are not replayed"
-		}
-	}
-	if whole != "" {
-		request = "the log masked " + whole
-	}
-	return request, calls
-}
-
-// maskedParts sorts a decision log's masked pointers into what makes the
-// whole request unreplayable (who is asking: the caller's user, a
-// continuation's requester or handoff, anything else) and what only the
-// argument checks read (call arguments, the workspace).
-func maskedParts(masked []string) (whole, arguments string) {
-	var w, a []string
-	for _, p := range masked {
-		switch {
-		case p == "/input/workspace" || strings.HasPrefix(p, "/input/workspace/"):
-			a = append(a, p)
-		case strings.HasPrefix(p, "/input/calls/") && strings.Contains(strings.TrimPrefix(p, "/input/calls/"), "/args"):
-			a = append(a, p)
-		default:
-			w = append(w, p)
-		}
-	}
-	return strings.Join(w, ", "), strings.Join(a, ", ")
 }
 
 func listDiff(before, after []string) (added, removed []string) {
