@@ -229,7 +229,7 @@ func ClaudeCode(files []File) (Result, error) {
 	} else {
 		tools["allow"] = allowList.list()
 	}
-	return Result{Overlay: map[string]any{"preset": "claude_code", "tools": tools}, Notes: places.inFileOrder(notes)}, nil
+	return result(map[string]any{"preset": "claude_code", "tools": tools}, places.inFileOrder(notes)), nil
 }
 
 // claudeMode is what a permission mode makes of the overlay.

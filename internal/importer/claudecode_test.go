@@ -279,3 +279,13 @@ func TestClaudeReadRulesReachTheShell(t *testing.T) {
 		}
 	}
 }
+
+// An overlay that names an MCP server declares it (config.mcp_servers),
+// so that tooleval check --strict knows it.
+func TestClaudeCodeDeclaresMCPServers(t *testing.T) {
+	t.Parallel()
+	res := importOne(t, `{"permissions": {"allow": ["mcp__github__get_issue", "mcp__jira", "Read"],
+		"ask": ["mcp__wiki__*"], "deny": ["mcp__billing__delete_invoice", "mcp__github__delete_repo", "Bash(curl:*)"]}}`)
+	requireServersDeclared(t, res.Overlay, "billing", "github", "jira", "wiki")
+	requireServersDeclared(t, importOne(t, `{"permissions": {"allow": ["Read"], "deny": ["Bash"]}}`).Overlay)
+}

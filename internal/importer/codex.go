@@ -173,7 +173,7 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 	}
 	tools["ask"] = askList.list()
 	overlay := map[string]any{"preset": CodexPreset, "builtin_tools": toAny(codexTools), "tools": tools}
-	return Result{Overlay: overlay, Notes: places.inFileOrder(notes)}, nil
+	return result(overlay, places.inFileOrder(notes)), nil
 }
 
 // readCodexRules runs one rules file (file number file) in a Starlark

@@ -231,3 +231,14 @@ func TestCodexNoRules(t *testing.T) {
 	res := codexImport(t, `prefix_rule(pattern = ["git"])`, "untrusted")
 	requireNoted(t, res.Notes, nil, []string{"r.rules"})
 }
+
+// Codex rules name commands, never a tool: no overlay names an MCP
+// server, so none declares one (config.mcp_servers is absent).
+func TestCodexDeclaresNoMCPServers(t *testing.T) {
+	t.Parallel()
+	for _, policy := range []string{"untrusted", "on-request", "on-failure", "never"} {
+		res := codexImport(t, `prefix_rule(pattern = ["mcp__github__get_issue"], decision = "forbidden")`+"\n"+
+			`prefix_rule(pattern = ["git", "status"])`, policy)
+		requireServersDeclared(t, res.Overlay)
+	}
+}

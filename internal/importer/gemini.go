@@ -246,7 +246,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	if len(b.subDeny.items) > 0 || len(b.subAsk.items) > 0 {
 		overlay["subagents"] = map[string]any{"deny": b.subDeny.list(), "ask": b.subAsk.list()}
 	}
-	return Result{Overlay: overlay, Notes: places.inFileOrder(uniqueNotes(b.notes))}, nil
+	return result(overlay, places.inFileOrder(uniqueNotes(b.notes))), nil
 }
 
 // uniqueNotes drops a note said again (a rule of several tool names is

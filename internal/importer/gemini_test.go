@@ -519,3 +519,40 @@ priority = 10
 	assert.True(t, dropped)
 	assert.Equal(t, []any{"t", map[string]any{"tool": "t", "args": map[string]any{"a": 1}}}, kept)
 }
+
+// An overlay that names an MCP server declares it (config.mcp_servers),
+// so that tooleval check --strict knows it: in allow, deny and ask
+// rules, the sub-agent policy, and every way a name splits.
+func TestGeminiDeclaresMCPServers(t *testing.T) {
+	t.Parallel()
+	policy := `
+[[rule]]
+mcpName = "jira"
+toolName = ["get_issue", "search"]
+decision = "allow"
+priority = 300
+
+[[rule]]
+mcpName = "github"
+toolName = "*"
+decision = "ask_user"
+priority = 200
+
+[[rule]]
+toolName = "mcp_*"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "mcp_my_srv_x"
+subagent = "x"
+decision = "deny"
+priority = 400
+`
+	for _, headless := range []bool{false, true} {
+		res := geminiImport(t, policy, GeminiOptions{Headless: headless})
+		requireServersDeclared(t, res.Overlay, "github", "jira", "my", "my_srv")
+	}
+	res := geminiImport(t, "[[rule]]\ntoolName = \"read_file\"\ndecision = \"allow\"\npriority = 10\n", GeminiOptions{})
+	requireServersDeclared(t, res.Overlay)
+}

@@ -9,6 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tooleval/tooleval/engine/canonical"
 )
 
 // File is one file to import: where it came from (for the notes'
@@ -36,6 +40,95 @@ func (n Note) String() string { return n.Location + ": " + n.Text }
 type Result struct {
 	Overlay map[string]any
 	Notes   []Note
+}
+
+// result is an import's Result: the overlay, with the MCP servers its
+// entries name declared (declareMCPServers), and the notes. Every
+// importer returns through it.
+func result(overlay map[string]any, notes []Note) Result {
+	declareMCPServers(overlay)
+	return Result{Overlay: overlay, Notes: notes}
+}
+
+// declareMCPServers lists in the overlay's config.mcp_servers every MCP
+// server its entries name, in canonical form, sorted, each once: the
+// server of every mcp__S__T, mcp__S__P* and mcp__S entry of its lists
+// (allow, deny, ask, in any section), of an argument rule's tool and of
+// its exceptions' (unless). The overlay names them because the rules
+// imported do, so tooleval check --strict must know them
+// (unknown_mcp_server is for a server one part of a configuration
+// misspells). Nothing is added when no entry names a server.
+func declareMCPServers(overlay map[string]any) {
+	servers := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, member := range v {
+				walk(member)
+			}
+		case []any:
+			for _, e := range v {
+				entryServers(e, servers)
+			}
+		case []string:
+			for _, e := range v {
+				entryServers(e, servers)
+			}
+		}
+	}
+	walk(overlay)
+	if len(servers) == 0 {
+		return
+	}
+	list := make([]string, 0, len(servers))
+	for s := range servers {
+		list = append(list, s)
+	}
+	slices.Sort(list)
+	overlay["mcp_servers"] = toAny(list)
+}
+
+// entryServers adds to servers the MCP server an entry of a list names:
+// a name or pattern, or an argument rule's tool and its exceptions'.
+func entryServers(entry any, servers map[string]bool) {
+	switch e := entry.(type) {
+	case string:
+		if s := mcpServer(e); s != "" {
+			servers[s] = true
+		}
+	case map[string]any:
+		if tool, ok := e["tool"].(string); ok {
+			entryServers(tool, servers)
+		}
+		if unless, ok := e["unless"].([]any); ok {
+			for _, x := range unless {
+				entryServers(x, servers)
+			}
+		}
+	}
+}
+
+// mcpServer is the canonical server an entry names, as the policy's
+// grammar reads it (tooleval.pattern.parse: the text between mcp__ and
+// the next __), or "" for an entry that names none (a built-in, mcp__*,
+// an entry the grammar refuses).
+func mcpServer(entry string) string {
+	c := canonical.Canonical(entry)
+	body, ok := strings.CutPrefix(c, "mcp__")
+	if !ok || body == "*" {
+		return ""
+	}
+	server := body
+	if i := strings.Index(strings.TrimSuffix(body, "*"), "__"); i >= 0 {
+		server = body[:i]
+	} else if strings.HasSuffix(body, "*") {
+		return "" // mcp__S* is no entry: mcp__S__P* is
+	}
+	if server == "" || server != strings.TrimSpace(server) || strings.Contains(server, "*") {
+		return ""
+	}
+	return server
 }
 
 // ErrInvalid marks a file that is not valid settings of the runtime: the
