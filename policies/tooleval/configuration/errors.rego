@@ -96,23 +96,42 @@ _mcp_server_list_errors(value) := [] if {
 }
 
 # config.builtin_tools lists the built-in tools of the deployment's
-# runtime (names, no pattern), so that tooleval check can tell a deny
-# entry that names none of them (unknown_deny_entry).
+# runtime, so that tooleval check can tell a deny entry that names none
+# of them (unknown_deny_entry): each a name, or P* for the family of
+# tools the runtime names by the prefix P (Gemini CLI's
+# discovered_tool_*).
 _builtin_tool_list_errors(null) := []
 
 _builtin_tool_list_errors(value) := [] if {
 	is_array(value)
 	count(value) <= shape.max_entries
 	every s in value {
-		pattern.exact(s)
-		not startswith(canonical_or_null(s), "mcp__")
+		_builtin_tool(s)
 	}
 } else := [shape.problem(
 	"invalid_list",
-	sprintf("config.builtin_tools must be an array of at most %d built-in tool names", [shape.max_entries]),
+	sprintf(
+		"config.builtin_tools must be an array of at most %d built-in tool names, or P* for the tools named with the prefix P",
+		[shape.max_entries],
+	),
 	{"field": "config.builtin_tools"},
 )] if {
 	value != null
+}
+
+# A built-in tool's name.
+_builtin_tool(s) if {
+	pattern.exact(s)
+	not startswith(canonical_or_null(s), "mcp__")
+}
+
+# A family of built-in tools: P*, a valid deny entry that is not MCP (a
+# group is not valid without groups).
+_builtin_tool(s) if {
+	c := canonical_or_null(s)
+	endswith(c, "*")
+	not startswith(c, "mcp__")
+	not pattern.entry_problem(s, "deny", {})
 }
 
 _preset_location(conf, member) := sprintf("config.presets.%v.%s", [shape.field(conf, "preset", null), member])

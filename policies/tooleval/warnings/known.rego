@@ -28,6 +28,7 @@ _unknown_deny_warnings(conf, doc, index) := [_warning(
 ) |
 	aliases := configuration.vocabulary(conf).aliases
 	known := _known_names(conf, index, aliases)
+	families := _known_families(conf)
 	groups := configuration.groups(conf)
 	some l in _checked_deny_lists(conf, doc)
 	is_array(l.list)
@@ -38,19 +39,49 @@ _unknown_deny_warnings(conf, doc, index) := [_warning(
 	not startswith(c, "mcp__")
 	not startswith(c, "group:")
 	not pattern.entry_problem(entry, "deny", groups)
-	not _known_entry(c, known, aliases)
+	not _known_entry(c, known, aliases, families)
 ]
 
-_known_entry(c, known, aliases) if {
+# An exact name is known when a known name is it (its aliases resolved)
+# or a declared family holds it; a P* prefix when a known name starts
+# with P (a family P'* declared with a longer P' among them) or a
+# declared family holds every name it covers.
+_known_entry(c, known, aliases, _) if {
 	not endswith(c, "*")
 	known[object.get(aliases, c, c)]
 }
 
-_known_entry(c, known, _) if {
+_known_entry(c, _, _, families) if {
+	not endswith(c, "*")
+	some family in families
+	startswith(c, family)
+}
+
+_known_entry(c, known, _, _) if {
 	endswith(c, "*")
 	prefix := trim_suffix(c, "*")
 	some name, _ in known
 	startswith(name, prefix)
+}
+
+_known_entry(c, _, _, families) if {
+	endswith(c, "*")
+	some family in families
+	startswith(trim_suffix(c, "*"), family)
+}
+
+# METADATA
+# description: |
+#   The prefixes P of the families of built-in tools config.builtin_tools
+#   declares as P* (Gemini CLI's discovered_tool_*: the runtime names
+#   each tool it discovers by command with that prefix), canonical. Only
+#   the configuration declares a family: a P* entry of a deny list, a
+#   group or a preset is no declaration, so a misspelt P* stays unknown.
+_known_families(conf) := {trim_suffix(c, "*") |
+	some entry in configuration.array_at(conf, "builtin_tools")
+	c := canonical_or_null(entry)
+	is_string(c)
+	endswith(c, "*")
 }
 
 # The deny lists the configuration writes (not its groups, which allow

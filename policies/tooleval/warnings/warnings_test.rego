@@ -138,7 +138,40 @@ test_deny_entries_that_protect_nothing if {
 
 	# config.builtin_tools names the runtime's tools
 	check({"builtin_tools": ["send_email"], "tools": {"deny": ["send_email"]}}, {}).warnings == []
-	[e.code | some e in check({"builtin_tools": ["mcp__x__y", "a*"]}, {}).errors] == ["invalid_list"]
+	[e.code | some e in check({"builtin_tools": ["mcp__x__y"]}, {}).errors] == ["invalid_list"]
+}
+
+# config.builtin_tools declares a family of tools the runtime names by a
+# prefix (Gemini CLI's discovered_tool_*): a deny of the family, of part
+# of it, of a wider prefix or of one of its names is known; a misspelt
+# one is not, nor is a family a deny list alone names.
+test_builtin_tool_families if {
+	conf := {"builtin_tools": ["read_file", "discovered_tool_*"]}
+	every deny in [
+		["discovered_tool_*"], ["Discovered_Tool_*"], ["discovered_tool_lint*"], ["discovered_*"],
+		["discovered_tool_lint"], ["read_*"],
+	] {
+		check(object.union(conf, {"tools": {"deny": deny}}), {}).warnings == []
+	}
+	every deny in [["discoverd_tool_*"], ["discovered_tol_lint"], ["discovered_tool"]] {
+		codes(object.union(conf, {"tools": {"deny": deny}}), {}) == [["unknown_deny_entry", "config.tools.deny"]]
+	}
+
+	# named by deny lists only, a family is unknown
+	codes({"tools": {"deny": ["discovered_tool_*"], "ask": ["discovered_tool_*"]}}, {}) == [
+		["unknown_deny_entry", "config.tools.deny"],
+		["unknown_deny_entry", "config.tools.ask"],
+	]
+}
+
+# config.builtin_tools holds names and P* families, nothing else.
+test_builtin_tools_take_names_and_families if {
+	every list in [["read_file", "discovered_tool_*", "a*"], ["Bash"], []] {
+		check({"builtin_tools": list}, {}).errors == []
+	}
+	every list in [["mcp__x__y"], ["mcp__x__*"], ["mcp__*"], ["*"], ["a*b"], ["group:x"], ["group:*"], [""], [" a*"], [1], "a"] {
+		[e.code | some e in check({"builtin_tools": list}, {}).errors] == ["invalid_list"]
+	}
 }
 
 # A group that the configuration and its preset define differently, named
