@@ -88,7 +88,7 @@ var geminiLegacyNames = map[string]string{"search_file_content": "grep_search"}
 // geminiEveryTool are the entries a deny or ask that matches every tool
 // becomes: the built-in tools and their legacy names, the tools Gemini
 // discovers by command (discovered_tool_NAME) and every MCP tool.
-var geminiEveryTool = slices.Concat(geminiTools, []string{"search_file_content", "discovered_tool_*", "mcp__*"})
+var geminiEveryTool = slices.Concat(geminiTools, []string{"search_file_content", geminiDiscoveredTools, "mcp__*"})
 
 // GeminiPreset is the preset the overlay selects (docs/presets.md,
 // gemini_cli): Gemini CLI's tool names, where run_shell_command keeps its
@@ -242,7 +242,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	default:
 		tools["allow"], tools["otherwise"] = b.allow.list(), "ask"
 	}
-	overlay := map[string]any{"preset": GeminiPreset, "builtin_tools": toAny(append(slices.Clone(geminiTools), "search_file_content")), "tools": tools}
+	overlay := map[string]any{"preset": GeminiPreset, "builtin_tools": geminiBuiltinTools(), "tools": tools}
 	if len(b.subDeny.items) > 0 || len(b.subAsk.items) > 0 {
 		overlay["subagents"] = map[string]any{"deny": b.subDeny.list(), "ask": b.subAsk.list()}
 	}
