@@ -500,7 +500,7 @@ func TestGeminiWorkedExample(t *testing.T) {
 	}
 	var o map[string]any
 	require.NoError(t, json.Unmarshal([]byte(overlay), &o))
-	out, errOut, code := cli(t, overlay, "check", "--config", "-")
+	out, errOut, code := cli(t, overlay, "check", "--strict", "--config", "-")
 	require.Equal(t, 0, code, "%s%s", out, errOut)
 	require.NotContains(t, out, ": error:")
 

@@ -253,6 +253,24 @@ func TestImportExamplesCheckClean(t *testing.T) {
 		require.Equal(t, 0, code, "%s: %s%s", ex, out, errOut)
 		require.NotContains(t, out, ": error:", ex)
 	}
+	// the worked examples, run as the page shows them, pass the gate it
+	// recommends (check --strict: no warning either), and so do their
+	// variants: every runtime's overlay declares what it refers to
+	runtimes := map[string]bool{}
+	for _, ex := range docImportExamples(t, string(doc)) {
+		runtimes[ex.importArgs[1]] = true
+		requireImportPassesCheck(t, ex.importArgs, ex.checkArgs)
+	}
+	require.Equal(t, map[string]bool{"claude-code": true, "codex": true, "gemini": true}, runtimes, "docs/import.md has a worked example per runtime")
+	strict := []string{"check", "--strict", "--config", "overlay.json"}
+	for _, args := range [][]string{
+		{"import", "claude-code", "inputs/import/claude-code/project.json", "inputs/import/claude-code/ci.json"},
+		{"import", "gemini", "--headless", "--admin-policy", "inputs/import/gemini/admin.toml", "inputs/import/gemini/user.toml"},
+		{"import", "codex", "--approval-policy", "never", "inputs/import/codex/default.rules"},
+	} {
+		requireImportPassesCheck(t, args, strict)
+	}
+
 	// a file that is not settings: exit 3, nothing written
 	bad := writeFile(t, "bad.json", []byte(`{"permissions": {"allow": ["Bash(("]}}`))
 	out, stderr, code := cli(t, "", "import", "claude-code", bad)
@@ -267,6 +285,66 @@ func TestImportExamplesCheckClean(t *testing.T) {
 	_, stderr, code = cli(t, "{}", "eval", "--config", "-")
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "both read standard input")
+}
+
+// docImportExample is a worked example of docs/import.md: the arguments
+// of its `$ tooleval import ... > overlay.json` and of the `$ tooleval
+// check` after it.
+type docImportExample struct {
+	importArgs, checkArgs []string
+}
+
+// docImportExamples are the worked examples docs/import.md shows, as the
+// page writes them.
+func docImportExamples(t *testing.T, doc string) []docImportExample {
+	t.Helper()
+	var out []docImportExample
+	lines := strings.Split(doc, "\n")
+	for i, line := range lines {
+		args, ok := strings.CutPrefix(line, "$ tooleval import ")
+		if !ok {
+			continue
+		}
+		args, ok = strings.CutSuffix(args, " > overlay.json")
+		require.True(t, ok, "docs/import.md: %q writes overlay.json", line)
+		j := i + 1
+		for j < len(lines) && !strings.HasPrefix(lines[j], "$ ") {
+			j++
+		}
+		check, ok := strings.CutPrefix(lines[min(j, len(lines)-1)], "$ tooleval ")
+		require.True(t, ok && strings.HasPrefix(check, "check "), "docs/import.md: %q is followed by a check", line)
+		out = append(out, docImportExample{append([]string{"import"}, strings.Fields(args)...), strings.Fields(check)})
+	}
+	return out
+}
+
+// requireImportPassesCheck runs an import (paths as the page writes them,
+// from the repository's root) and the check given on its overlay
+// (overlay.json), which must pass: exit 0, no error and no warning.
+func requireImportPassesCheck(t *testing.T, importArgs, checkArgs []string) {
+	t.Helper()
+	fromRoot := func(args []string) []string {
+		out := slices.Clone(args)
+		for i, a := range out {
+			if strings.HasPrefix(a, "inputs/") {
+				out[i] = filepath.Join("..", a)
+			}
+		}
+		return out
+	}
+	overlay, stderr, code := cli(t, "", fromRoot(importArgs)...)
+	require.Equal(t, 0, code, "tooleval %v: %s", importArgs, stderr)
+	path := writeFile(t, "overlay.json", []byte(overlay))
+	args := fromRoot(checkArgs)
+	for i, a := range args {
+		if a == "overlay.json" {
+			args[i] = path
+		}
+	}
+	require.Contains(t, args, "--strict", "tooleval %v: the gate is check --strict", checkArgs)
+	out, errOut, code := cli(t, "", args...)
+	require.Equal(t, 0, code, "tooleval %v, then tooleval %v: %s%s", importArgs, checkArgs, out, errOut)
+	require.NotContains(t, out, "warning", "tooleval %v", importArgs)
 }
 
 // Whatever the rules, the import is a valid configuration: a rule
