@@ -556,3 +556,17 @@ priority = 400
 	res := geminiImport(t, "[[rule]]\ntoolName = \"read_file\"\ndecision = \"allow\"\npriority = 10\n", GeminiOptions{})
 	requireServersDeclared(t, res.Overlay)
 }
+
+// The overlay declares the family of tools Gemini CLI discovers by
+// command (builtin_tools: discovered_tool_*), which its default policies
+// ask about, and deny headless, so that tooleval check knows them.
+func TestGeminiDeclaresDiscoveredTools(t *testing.T) {
+	t.Parallel()
+	for _, headless := range []bool{false, true} {
+		res, err := Gemini(nil, GeminiOptions{Headless: headless})
+		require.NoError(t, err)
+		assert.Contains(t, res.Overlay["builtin_tools"], any("discovered_tool_*"))
+		list := map[bool]string{false: "ask", true: "deny"}[headless]
+		assert.Contains(t, res.Overlay["tools"].(map[string]any)[list], any("discovered_tool_*"), list)
+	}
+}
