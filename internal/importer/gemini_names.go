@@ -17,9 +17,21 @@ import (
 // own default policies (discovered.toml) become.
 const geminiDiscoveredTools = "discovered_tool_*"
 
+// geminiBuiltinAgents are the sub-agents Gemini CLI ships
+// (loadBuiltInAgents in packages/core/src/agents/registry.ts, line 285,
+// at the commit above: codebase-investigator.ts, cli-help-agent.ts,
+// generalist-agent.ts and BROWSER_AGENT_NAME in
+// browser/browserAgentDefinition.ts). A rule that names one is carried
+// as that name and as invoke_agent's agent_name, and Gemini's own
+// default policies allow two of them (read-only.toml), so the overlay
+// declares them in builtin_tools; a sub-agent of the user's own is not
+// declared, so tooleval check asks about it (unknown_allow_entry).
+var geminiBuiltinAgents = []string{"codebase_investigator", "cli_help", "generalist", "browser_agent"}
+
 // geminiBuiltinTools is the overlay's builtin_tools: Gemini CLI's tools,
-// their legacy names and the family of the tools it discovers.
+// their legacy names, its sub-agents and the family of the tools it
+// discovers.
 func geminiBuiltinTools() []any {
-	names := slices.Concat(geminiTools, slices.Sorted(maps.Keys(geminiLegacyNames)), []string{geminiDiscoveredTools})
+	names := slices.Concat(geminiTools, slices.Sorted(maps.Keys(geminiLegacyNames)), geminiBuiltinAgents, []string{geminiDiscoveredTools})
 	return toAny(names)
 }
