@@ -12,6 +12,7 @@ import data.tooleval.configuration
 overlay := {
 	"tenants": {"acme": {"tools": ["read_file", "search", "mcp__github__*"]}},
 	"tools": {"deny": ["mcp__github__delete_*"]},
+	"builtin_tools": ["search"],
 }
 
 # decide is the decision for a request under the overlay, merged the way
