@@ -141,7 +141,10 @@ func TestWriteBundleWithConfigDecidesLikeTheOverlay(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	e := newEngine(t, WithConfig(Config{"agents": map[string]any{"reviewer": map[string]any{"tools": []any{"read_file", "edit_file"}}}}))
+	e := newEngine(t, WithConfig(Config{
+		"builtin_tools": []any{"edit_file"},
+		"agents":        map[string]any{"reviewer": map[string]any{"tools": []any{"read_file", "edit_file"}}},
+	}))
 	c, err := e.Check(context.Background(), nil)
 	require.NoError(t, err)
 	require.Empty(t, c.Errors)

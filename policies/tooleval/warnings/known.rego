@@ -84,6 +84,68 @@ _known_families(conf) := {trim_suffix(c, "*") |
 	endswith(c, "*")
 }
 
+# METADATA
+# description: |
+#   Every entry of an allow list of the configuration that names a
+#   built-in tool nothing but allow lists knows: not the preset, not the
+#   floor, not the configuration's lists that define tools rather than
+#   grant them (groups; profiles, runtime filters and the read-only mode,
+#   which list a whole runtime's tools: not checked here) or its other
+#   names of tools (path arguments, scopes, the shell tools, the agent
+#   tool, config.builtin_tools and its families), not the request's
+#   declared tools. An allow list does not make its own names known, or
+#   every misspelt allow (Raed) would know itself; nor does a deny list,
+#   which names what a runtime might have. MCP entries have their own
+#   warnings, group references are checked where groups are defined, an
+#   argument rule is read by its tool, and the request's inline layers by
+#   unmatched_entry.
+_unknown_allow_warnings(conf, index) := [_warning(
+	"unknown_allow_entry",
+	sprintf(
+		"%s lists %q, which names no tool the preset, the floor, the declared tools or the configuration's own lists of tools (groups, profiles, runtime filters, config.builtin_tools) know: %s",
+		[l.field, entry, "a misspelt name? a tool of your own: list it in config.builtin_tools"],
+	),
+	{"field": l.field, "index": i, "entry": entry},
+) |
+	aliases := configuration.vocabulary(conf).aliases
+	known := _allow_known_names(conf, index, aliases)
+	families := _known_families(conf)
+	groups := configuration.groups(conf)
+	some l in _lists(conf)
+	l.kind == "allow"
+	not _defines_tools(l)
+	is_array(l.list)
+	some i, item in l.list
+	entry := _entry_name(item)
+	c := canonical_or_null(entry)
+	is_string(c)
+	not startswith(c, "mcp__")
+	not startswith(c, "group:")
+	not pattern.entry_problem(entry, "allow", groups)
+	not _known_entry(c, known, aliases, families)
+]
+
+# The canonical names an allow entry may name (see
+# _unknown_allow_warnings), each with the name its aliases resolve to.
+_allow_known_names(conf, index, aliases) := _known_set(
+	array.flatten([
+		_preset_names(conf), _floor_names, [n | some n, _ in index], _config_tool_names(conf),
+		[_entry_name(e) | some l in _lists(conf); _defines_tools(l); is_array(l.list); some e in l.list],
+	]),
+	aliases,
+)
+
+# A list that defines tools rather than grants them: a group (which
+# other lists name), and the lists that list a whole runtime's tools (a
+# profile, a runtime filter's allow list, the read-only mode's).
+_defines_tools(l) if startswith(l.field, "config.groups.")
+
+_defines_tools(l) if {
+	l.kind == "allow"
+	some prefix in ["config.profiles.", "config.agent_filters.", "config.read_only."]
+	startswith(l.field, prefix)
+}
+
 # The deny lists the configuration writes (not its groups, which allow
 # lists read too), and those of the request's inline layers.
 _checked_deny_lists(conf, doc) := array.concat(
@@ -108,8 +170,14 @@ known_names(conf) := _known_names(conf, {}, configuration.vocabulary(conf).alias
 #   arguments, scopes, the shell tools, the agent tool, and
 #   config.builtin_tools, where a deployment names its runtime's tools),
 #   and the declared tools.
-_known_names(conf, index, aliases) := {k: true |
-	some n in array.flatten([_preset_names(conf), _config_names(conf), _floor_names, [n | some n, _ in index]])
+_known_names(conf, index, aliases) := _known_set(
+	array.flatten([_preset_names(conf), _config_names(conf), _floor_names, [n | some n, _ in index]]),
+	aliases,
+)
+
+# The canonical forms of names, each with the name its aliases resolve to.
+_known_set(names, aliases) := {k: true |
+	some n in names
 	c := canonical_or_null(n)
 	is_string(c)
 	some k in [c, object.get(aliases, c, c)]
@@ -131,8 +199,14 @@ _names_in_preset(p) := array.concat(
 	[k | some member in ["aliases", "deny_families", "path_arguments"]; some k, _ in configuration.object_at(p, member)],
 )
 
-_config_names(conf) := array.flatten([
+_config_names(conf) := array.concat(
 	[_entry_name(e) | some l in _lists(conf); _naming_list(l); is_array(l.list); some e in l.list],
+	_config_tool_names(conf),
+)
+
+# The names the configuration gives tools outside its lists: its path
+# arguments, scopes, shell tools, agent tool and builtin_tools.
+_config_tool_names(conf) := array.flatten([
 	[k | some k, _ in configuration.object_at(conf, "path_arguments")],
 	[k | some k, _ in configuration.object_at(conf, "scopes")],
 	configuration.array_at(configuration.object_at(conf, "shell"), "tools"),

@@ -18,6 +18,7 @@
 #   | unmatched_entry       | with a request: an entry it reads matches no declared tool  |
 #   | unknown_mcp_server    | an MCP entry names a server nothing else knows              |
 #   | unknown_deny_entry    | a deny or exclusion entry names no tool anything knows      |
+#   | unknown_allow_entry   | an allow entry names a built-in tool nothing else knows     |
 #   | preset_group_union    | a group a deny list names is defined by both config and preset |
 package tooleval.warnings
 
@@ -43,6 +44,7 @@ warnings(conf, doc, index) := array.flatten([
 	_unmatched_entry_warnings(doc, conf, index),
 	_unknown_server_warnings(conf, index),
 	_unknown_deny_warnings(conf, doc, index),
+	_unknown_allow_warnings(conf, index),
 	_group_union_warnings(conf, doc),
 ])
 

@@ -18,22 +18,22 @@ test_duplicate_entries if {
 }
 
 test_shadowed_entries if {
-	codes({"tools": {"allow": ["read_file", "glob"], "deny": ["glob*"]}}, {}) == [["shadowed_entry", "config.tools.allow"]]
-	codes({"agents": {"a": {"tools": ["x", "y"], "disallowed_tools": ["Y"]}}}, {}) == [["shadowed_entry", "config.agents.a.tools"]]
+	codes({"builtin_tools": ["glob"], "tools": {"allow": ["read_file", "glob"], "deny": ["glob*"]}}, {}) == [["shadowed_entry", "config.tools.allow"]]
+	codes({"builtin_tools": ["x", "y"], "agents": {"a": {"tools": ["x", "y"], "disallowed_tools": ["Y"]}}}, {}) == [["shadowed_entry", "config.agents.a.tools"]]
 }
 
 test_unreachable_subagent_entries if {
 	codes({"subagents": {"allow": ["gateway", "read_file"]}}, {}) == [["unreachable_entry", "config.subagents.allow"]]
-	w := check({"tools": {"profile": "minimal"}, "subagents": {"allow": ["session_status", "browser"]}}, {}).warnings
+	w := check({"builtin_tools": ["browser"], "tools": {"profile": "minimal"}, "subagents": {"allow": ["session_status", "browser"]}}, {}).warnings
 	[[x.entry, x.removed_by] | some x in w] == [
 		["session_status", "subagent_hard_deny"],
 		["browser", "config.profiles.minimal"],
 	]
-	codes({"tools": {"profile": "minimal", "also_allow": ["browser"]}, "subagents": {"allow": ["browser"]}}, {}) == []
+	codes({"builtin_tools": ["browser"], "tools": {"profile": "minimal", "also_allow": ["browser"]}, "subagents": {"allow": ["browser"]}}, {}) == []
 }
 
 test_unmatched_agent_tools if {
-	conf := {"agents": {"reviewer": {"tools": ["read_file", "edit_file", "mcp__github__*"]}}}
+	conf := {"builtin_tools": ["edit_file"], "agents": {"reviewer": {"tools": ["read_file", "edit_file", "mcp__github__*"]}}}
 	doc := {"agent": {"name": "reviewer"}, "declared": [{"name": "read_file"}]}
 	c := check(conf, doc)
 	c.agent_tools == {"agent": "reviewer", "valid": ["read_file"], "invalid": ["edit_file"]}
@@ -102,11 +102,18 @@ test_entries_of_absent_servers_are_not_a_warning_per_request if {
 		"tenants": {"acme": {"tools": ["read_file", "writ_file", "mcp__jira__read_*"]}},
 	}
 	doc := {"tenant": "acme", "declared": [{"name": "read_file"}]}
-	[[w.code, w.field, w.index, w.entry] | some w in check(conf, doc).warnings] == [["unmatched_entry", "config.tenants.acme.tools", 1, "writ_file"]]
+
+	# writ_file is misspelt whatever the request (unknown_allow_entry), and
+	# matches no tool this request declares (unmatched_entry)
+	[[w.code, w.field, w.index, w.entry] | some w in check(conf, doc).warnings] == [
+		["unmatched_entry", "config.tenants.acme.tools", 1, "writ_file"],
+		["unknown_allow_entry", "config.tenants.acme.tools", 1, "writ_file"],
+	]
 	with_github := object.union(doc, {"declared": [{"name": "read_file"}, {"name": "mcp__github__read_issue", "mcp": {"server": "github", "tool": "read_issue"}}]})
 	[[w.code, w.field, w.index, w.entry] | some w in check(conf, with_github).warnings] == [
 		["unmatched_entry", "config.tools.deny", 1, "mcp__github__delete_repo"],
 		["unmatched_entry", "config.tenants.acme.tools", 1, "writ_file"],
+		["unknown_allow_entry", "config.tenants.acme.tools", 1, "writ_file"],
 	]
 }
 
@@ -131,7 +138,10 @@ test_deny_entries_that_protect_nothing if {
 
 	# a group, an allow list or a declared tool makes a name known
 	check({"groups": {"messaging": ["send_email"]}, "exclusions": {"subagent_hard_deny": ["send_email"]}}, {}).warnings == []
-	check({"tools": {"allow": ["read_file", "send_email"]}, "subagents": {"deny": ["send_email"]}}, {}).warnings == []
+
+	# (the allow itself is unknown_allow_entry: a tool of one's own is
+	# declared in config.builtin_tools)
+	codes({"tools": {"allow": ["read_file", "send_email"]}, "subagents": {"deny": ["send_email"]}}, {}) == [["unknown_allow_entry", "config.tools.allow"]]
 	codes({"exclusions": {"fork_no_spawn": ["send_email"]}}, {}) == [["unknown_deny_entry", "config.exclusions.fork_no_spawn"]]
 	check({"exclusions": {"fork_no_spawn": ["send_email"]}}, {"declared": [{"name": "send_email"}]}).warnings == []
 	codes({"agents": {"a": {"disallowed_tools": ["sendemail"]}}}, {}) == [["unknown_deny_entry", "config.agents.a.disallowed_tools"]]
@@ -172,6 +182,58 @@ test_builtin_tools_take_names_and_families if {
 	every list in [["mcp__x__y"], ["mcp__x__*"], ["mcp__*"], ["*"], ["a*b"], ["group:x"], ["group:*"], [""], [" a*"], [1], "a"] {
 		[e.code | some e in check({"builtin_tools": list}, {}).errors] == ["invalid_list"]
 	}
+}
+
+# An allow entry that names a built-in tool nothing but allow lists knows
+# allows nothing the runtime has: a misspelling (Raed for Read), or a
+# tool of the deployment's own that config.builtin_tools should name.
+test_allow_entries_that_name_no_known_tool if {
+	ws := check({"preset": "claude_code", "tools": {"allow": ["Read", "Raed"]}}, {}).warnings
+	[[w.code, w.field, w.index, w.entry] | some w in ws] == [["unknown_allow_entry", "config.tools.allow", 1, "Raed"]]
+	contains(ws[0].message, "a misspelt name? a tool of your own: list it in config.builtin_tools")
+
+	# every allow list of the configuration; an argument rule by its tool
+	every case in [
+		[{"tenants": {"acme": {"tools": ["read_file", "raed_file"]}}}, "config.tenants.acme.tools"],
+		[{"scopes": {"files:read": ["raed_file"]}}, "config.scopes.files:read"],
+		[{"agents": {"a": {"tools": ["raed_file"]}}}, "config.agents.a.tools"],
+		[{"agents": {"a": {"also_allow": ["raed_file"]}}}, "config.agents.a.also_allow"],
+		[{"tools": {"also_allow": ["raed_file"]}}, "config.tools.also_allow"],
+		[{"subagents": {"allow": ["raed_file"]}}, "config.subagents.allow"],
+		[{"continuation": {"restricted": ["raed_file"]}}, "config.continuation.restricted"],
+		[{"preset": "claude_code", "tools": {"allow": [{"tool": "Raed", "args_pattern": "x"}]}}, "config.tools.allow"],
+	] {
+		codes(case[0], {}) == [["unknown_allow_entry", case[1]]]
+	}
+
+	# what knows a name: the preset (its aliases too), the floor, a group,
+	# a profile, builtin_tools and its families, the declared tools
+	every conf in [
+		{"preset": "claude_code", "tools": {"allow": ["Read", "Bash", {"tool": "Read", "args_pattern": "x"}]}},
+		{"preset": "openclaw", "tools": {"allow": ["bash", "exec"]}},
+		{"tools": {"allow": ["gateway"]}},
+		{"groups": {"mine": ["send_email"]}, "tools": {"allow": ["send_email", "group:mine"]}},
+		{"profiles": {"mine": ["send_email"]}, "tools": {"profile": "mine", "also_allow": ["send_email"]}},
+		{"builtin_tools": ["Send_Email", "discovered_tool_*"], "tools": {"allow": ["send_email", "discovered_tool_lint"]}},
+	] {
+		check(conf, {}).warnings == []
+	}
+	check({"tools": {"allow": ["send_email"]}}, {"declared": [{"name": "send_email"}]}).warnings == []
+
+	# not checked: MCP entries (unknown_mcp_server), entries with an error,
+	# the lists that list a whole runtime's tools (profiles, runtime
+	# filters, read-only mode), which make their names known
+	codes({"tools": {"allow": ["mcp__githb__get_issue"]}}, {}) == [["unknown_mcp_server", "config.tools.allow"]]
+	check({"preset": "claude_code", "tools": {"allow": ["Raed*"]}}, {}).warnings == []
+	check({"profiles": {"mine": ["raed_file"]}}, {}).warnings == []
+	check({"agent_filters": {"async_allowed": ["raed_file"]}, "read_only": {"allow": ["raed_file"]}}, {}).warnings == []
+	check({"agent_filters": {"coordinator_allowed": ["send_message"]}, "tools": {"allow": ["send_message"]}}, {}).warnings == []
+
+	# a deny list does not make an allow known, nor an allow itself
+	codes({"tools": {"allow": ["raed_file"], "deny": ["raed_file"]}}, {}) == [
+		["shadowed_entry", "config.tools.allow"],
+		["unknown_allow_entry", "config.tools.allow"],
+	]
 }
 
 # A group that the configuration and its preset define differently, named
