@@ -566,6 +566,9 @@ func TestGeminiDeclaresDiscoveredTools(t *testing.T) {
 		res, err := Gemini(nil, GeminiOptions{Headless: headless})
 		require.NoError(t, err)
 		assert.Contains(t, res.Overlay["builtin_tools"], any("discovered_tool_*"))
+		// the sub-agents Gemini ships, two of which its default policies allow
+		assert.Contains(t, res.Overlay["builtin_tools"], any("codebase_investigator"))
+		assert.Contains(t, res.Overlay["tools"].(map[string]any)["allow"], any("codebase_investigator"))
 		list := map[bool]string{false: "ask", true: "deny"}[headless]
 		assert.Contains(t, res.Overlay["tools"].(map[string]any)[list], any("discovered_tool_*"), list)
 	}
