@@ -102,8 +102,12 @@ _known_families(conf) := {trim_suffix(c, "*") |
 _unknown_allow_warnings(conf, index) := [_warning(
 	"unknown_allow_entry",
 	sprintf(
-		"%s lists %q, which names no tool the preset, the floor, the declared tools or the configuration's own lists of tools (groups, profiles, runtime filters, config.builtin_tools) know: %s",
-		[l.field, entry, "a misspelt name? a tool of your own: list it in config.builtin_tools"],
+		"%s lists %q, which names no tool the preset, the floor, the declared tools or %s know: %s",
+		[
+			l.field, entry,
+			"the configuration's own lists of tools (groups, profiles, runtime filters, config.builtin_tools)",
+			"a misspelt name? a tool of your own: list it in config.builtin_tools",
+		],
 	),
 	{"field": l.field, "index": i, "entry": entry},
 ) |
