@@ -43,11 +43,12 @@ type Result struct {
 }
 
 // result is an import's Result: the overlay, with the MCP servers its
-// entries name declared (declareMCPServers), and the notes. Every
-// importer returns through it.
+// entries name declared (declareMCPServers), and the notes, then a note
+// for each deny of a whole tool that leaves allow entries unreachable
+// (unreachableAllows). Every importer returns through it.
 func result(overlay map[string]any, notes []Note) Result {
 	declareMCPServers(overlay)
-	return Result{Overlay: overlay, Notes: notes}
+	return Result{Overlay: overlay, Notes: append(notes, unreachableAllows(overlay)...)}
 }
 
 // declareMCPServers lists in the overlay's config.mcp_servers every MCP
