@@ -1,0 +1,51 @@
+package tests
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// maxGoFileLines is the most lines a Go file of the repository may have:
+// a file that outgrows it holds more than one thing, and is split by
+// what it does.
+const maxGoFileLines = 500
+
+// TestNoGoFileOver500Lines walks the repository (build outputs and
+// installed packages aside) and names every Go file over maxGoFileLines.
+func TestNoGoFileOver500Lines(t *testing.T) {
+	t.Parallel()
+	var over []string
+	files := 0
+	require.NoError(t, filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "build", "node_modules", "bundle":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		if n := bytes.Count(data, []byte("\n")); n > maxGoFileLines {
+			over = append(over, path)
+		}
+		return nil
+	}))
+	require.Greater(t, files, 100, "the walk saw the repository's Go files")
+	require.Empty(t, over, "Go files over %d lines: split each by what it does", maxGoFileLines)
+}
