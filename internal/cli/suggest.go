@@ -3,51 +3,14 @@ package cli
 import (
 	"strings"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/spf13/pflag"
+
+	"github.com/tooleval/tooleval/internal/suggest"
 )
 
-// suggestion is " (did you mean X?)" for the candidate closest to word
-// when one is close enough to be a slip (an edit distance of at most a
-// third of the word, at least 1, two letters swapped, or a prefix of
-// three letters or more),
-// and "" otherwise.
-func suggestion(word string, candidates []string) string {
-	best, bestDistance := "", 0
-	for _, c := range candidates {
-		d := levenshtein.ComputeDistance(strings.ToLower(word), strings.ToLower(c))
-		if best == "" || d < bestDistance {
-			best, bestDistance = c, d
-		}
-	}
-	switch {
-	case best == "":
-		return ""
-	case bestDistance <= max(1, len(word)/3):
-	case len(word) >= 3 && strings.HasPrefix(strings.ToLower(best), strings.ToLower(word)):
-	case bestDistance == 2 && sameLetters(word, best): // two letters swapped
-	default:
-		return ""
-	}
-	return " (did you mean " + best + "?)"
-}
-
-// sameLetters reports whether a and b hold the same letters, in any order.
-func sameLetters(a, b string) bool {
-	count := map[rune]int{}
-	for _, r := range strings.ToLower(a) {
-		count[r]++
-	}
-	for _, r := range strings.ToLower(b) {
-		count[r]--
-	}
-	for _, n := range count {
-		if n != 0 {
-			return false
-		}
-	}
-	return true
-}
+// suggestion is " (did you mean X?)" for the candidate closest to word,
+// or "" (suggest.DidYouMean).
+func suggestion(word string, candidates []string) string { return suggest.DidYouMean(word, candidates) }
 
 // commandAliases are the words for a command that other tools use (or
 // that tooleval's own documents use for a mode of a command), with the

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
-	"github.com/agnivade/levenshtein"
+	"github.com/tooleval/tooleval/internal/suggest"
 )
 
 // notePlace is where in the files a note's location is: the file (its
@@ -102,20 +101,6 @@ func (p notePlaces) jsonPlaces(file int, name string, data []byte) {
 	_ = walk("", 0) // a document that does not parse is refused elsewhere
 }
 
-// didYouMean is " (did you mean X?)" for the candidate closest to word
-// when one is close enough to be a slip (an edit distance of at most a
-// third of the word, at least 1, or another case), and "" otherwise. It
-// is internal/cli's suggestion, which the importer does not import.
-func didYouMean(word string, candidates []string) string {
-	best, bestDistance := "", 0
-	for _, c := range candidates {
-		d := levenshtein.ComputeDistance(strings.ToLower(word), strings.ToLower(c))
-		if best == "" || d < bestDistance {
-			best, bestDistance = c, d
-		}
-	}
-	if best == "" || bestDistance > max(1, len(word)/3) {
-		return ""
-	}
-	return " (did you mean " + best + "?)"
-}
+// didYouMean is " (did you mean X?)" for the candidate closest to word,
+// or "" (suggest.DidYouMean, the command line's suggestion too).
+func didYouMean(word string, candidates []string) string { return suggest.DidYouMean(word, candidates) }
