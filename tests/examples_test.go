@@ -123,6 +123,7 @@ func exampleWorkdir(t *testing.T) (dir, bin string) {
 	require.NoError(t, err)
 	dir = t.TempDir()
 	copyTree(t, "../inputs", filepath.Join(dir, "inputs"))
+	copyTree(t, "../inputs/verify/invariants", filepath.Join(dir, "policy", "invariants"))
 	copyTree(t, policiesDir, filepath.Join(dir, "policies"))
 	bundle, err := os.ReadFile(bundlePath(t))
 	require.NoError(t, err)
@@ -137,7 +138,7 @@ func exampleWorkdir(t *testing.T) (dir, bin string) {
 	require.NoError(t, err)
 	for name, data := range map[string][]byte{
 		"request.json": request, "deploy/config.json": config, "prod.tar.gz": bundle, "review.tar.gz": bundle, "decisions.log": append(event, '\n'),
-		"live.tar.gz": bundle, "candidate.tar.gz": bundle,
+		"live.tar.gz": bundle, "candidate.tar.gz": bundle, "catalog.json": request,
 		"signing.pem": signing,
 	} {
 		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
