@@ -2,9 +2,11 @@ package tests
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -61,4 +63,42 @@ func TestDeployPinnedOPASnippetRuns(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	require.Contains(t, string(out), "{}", "OPA answered /health?bundles: %s", out)
+}
+
+// TestDeployRESTExamplesAnswerAsShown sends docs/deploy.md's REST
+// requests (its curl commands to /v1/data/tooleval/...) as written to a
+// real opa run --server with the bundle, the port replaced by the
+// server's, and holds each answer to the JSON the page shows after it
+// (compared as JSON, key order and layout aside); a request the page
+// shows no answer for must have a result.
+func TestDeployRESTExamplesAnswerAsShown(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/deploy.md")
+	require.NoError(t, err)
+	_, section, found := strings.Cut(string(data), "## REST requests")
+	require.True(t, found)
+	section, _, _ = strings.Cut(section, "\n## ")
+	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	block := regexp.MustCompile("(?s)```(sh|json)\n(.*?)```")
+	blocks := block.FindAllStringSubmatch(section, -1)
+	requests := 0
+	for i, b := range blocks {
+		if b[1] != "sh" || !strings.Contains(b[2], "localhost:8181/v1/data/tooleval/") {
+			continue
+		}
+		requests++
+		script := strings.ReplaceAll(b[2], "http://localhost:8181", server.url)
+		script = strings.ReplaceAll(script, "localhost:8181", strings.TrimPrefix(server.url, "http://"))
+		out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
+		require.NoError(t, err, "%s\n%s", script, out)
+		var got map[string]any
+		require.NoError(t, json.Unmarshal(out, &got), "%s", out)
+		require.Contains(t, got, "result", "%s answered %s", script, out)
+		if i+1 < len(blocks) && blocks[i+1][1] == "json" {
+			var want map[string]any
+			require.NoError(t, json.Unmarshal([]byte(blocks[i+1][2]), &want), "the answer deploy.md shows")
+			require.Equal(t, want, got, "docs/deploy.md shows another answer to\n%s", b[2])
+		}
+	}
+	require.GreaterOrEqual(t, requests, 3)
 }
