@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,4 +102,58 @@ func TestDeployRESTExamplesAnswerAsShown(t *testing.T) {
 		}
 	}
 	require.GreaterOrEqual(t, requests, 3)
+}
+
+// TestDeployOPARunCommandsServe starts every `opa run --server` command
+// of docs/deploy.md's blocks as written (the pinned OPA as opa on the
+// PATH, in a directory with the bundle where the command names it, the
+// address replaced by a free loopback port) and holds it to serving the
+// bundle (/health?bundles answers 200). The one that reads
+// bundle/opa-config.yaml is a template (a bundle service and a key of
+// one's own) and is left out.
+func TestDeployOPARunCommandsServe(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/deploy.md")
+	require.NoError(t, err)
+	bin, err := opaBinary()
+	require.NoError(t, err)
+	bundle, err := os.ReadFile(bundlePath(t))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bundle"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "path"), 0o755))
+	require.NoError(t, os.Symlink(bin, filepath.Join(dir, "path", "opa")))
+	for _, name := range []string{"bundle/tooleval.tar.gz", "tooleval.tar.gz"} {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), bundle, 0o600))
+	}
+	commands := 0
+	for _, block := range docBlocks(t, string(data), "sh") {
+		for _, line := range strings.Split(block, "\n") {
+			if !strings.HasPrefix(line, "opa run --server") || strings.Contains(line, "--config-file") {
+				continue
+			}
+			commands++
+			addr := freeAddr(t)
+			command := strings.NewReplacer("0.0.0.0:8181", addr, "127.0.0.1:8181", addr).Replace(line)
+			ctx, cancel := context.WithCancel(context.Background())
+			cmd := exec.CommandContext(ctx, "bash", "-c", "exec "+command)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "path")+string(os.PathListSeparator)+os.Getenv("PATH"))
+			out := &syncBuffer{}
+			cmd.Stdout, cmd.Stderr = out, out
+			require.NoError(t, cmd.Start(), line)
+			healthy := false
+			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) && !healthy; time.Sleep(100 * time.Millisecond) {
+				resp, err := http.Get("http://" + addr + "/health?bundles")
+				if err == nil {
+					resp.Body.Close()
+					healthy = resp.StatusCode == http.StatusOK
+				}
+			}
+			cancel()
+			_ = cmd.Wait()
+			require.True(t, healthy, "docs/deploy.md: %q did not serve the bundle:\n%s", line, out.String())
+		}
+	}
+	require.GreaterOrEqual(t, commands, 2)
 }
