@@ -142,16 +142,23 @@ func TestDeployOPARunCommandsServe(t *testing.T) {
 			out := &syncBuffer{}
 			cmd.Stdout, cmd.Stderr = out, out
 			require.NoError(t, cmd.Start(), line)
-			healthy := false
-			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) && !healthy; time.Sleep(100 * time.Millisecond) {
+			exited := make(chan struct{})
+			go func() { _ = cmd.Wait(); close(exited) }()
+			healthy, running := false, true
+			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) && !healthy && running; time.Sleep(100 * time.Millisecond) {
 				resp, err := http.Get("http://" + addr + "/health?bundles")
 				if err == nil {
 					resp.Body.Close()
 					healthy = resp.StatusCode == http.StatusOK
 				}
+				select {
+				case <-exited: // it stopped: it will not serve
+					running = false
+				default:
+				}
 			}
 			cancel()
-			_ = cmd.Wait()
+			<-exited
 			require.True(t, healthy, "docs/deploy.md: %q did not serve the bundle:\n%s", line, out.String())
 		}
 	}
