@@ -280,30 +280,44 @@ func delegations(r *references, u *universe, results []decided, narrows, askKept
 			}
 			pairs++
 			for t := range c.verdicts {
-				pr, cr := rank(parent.verdicts[t].outcome), rank(c.verdicts[t].outcome)
-				if cr <= pr {
+				broken, message := widens(parent.verdicts[t].outcome, c.verdicts[t].outcome, u.names[t])
+				if broken == "" {
 					continue
 				}
 				v := violation(c, u, t, "")
 				v.Parent = &parent.subject
 				v.ParentOutcome = string(parent.verdicts[t].outcome)
-				switch parent.verdicts[t].outcome {
-				case engine.OutcomeAsk:
-					how := "outright"
-					if c.verdicts[t].outcome == engine.OutcomeConditional {
-						how = "on the arguments its rules name, without a person"
-					}
-					v.Message = fmt.Sprintf("the parent must ask about %s, but this child is allowed it %s", u.names[t], how)
+				v.Message = message
+				if broken == DelegationAskKept {
 					askKept.add(v)
-				case engine.OutcomeConditional:
-					v.Message = fmt.Sprintf("the parent is allowed %s only on the arguments its rules name, but this child is allowed it outright", u.names[t])
-					narrows.add(v)
-				default:
-					v.Message = fmt.Sprintf("the parent is refused %s, but this child gets %s", u.names[t], c.verdicts[t].outcome)
+				} else {
 					narrows.add(v)
 				}
 			}
 		}
 	}
 	return pairs
+}
+
+// widens says which delegation invariant a child breaks when it gets
+// outcome child of a tool its parent gets outcome parent of, with the
+// violation's message; "" when the child is let through no more than
+// its parent (rank). A child let through more than a parent that must
+// ask breaks delegation.ask_kept; more than a parent that is refused the
+// tool, or allowed it only conditionally, delegation.narrows.
+func widens(parent, child engine.Outcome, tool string) (id, message string) {
+	if rank(child) <= rank(parent) {
+		return "", ""
+	}
+	switch parent {
+	case engine.OutcomeAsk:
+		how := "outright"
+		if child == engine.OutcomeConditional {
+			how = "on the arguments its rules name, without a person"
+		}
+		return DelegationAskKept, fmt.Sprintf("the parent must ask about %s, but this child is allowed it %s", tool, how)
+	case engine.OutcomeConditional:
+		return DelegationNarrows, fmt.Sprintf("the parent is allowed %s only on the arguments its rules name, but this child is allowed it outright", tool)
+	}
+	return DelegationNarrows, fmt.Sprintf("the parent is refused %s, but this child gets %s", tool, child)
 }
