@@ -2,6 +2,7 @@ package tests
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -10,9 +11,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// docCommands are the documents whose tooleval commands (a line of a
-// code block that starts with "tooleval " or "$ tooleval ", with its
-// continuation lines) TestDocsCommandsRun runs as written: every one,
+// docCommands are the documents whose tooleval and openssl commands (a
+// line of a code block that starts with "tooleval ", "$ tooleval " or
+// "openssl ", with its continuation lines) TestDocsCommandsRun runs as
+// written: every one,
 // or (false) those without "$", whose outputs a test of the document's
 // own checks (docs/verify.md's worked example: TestVerifyWorkedExample).
 // The other documents' commands are run by tests of their own:
@@ -63,6 +65,16 @@ func TestDocsCommandsRun(t *testing.T) {
 			for i := 0; i < len(lines); i++ {
 				line := lines[i]
 				command, dollar := strings.CutPrefix(line, "$ ")
+				if strings.HasPrefix(line, "openssl ") && !dollar {
+					// the keys deploy.md has one make to sign bundles with
+					commands++
+					c, _, _ := strings.Cut(line, "   #")
+					cmd := exec.Command("sh", "-c", strings.TrimSpace(c))
+					cmd.Dir = dir
+					out, err := cmd.CombinedOutput()
+					require.NoError(t, err, "docs/%s: %s\n%s", name, line, out)
+					continue
+				}
 				if !strings.HasPrefix(command, "tooleval ") {
 					if ran != "" && !dollar {
 						shown = append(shown, line)
