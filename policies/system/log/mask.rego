@@ -14,8 +14,9 @@
 #   the members that echo a malformed input (a call id or name that is not
 #   a string, an error entry that is not a scalar), the messages of
 #   errors and warnings (they may quote any member of the input), the
-#   message of a path refusal (it quotes the path) and a configuration
-#   error that names a user are erased, and the whole result of a query that is not one of
+#   message of a path refusal (it quotes the path), a configuration
+#   error that names a user and the argument rules a conditional tool's
+#   catalog entry quotes are erased, and the whole result of a query that is not one of
 #   the entry points. The mask is total: for any event it yields pointers
 #   that OPA and the engine can apply (only member names of plain
 #   characters, never an array element, which OPA would shift), so no
@@ -219,6 +220,21 @@ mask contains sprintf("/result/decisions/%d/trace/%d/%s", [i, j, member]) if {
 	value := step[member]
 	not _scalar(value)
 	not _strings(value)
+}
+
+# METADATA
+# description: |
+#   The argument rules a conditional tool's catalog entry quotes (rules,
+#   each rule an object, masked in the input's layers too); where each
+#   is (layer, list, source) and what it reads stay.
+mask contains sprintf("/result/tools/%d/rules/%d/rule", [i, k]) if {
+	_known_result
+	some i, tool in _array(object.get(_result, "tools", []))
+	is_object(tool)
+	some k, rule in _array(object.get(tool, "rules", []))
+	is_object(rule)
+	"rule" in object.keys(rule)
+	not _scalar(rule.rule)
 }
 
 # METADATA

@@ -198,3 +198,17 @@ test_argument_readings_are_masked if {
 		"/result/decisions/1/message",
 	} with input as event
 }
+
+# A conditional tool's catalog entry quotes the argument rules that
+# decide its calls: each rule is masked, as in the input's layers and in
+# explain traces; where it is and what it reads stay.
+test_argument_rules_quoted_by_the_catalog_are_masked if {
+	event := {"path": "tooleval/tools", "input": {}, "result": {"errors": [], "effective": ["read_file", "deploy"], "tools": [
+		{"name": "read_file", "allowed": true, "outcome": "allow"},
+		{"name": "deploy", "allowed": true, "outcome": "conditional", "rules": [
+			{"layer": "team", "list": "allow", "source": "layers[0].allow[1]", "reads": "args", "rule": {"tool": "deploy", "args": {"token": "s3cret"}}},
+			{"layer": "team", "list": "deny", "source": "layers[0].deny[0]", "reads": "url", "rule": {"tool": "deploy", "domain": "evil.example"}},
+		]},
+	]}}
+	log.mask == {"/result/tools/1/rules/0/rule", "/result/tools/1/rules/1/rule"} with input as event
+}
