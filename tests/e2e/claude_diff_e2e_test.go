@@ -161,55 +161,103 @@ func TestClaudeCodeNeverLooser(t *testing.T) {
 	var looser []Looser
 	compared := 0
 	for i, s := range all {
-		dir := t.TempDir()
-		ws := ClaudeWorkspace(dir)
-		turns, effect := claudeCalls(ws)
-		var o *Outcome
-		var verdicts map[string]Verdict
-		for attempt := 1; ; attempt++ {
-			require.NoError(t, os.RemoveAll(dir))
-			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(envInt("TOOLEVAL_E2E_SESSION_TIMEOUT", 180))*time.Second)
-			var err error
-			o, err = ClaudeRun{Binary: bin, Settings: s.json(), Mode: s.Mode, Script: turns, Files: claudeWorkspace, Dir: dir}.Run(ctx)
-			cancel()
-			require.NoError(t, err, "session %d", i)
-			verdicts = ClaudeVerdicts(o.Log)
-			if verdicts[claudeSentinelID] == Denied {
-				break
+		run := runClaudeSession(t, bin, i, s)
+		found, n := run.looser(t, i, s)
+		compared += n
+		if len(found) > 0 {
+			// Claude Code's verdict on a call is its rules' only when it
+			// gives it again: under load it has denied an allowed Edit
+			// once in a while (a tool's state, not a rule). A call is
+			// looser when a second run of the session denies it too.
+			again, _ := runClaudeSession(t, bin, i, s).looser(t, i, s)
+			byID := map[string]bool{}
+			for _, l := range again {
+				byID[l.Call.ID] = true
 			}
-			t.Logf("session %d, attempt %d: Claude Code did not apply the project settings (the sentinel %s: %s: %s)",
-				i, attempt, claudeSentinelRule, verdicts[claudeSentinelID], ClaudeMessage(o.Log, claudeSentinelID))
-			require.Less(t, attempt, 3, "session %d: Claude Code applied its project settings in none of 3 runs", i)
-		}
-		var calls []Call
-		for _, turn := range turns {
-			calls = append(calls, turn.Calls...)
-		}
-		for id, happened := range effect {
-			require.Equal(t, verdicts[id] == Ran, happened(), "session %d: %s: the verdict %s and the workspace agree", i, id, verdicts[id])
-		}
-		res, err := importer.ClaudeCode([]importer.File{{Name: ".claude/settings.json", Data: []byte(withMode(s))}})
-		require.NoError(t, err)
-		got, err := Decide(context.Background(), res.Overlay, []string{"Bash", "Read", "Edit", "Write"}, ws, calls)
-		require.NoError(t, err)
-		for j, c := range calls {
-			rt := RuntimeOutcome(verdicts[c.ID])
-			if rt == "" {
-				t.Logf("session %d: %s %v: no permission verdict (%s)", i, c.Tool, c.Args, verdicts[c.ID])
-				continue
-			}
-			if c.ID == claudeSentinelID {
-				continue
-			}
-			compared++
-			if Strictness[got[j]] < Strictness[rt] {
-				t.Logf("session %d: %s: Claude Code said: %s", i, c.ID, ClaudeMessage(o.Log, c.ID))
-				looser = append(looser, Looser{Settings: s.Mode + " " + s.json(), Call: c, Runtime: rt, Tooleval: got[j], root: ws})
+			for _, l := range found {
+				if byID[l.Call.ID] {
+					looser = append(looser, l)
+				} else {
+					t.Logf("session %d: %s: Claude Code's verdict %s did not hold in a second run: not counted", i, l.Call.ID, l.Runtime)
+				}
 			}
 		}
 	}
 	t.Logf("%d sessions, %d calls compared, %d looser", len(all), compared, len(looser))
 	ReportLooser(t, "Claude Code", looser, func(l Looser) string { return l.root })
+}
+
+// claudeSession is one run of a settings file in Claude Code: the calls,
+// Claude Code's verdicts, its log and the workspace.
+type claudeSession struct {
+	ws       string
+	calls    []Call
+	verdicts map[string]Verdict
+	o        *Outcome
+}
+
+// runClaudeSession runs the settings s in Claude Code (retrying, up to
+// three times, a run that did not apply the project settings: the
+// sentinel) and holds its verdicts to their effects on the workspace.
+func runClaudeSession(t *testing.T, bin string, i int, s claudeSettings) claudeSession {
+	t.Helper()
+	dir := t.TempDir()
+	ws := ClaudeWorkspace(dir)
+	turns, effect := claudeCalls(ws)
+	var o *Outcome
+	var verdicts map[string]Verdict
+	for attempt := 1; ; attempt++ {
+		require.NoError(t, os.RemoveAll(dir))
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(envInt("TOOLEVAL_E2E_SESSION_TIMEOUT", 180))*time.Second)
+		var err error
+		o, err = ClaudeRun{Binary: bin, Settings: s.json(), Mode: s.Mode, Script: turns, Files: claudeWorkspace, Dir: dir}.Run(ctx)
+		cancel()
+		require.NoError(t, err, "session %d", i)
+		verdicts = ClaudeVerdicts(o.Log)
+		if verdicts[claudeSentinelID] == Denied {
+			break
+		}
+		t.Logf("session %d, attempt %d: Claude Code did not apply the project settings (the sentinel %s: %s: %s)",
+			i, attempt, claudeSentinelRule, verdicts[claudeSentinelID], ClaudeMessage(o.Log, claudeSentinelID))
+		require.Less(t, attempt, 3, "session %d: Claude Code applied its project settings in none of 3 runs", i)
+	}
+	var calls []Call
+	for _, turn := range turns {
+		calls = append(calls, turn.Calls...)
+	}
+	for id, happened := range effect {
+		require.Equal(t, verdicts[id] == Ran, happened(), "session %d: %s: the verdict %s and the workspace agree", i, id, verdicts[id])
+	}
+	return claudeSession{ws: ws, calls: calls, verdicts: verdicts, o: o}
+}
+
+// looser decides the session's calls under the import of s and returns
+// those tooleval lets through more than Claude Code did, and how many
+// calls were compared.
+func (r claudeSession) looser(t *testing.T, i int, s claudeSettings) ([]Looser, int) {
+	t.Helper()
+	res, err := importer.ClaudeCode([]importer.File{{Name: ".claude/settings.json", Data: []byte(withMode(s))}})
+	require.NoError(t, err)
+	got, err := Decide(context.Background(), res.Overlay, []string{"Bash", "Read", "Edit", "Write"}, r.ws, r.calls)
+	require.NoError(t, err)
+	var looser []Looser
+	compared := 0
+	for j, c := range r.calls {
+		rt := RuntimeOutcome(r.verdicts[c.ID])
+		if rt == "" {
+			t.Logf("session %d: %s %v: no permission verdict (%s)", i, c.Tool, c.Args, r.verdicts[c.ID])
+			continue
+		}
+		if c.ID == claudeSentinelID {
+			continue
+		}
+		compared++
+		if Strictness[got[j]] < Strictness[rt] {
+			t.Logf("session %d: %s: Claude Code said: %s", i, c.ID, ClaudeMessage(r.o.Log, c.ID))
+			looser = append(looser, Looser{Settings: s.Mode + " " + s.json(), Call: c, Runtime: rt, Tooleval: got[j], root: r.ws})
+		}
+	}
+	return looser, compared
 }
 
 // withMode is the settings with the session's mode as defaultMode, the
