@@ -95,6 +95,29 @@ func decodeOutcome(obj ast.Object, allowed bool) (Outcome, error) {
 	return outcome, nil
 }
 
+// checkToolVerdicts reads the outcome of each catalog entry: one of
+// allow, conditional, ask and deny, allowed exactly when it is allow or
+// conditional. An entry without one (a policy from before outcomes) takes
+// the outcome its allowed says, allow or deny. Any other value, or one
+// that disagrees with allowed, is ErrShape: no surface (verify, the
+// gateway, the matrix) reads a verdict it cannot place.
+func checkToolVerdicts(tools []ToolVerdict) error {
+	for i := range tools {
+		t := &tools[i]
+		switch {
+		case t.Outcome == "" && t.Allowed:
+			t.Outcome = OutcomeAllow
+		case t.Outcome == "":
+			t.Outcome = OutcomeDeny
+		case t.Outcome != OutcomeAllow && t.Outcome != OutcomeConditional && t.Outcome != OutcomeAsk && t.Outcome != OutcomeDeny:
+			return fmt.Errorf("%w: tool %v has outcome %q, not allow, conditional, ask or deny", ErrShape, t.Name, t.Outcome)
+		case t.Allowed != (t.Outcome == OutcomeAllow || t.Outcome == OutcomeConditional):
+			return fmt.Errorf("%w: tool %v's outcome %s disagrees with its allowed %t", ErrShape, t.Name, t.Outcome, t.Allowed)
+		}
+	}
+	return nil
+}
+
 func decodeProblems(obj ast.Object) ([]Problem, error) {
 	list, ok := typedMember[*ast.Array](obj, "errors")
 	if !ok {

@@ -187,6 +187,9 @@ func (p *policy) decodeCatalog(value ast.Value) (*Catalog, error) {
 	if c.Errors == nil || c.Effective == nil || c.Tools == nil {
 		return nil, ErrShape
 	}
+	if err := checkToolVerdicts(c.Tools); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 

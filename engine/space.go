@@ -184,6 +184,9 @@ func (e *Engine) Catalogs(ctx context.Context, declared []any, requests []ast.Va
 		if err := decodeInto(arr.Elem(i).Value, c); err != nil {
 			return nil, err
 		}
+		if err := checkToolVerdicts(c.Tools); err != nil {
+			return nil, err
+		}
 		out[i] = c
 	}
 	return out, nil
