@@ -104,7 +104,7 @@ mask contains "/input" if {
 mask contains _pointer(array.concat(path, [name])) if {
 	some [path, pattern] in _objects
 	some name, value in object.get(_input, path, null)
-	not type_name(value) in object.get(_types, concat("/", [pattern, name]), set())
+	not _type_kept(concat("/", [pattern, name]), value)
 }
 
 # METADATA
@@ -316,8 +316,11 @@ _step(parents) := {[array.concat(path, [name]), p] |
 	is_object(element)
 }
 
-# The types kept at each path of kept, null included.
-_types[path] := kept_types | {"null"} if some path, kept_types in kept
+# The value's type is one kept names at path (null is kept at every
+# path kept names).
+_type_kept(path, value) if type_name(value) in kept[path]
+
+_type_kept(path, null) if kept[path]
 
 _pointer(path) := concat("/", array.concat(["/input"], [_token(s) | some s in path]))
 
