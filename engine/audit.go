@@ -50,12 +50,27 @@ const (
 // record logs one evaluation: request is the input document, result the
 // document returned (any JSON-compatible value or ast.Value).
 func (e *Engine) record(ctx context.Context, p *policy, path string, request ast.Value, result any, evalErr error) {
-	e.recordAt(ctx, slog.LevelInfo, p, path, request, result, evalErr)
+	e.recordAt(ctx, slog.LevelInfo, p, path, func() ast.Value { return request }, result, evalErr)
+}
+
+// auditRecord is one evaluation to log: what it was given and gave, and
+// when it ended. The mask is applied when the record is written (at
+// once, or by an [AuditQueue]); the values are not changed meanwhile.
+type auditRecord struct {
+	level     slog.Level
+	policy    *policy
+	path      string
+	input     func() ast.Value // the input document, built when written
+	result    ast.Value
+	evalErr   error
+	id        string
+	timestamp time.Time
 }
 
 // recordAt is record at a level: a decision that refuses a call, or any
-// evaluation that failed, is logged at warning level.
-func (e *Engine) recordAt(ctx context.Context, level slog.Level, p *policy, path string, request ast.Value, result any, evalErr error) {
+// evaluation that failed, is logged at warning level. input builds the
+// input document; it is called when the record is written.
+func (e *Engine) recordAt(ctx context.Context, level slog.Level, p *policy, path string, input func() ast.Value, result any, evalErr error) {
 	if e.audit == nil {
 		return
 	}
@@ -70,34 +85,47 @@ func (e *Engine) recordAt(ctx context.Context, level slog.Level, p *policy, path
 		}
 		resultValue = v
 	}
+	if evalErr != nil {
+		level = slog.LevelWarn
+	}
+	r := auditRecord{
+		level: level, policy: p, path: path, input: input, result: resultValue, evalErr: evalErr,
+		id: newDecisionID(), timestamp: time.Now().UTC(),
+	}
+	if e.auditQueue != nil && e.auditQueue.offer(r) {
+		return
+	}
+	writeRecord(ctx, e.audit, r)
+}
+
+// writeRecord masks a record and logs it to l.
+func writeRecord(ctx context.Context, l *slog.Logger, r auditRecord) {
+	request := r.input()
 	if request == nil {
 		request = ast.Null{}
 	}
-	event := map[string]any{"input": jsonOf(request), "result": jsonOf(resultValue)}
-	erased := e.maskPointers(ctx, p, path, request, resultValue)
+	event := map[string]any{"input": jsonOf(request), "result": jsonOf(r.result)}
+	erased := r.policy.maskPointers(ctx, r.path, request, r.result)
 	for _, pointer := range erased {
 		erase(event, pointer)
 	}
 	attrs := []slog.Attr{
-		slog.String("decision_id", newDecisionID()),
-		slog.String("path", path),
-		slog.Any("bundles", map[string]any{auditBundle: map[string]any{"revision": p.revision}}),
-		slog.String("timestamp", time.Now().UTC().Format(time.RFC3339Nano)),
+		slog.String("decision_id", r.id),
+		slog.String("path", r.path),
+		slog.Any("bundles", map[string]any{auditBundle: map[string]any{"revision": r.policy.revision}}),
+		slog.String("timestamp", r.timestamp.Format(time.RFC3339Nano)),
 		slog.Any("input", event["input"]),
 		slog.Any("result", event["result"]),
 		slog.Any("erased", erased),
 	}
-	if evalErr != nil {
-		attrs = append(attrs, slog.String("error", evalErr.Error()))
+	if r.evalErr != nil {
+		attrs = append(attrs, slog.String("error", r.evalErr.Error()))
 	}
-	if evalErr != nil {
-		level = slog.LevelWarn
-	}
-	e.audit.LogAttrs(ctx, level, AuditMessage, attrs...)
+	l.LogAttrs(ctx, r.level, AuditMessage, attrs...)
 }
 
 // auditDecision is record for a decision (nil d: nothing to log).
-func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, request ast.Value, d *Decision, evalErr error) {
+func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, input func() ast.Value, d *Decision, evalErr error) {
 	if e.audit == nil || d == nil {
 		return
 	}
@@ -109,13 +137,13 @@ func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, requ
 	if len(d.Errors) > 0 || !d.AllAllowed() {
 		level = slog.LevelWarn // a refusal is worth a look
 	}
-	e.recordAt(ctx, level, p, path, request, result, evalErr)
+	e.recordAt(ctx, level, p, path, input, result, evalErr)
 }
 
 // maskPointers evaluates the bundle's decision log mask for one event
 // (its path, input and result, as OPA gives them to the mask): the JSON
 // pointers to erase, sorted. If it cannot, everything is.
-func (e *Engine) maskPointers(ctx context.Context, p *policy, path string, request, result ast.Value) []string {
+func (p *policy) maskPointers(ctx context.Context, path string, request, result ast.Value) []string {
 	everything := []string{"/input", "/result"}
 	maskInput := ast.NewObject(
 		[2]*ast.Term{ast.StringTerm("path"), ast.StringTerm(path)},
@@ -146,6 +174,9 @@ func (e *Engine) maskPointers(ctx context.Context, p *policy, path string, reque
 	sort.Strings(pointers)
 	return pointers
 }
+
+// constant returns a function that returns v.
+func constant(v ast.Value) func() ast.Value { return func() ast.Value { return v } }
 
 func jsonOf(v ast.Value) any {
 	x, err := ast.JSON(v)

@@ -28,6 +28,7 @@ type Engine struct {
 	current     atomic.Pointer[policy]
 	generations atomic.Uint64 // the last generation handed out
 	audit       *slog.Logger
+	auditQueue  *AuditQueue // nil: records are written as evaluations end
 	config      Config
 	timeout     time.Duration
 	verify      *bundle.VerificationConfig
@@ -68,6 +69,7 @@ type policy struct {
 type options struct {
 	bundlePath string
 	audit      *slog.Logger
+	auditQueue *AuditQueue
 	config     Config
 	timeout    time.Duration
 	keys       []VerificationKey
@@ -92,9 +94,11 @@ func WithBundle(path string) Option {
 // WithAuditLogger logs every decision, explanation, launch and check as
 // one structured record to l, with the members of an OPA decision log
 // event, masked by the bundle's own decision log mask (see
-// [AuditMessage]). Auditing is off by default.
+// [AuditMessage]). Each record is written before the evaluation
+// returns; [WithAuditQueue] writes them after. Auditing is off by
+// default.
 func WithAuditLogger(l *slog.Logger) Option {
-	return func(o *options) { o.audit = l }
+	return func(o *options) { o.audit, o.auditQueue = l, nil }
 }
 
 // WithStrictConfig makes [New] and [Engine.Reload] refuse a policy whose
@@ -155,7 +159,7 @@ func New(ctx context.Context, opts ...Option) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{audit: o.audit, config: o.config, timeout: o.timeout, verify: vc, shadow: o.shadow, meters: m, strict: o.strict}
+	e := &Engine{audit: o.audit, auditQueue: o.auditQueue, config: o.config, timeout: o.timeout, verify: vc, shadow: o.shadow, meters: m, strict: o.strict}
 	e.install(p)
 	return e, nil
 }
