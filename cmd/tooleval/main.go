@@ -7,12 +7,16 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/tooleval/tooleval/internal/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM, as a service manager stops serve or mcp proxy, ends the
+	// work as an interrupt does: what is queued (serve's audit records)
+	// is written before the process exits.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, cli.Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr, Terminal: cli.IsTerminal(os.Stdout), ErrTerminal: cli.IsTerminal(os.Stderr), InTerminal: cli.IsTerminal(os.Stdin)}, os.Args[1:])
 	stop()
 	os.Exit(code)

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -43,6 +44,9 @@ func runServe(ctx context.Context, s Streams, args []string) (int, error) {
 	if fs.NArg() > 0 {
 		return ExitUsage, usagef("unexpected arguments %q", fs.Args())
 	}
+	if percent, ok := serveGCPercent(os.Getenv); ok {
+		debug.SetGCPercent(percent)
+	}
 	listener, where, err := serveListener(*listen, *socket)
 	if err != nil {
 		return ExitUsage, err
@@ -54,12 +58,15 @@ func runServe(ctx context.Context, s Streams, args []string) (int, error) {
 		return ExitUsage, usagef("--audit-log: %w", err)
 	}
 	defer closeAudit()
-	auditLog := slog.New(slog.NewJSONHandler(audit, nil))
+	// Records are masked and written after the answer, in order, none
+	// dropped; those queued are written before serve exits.
+	auditQueue := engine.NewAuditQueue(slog.New(slog.NewJSONHandler(audit, nil)), 0)
+	defer auditQueue.Close()
 	d := hooks.NewDecider(hooks.Options{
 		MaxAttempts: *maxAttempts, MaxRefusals: *maxRefusals, MaxSessions: *maxSessions, IdleTimeout: *idle,
 	})
 	load := func(ctx context.Context) error {
-		e, err := policy.engine(ctx, engine.WithAuditLogger(auditLog))
+		e, err := policy.engine(ctx, engine.WithAuditQueue(auditQueue))
 		d.SetEngine(e, err)
 		return err
 	}
@@ -152,4 +159,16 @@ func serveListener(listen, socket string) (net.Listener, string, error) {
 		return nil, "", usagef("--socket: %w", err)
 	}
 	return l, "unix:" + socket, nil
+}
+
+// serveGCPercent is the garbage collector's target percentage serve
+// sets unless GOGC is set: a decision allocates about 0.25 MB against a
+// live heap of the compiled policy, and collecting at 4× rather than 2×
+// the live heap takes about a tenth off an http hook's p50 for about 75
+// MB more resident memory (docs/performance.md).
+func serveGCPercent(getenv func(string) string) (int, bool) {
+	if getenv("GOGC") != "" {
+		return 0, false // the operator's setting stands
+	}
+	return 400, true
 }
