@@ -164,3 +164,62 @@ func TestDeployOPARunCommandsServe(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, commands, 2)
 }
+
+// TestDeploySymlinkSwapRunsAsShown runs docs/deploy.md's symbolic link
+// swap as written, in a directory whose current link names rev-41: the
+// link then names rev-42 (mv -T renames the new link over the old one,
+// not into the directory the old one names).
+func TestDeploySymlinkSwapRunsAsShown(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/deploy.md")
+	require.NoError(t, err)
+	const swap = "ln -s bundles/rev-42 current.tmp && mv -T current.tmp current"
+	require.Contains(t, string(data), swap)
+	dir := t.TempDir()
+	for _, rev := range []string{"rev-41", "rev-42"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, "bundles", rev), 0o755))
+	}
+	require.NoError(t, os.Symlink("bundles/rev-41", filepath.Join(dir, "current")))
+	cmd := exec.Command("sh", "-c", swap)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	target, err := os.Readlink(filepath.Join(dir, "current"))
+	require.NoError(t, err)
+	require.Equal(t, "bundles/rev-42", target)
+	entries, err := os.ReadDir(filepath.Join(dir, "bundles", "rev-41"))
+	require.NoError(t, err)
+	require.Empty(t, entries, "the new link went over the old one, not into rev-41")
+}
+
+// TestMakeBundleSignsWithSigningKey runs docs/deploy.md's `make bundle
+// SIGNING_KEY=signing.pem` (the bundle written to a temporary file, the
+// key made by the page's openssl lines): the tarball carries
+// .signatures.json, and tooleval loads it with the public key and
+// refuses it with another.
+func TestMakeBundleSignsWithSigningKey(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/deploy.md")
+	require.NoError(t, err)
+	require.Contains(t, string(data), "make bundle SIGNING_KEY=signing.pem")
+	dir := t.TempDir()
+	key, public, bundle := filepath.Join(dir, "signing.pem"), filepath.Join(dir, "verify.pem"), filepath.Join(dir, "tooleval.tar.gz")
+	for _, line := range []string{"openssl genrsa -out " + key + " 2048", "openssl rsa -in " + key + " -pubout -out " + public} {
+		out, err := exec.Command("sh", "-c", line).CombinedOutput()
+		require.NoError(t, err, "%s: %s", line, out)
+	}
+	out, err := exec.Command("make", "-C", "..", "--no-print-directory", "bundle", "SIGNING_KEY="+key, "BUNDLE="+bundle).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	list, err := exec.Command("tar", "-tzf", bundle).CombinedOutput()
+	require.NoError(t, err, "%s", list)
+	require.Contains(t, string(list), ".signatures.json")
+	tooleval, err := buildCLI()
+	require.NoError(t, err)
+	out, err = exec.Command(tooleval, "check", "--bundle", bundle, "--verification-key", public).CombinedOutput()
+	require.NoError(t, err, "tooleval verifies the signed bundle with the public key: %s", out)
+	other := filepath.Join(dir, "other.pem")
+	out, err = exec.Command("sh", "-c", "openssl genrsa 2048 | openssl rsa -pubout -out "+other).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	out, err = exec.Command(tooleval, "check", "--bundle", bundle, "--verification-key", other).CombinedOutput()
+	require.Error(t, err, "another key does not verify it: %s", out)
+}
