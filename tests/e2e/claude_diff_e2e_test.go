@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,7 +49,13 @@ var claudeFixed = []claudeSettings{
 	// lets nothing through
 	{Mode: "dontAsk", Allow: []string{"Bash(echo:*)", "Edit", "Write(/out/**)"}},
 	{Mode: "default", Allow: []string{"Write", "Edit(src/**)"}, Deny: []string{"Write(/out/**)", "Edit(/docs/**)"}},
+	// a misspelt list: Claude Code loads the file and ignores alow, so
+	// touch is refused in dontAsk (checked in looser)
+	claudeMisspelt,
 }
+
+// claudeMisspelt is settings with a misspelt allow list (alow).
+var claudeMisspelt = claudeSettings{Mode: "dontAsk", Allow: []string{"Bash(cat:*)"}, Unknown: map[string]any{"alow": []string{"Bash(echo:*)", "Bash(touch:*)"}}}
 
 // claudeSentinel is a deny rule every session's settings carry and a
 // call of the first turn that it denies: a session in which Claude Code
@@ -60,12 +68,24 @@ const (
 type claudeSettings struct {
 	Mode             string
 	Allow, Ask, Deny []string
+	// Unknown are members of permissions Claude Code does not know (a
+	// misspelt list): it ignores them, and the import notes it does too.
+	Unknown map[string]any
+}
+
+// permissions is the settings' permissions object, with deny as given.
+func (s claudeSettings) permissions(deny []string) map[string]any {
+	p := map[string]any{"allow": nonNil(s.Allow), "ask": nonNil(s.Ask), "deny": deny}
+	for k, v := range s.Unknown {
+		p[k] = v
+	}
+	return p
 }
 
 // json is the settings file (lists never null: Claude Code ignores a file
 // whose permission lists are not arrays).
 func (s claudeSettings) json() string {
-	b, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": nonNil(s.Allow), "ask": nonNil(s.Ask), "deny": append(nonNil(s.Deny), claudeSentinelRule)}})
+	b, _ := json.Marshal(map[string]any{"permissions": s.permissions(append(nonNil(s.Deny), claudeSentinelRule))})
 	return string(b)
 }
 
@@ -238,6 +258,18 @@ func (r claudeSession) looser(t *testing.T, i int, s claudeSettings) ([]Looser, 
 	t.Helper()
 	res, err := importer.ClaudeCode([]importer.File{{Name: ".claude/settings.json", Data: []byte(withMode(s))}})
 	require.NoError(t, err)
+	for key := range s.Unknown {
+		require.True(t, slices.ContainsFunc(res.Notes, func(n importer.Note) bool { return strings.HasSuffix(n.Location, "permissions."+key) }),
+			"session %d: the import notes permissions.%s: %+v", i, key, res.Notes)
+	}
+	if len(s.Unknown) > 0 {
+		// as the note says: Claude Code ignored the misspelt list (touch
+		// writes: Claude Code runs echo hi, read-only, in dontAsk whatever
+		// its rules)
+		for _, id := range []string{"toolu_b10"} {
+			require.NotEqual(t, Ran, r.verdicts[id], "session %d: %s ran: Claude Code read the misspelt list", i, id)
+		}
+	}
 	got, err := Decide(context.Background(), res.Overlay, []string{"Bash", "Read", "Edit", "Write"}, r.ws, r.calls)
 	require.NoError(t, err)
 	var looser []Looser
@@ -263,7 +295,9 @@ func (r claudeSession) looser(t *testing.T, i int, s claudeSettings) ([]Looser, 
 // withMode is the settings with the session's mode as defaultMode, the
 // way the importer reads the mode that --permission-mode gives.
 func withMode(s claudeSettings) string {
-	b, _ := json.Marshal(map[string]any{"permissions": map[string]any{"allow": nonNil(s.Allow), "ask": nonNil(s.Ask), "deny": nonNil(s.Deny), "defaultMode": s.Mode}})
+	p := s.permissions(nonNil(s.Deny))
+	p["defaultMode"] = s.Mode
+	b, _ := json.Marshal(map[string]any{"permissions": p})
 	return string(b)
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,33 @@ decision = "allow"`,
 	`toolName = "*"
 decision = "allow"
 modes = ["autoEdit"]`,
+}
+
+// geminiUnknownKeyPolicies are user policies with a key or table Gemini
+// CLI does not read.
+var geminiUnknownKeyPolicies = []string{
+	`[[rule]]
+toolName = "run_shell_command"
+commandPrefx = "git"
+decision = "allow"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm"
+decision = "deny"
+priority = 200
+`,
+	`[[rule]]
+toolName = "write_file"
+decision = "allow"
+priority = 100
+
+[[rules]]
+toolName = "read_file"
+decision = "deny"
+priority = 300
+`,
 }
 
 // geminiCalls are the calls every case decides, in a workspace at root.
@@ -127,6 +155,20 @@ func TestGeminiNeverLooser(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "user.toml"), []byte(b.String()), 0o644))
 		policies = append(policies, policy{dir, b.String()})
 	}
+	// Policies with keys Gemini CLI does not read: it drops them (a
+	// misspelt commandPrefix leaves a rule for every shell command, a
+	// [[rules]] table is not a rule), and so must the import, which says
+	// so in a note.
+	for _, text := range geminiUnknownKeyPolicies {
+		dir := filepath.Join(t.TempDir(), "policies")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "user.toml"), []byte(text), 0o644))
+		policies = append(policies, policy{dir, text})
+		res, err := importer.Gemini([]importer.File{{Name: "user.toml", Data: []byte(text)}}, importer.GeminiOptions{ApprovalMode: "default"})
+		require.NoError(t, err, text)
+		require.True(t, slices.ContainsFunc(res.Notes, func(n importer.Note) bool { return strings.Contains(n.Text, "Gemini CLI reads") }),
+			"the import notes the key it drops: %+v", res.Notes)
+	}
 	var cases []GeminiCase
 	type meta struct {
 		policy   policy
@@ -160,6 +202,18 @@ func TestGeminiNeverLooser(t *testing.T) {
 		}
 		got, err := Decide(context.Background(), res.Overlay, geminiTools, root, tc)
 		require.NoError(t, err)
+		if m.policy.text == geminiUnknownKeyPolicies[0] && m.mode == "default" && !m.headless {
+			// What the import's note says: Gemini dropped commandPrefx, so
+			// the rule allows every shell command the deny rule does not.
+			for j, c := range calls {
+				switch c.Args["command"] {
+				case "npm install":
+					require.Equal(t, "allow", GeminiOutcome(d.Decisions[j]), "Gemini drops commandPrefx: %q", c.Args["command"])
+				case "rm -rf build":
+					require.Equal(t, "deny", GeminiOutcome(d.Decisions[j]), "%q", c.Args["command"])
+				}
+			}
+		}
 		for j, c := range tc {
 			rt := GeminiOutcome(d.Decisions[j])
 			require.NotEmpty(t, rt, "Gemini decided %q", d.Decisions[j])
