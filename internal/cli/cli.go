@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -263,7 +264,22 @@ func readConfig(path string, in io.Reader) (engine.Config, error) {
 		}
 		return engine.ParseConfig(data, "from standard input")
 	}
-	return engine.ReadConfig(path)
+	c, err := engine.ReadConfig(path)
+	if err != nil {
+		if hint, ok := policyFileHints[filepath.Ext(path)]; ok {
+			if _, statErr := os.Stat(path); statErr == nil {
+				return nil, fmt.Errorf("%w\n(%s looks like %s, not a tooleval configuration (JSON): import it first: %s -o overlay.json %s)", err, path, hint.what, hint.command, path)
+			}
+		}
+	}
+	return c, err
+}
+
+// policyFileHints are, by file extension, the runtimes' own policy files
+// a configuration flag may be given by mistake, and their import.
+var policyFileHints = map[string]struct{ what, command string }{
+	".toml":  {"a Gemini CLI policy file", "tooleval import gemini"},
+	".rules": {"a Codex rules file", "tooleval import codex"},
 }
 
 // explain adds what to do next to an evaluation error.

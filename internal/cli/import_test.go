@@ -60,6 +60,30 @@ func TestImportRefusesAHugeFile(t *testing.T) {
 	require.Contains(t, stderr, "is over 4 MiB")
 }
 
+// A Gemini CLI policy or Codex rules file given as a configuration (any
+// command's --config) is named for what it is, with its import; a JSON
+// file that does not parse gets no such hint.
+func TestConfigFlagPointsAPolicyFileToImport(t *testing.T) {
+	dir := t.TempDir()
+	for file, want := range map[string]string{
+		"user.toml":     "looks like a Gemini CLI policy file, not a tooleval configuration (JSON): import it first: tooleval import gemini -o overlay.json ",
+		"default.rules": "looks like a Codex rules file, not a tooleval configuration (JSON): import it first: tooleval import codex -o overlay.json ",
+		"broken.json":   "",
+	} {
+		path := filepath.Join(dir, file)
+		require.NoError(t, os.WriteFile(path, []byte("[[rule]]\ntoolName = \"x\"\n"), 0o600))
+		for _, command := range [][]string{{"check", "--config", path}, {"eval", "--config", path, "-i", "-"}} {
+			_, stderr, code := run(t, "{}", false, command...)
+			require.Equal(t, ExitUsage, code, "%v: %s", command, stderr)
+			if want == "" {
+				require.NotContains(t, stderr, "import it first", "%v", command)
+				continue
+			}
+			require.Contains(t, stderr, want+path, "%v", command)
+		}
+	}
+}
+
 // A runtime's settings file given to check as a configuration is named
 // for what it is, with the import that turns it into one.
 func TestCheckPointsASettingsFileToImport(t *testing.T) {
