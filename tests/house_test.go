@@ -66,9 +66,6 @@ var regoWithoutTests = map[string]bool{
 	"tooleval/configuration/validate.rego": true,
 	"tooleval/layers/inline.rego":          true,
 	"tooleval/shape/agent.rego":            true,
-	"tooleval/warnings/confusables.rego":   true,
-	"tooleval/warnings/entries.rego":       true,
-	"tooleval/warnings/known.rego":         true,
 }
 
 // TestEveryRegoFileHasItsTests: every policy file X.rego has X_test.rego
