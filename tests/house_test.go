@@ -59,11 +59,9 @@ var regoWithoutTests = map[string]bool{
 	"tooleval/arguments/lists.rego":        true,
 	"tooleval/arguments/programs.rego":     true,
 	"tooleval/arguments/readings.rego":     true,
-	"tooleval/arguments/workspace.rego":    true,
 	"tooleval/configuration/errors.rego":   true,
 	"tooleval/configuration/prepared.rego": true,
 	"tooleval/configuration/validate.rego": true,
-	"tooleval/shape/agent.rego":            true,
 }
 
 // TestEveryRegoFileHasItsTests: every policy file X.rego has X_test.rego

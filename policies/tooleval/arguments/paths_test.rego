@@ -354,49 +354,6 @@ test_sensitive_paths_are_the_floor_and_the_configuration_additions if {
 	not first_refusal(ws, {"path": write}, {"path": "/ws/secrets/dev/key"})
 }
 
-test_workspace_normalization if {
-	arguments.workspace({}, []) == null
-	arguments.workspace({"workspace": null}, []) == null
-	arguments.workspace({"workspace": {"root": "/ws"}}, [".git/hooks"]) == {
-		"root_prefix": "/ws/", "read_prefixes": ["/ws/"], "excluded": [], "allow_outside": false,
-		"sensitive": ["\u0000.git\u0000hooks\u0000"],
-	}
-	arguments.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == ["\u0000ws\u0000target\u0000"]
-	arguments.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}, []) == {
-		"root_prefix": "/nonexistent/", "read_prefixes": ["/nonexistent/", "/a/"], "excluded": [], "allow_outside": false, "sensitive": [],
-	}
-	arguments.workspace({"workspace": {"root": "/", "read_roots": ["/"]}}, []).read_prefixes == ["/", "/"]
-}
-
-workspace_error_cases := [
-	[{"workspace": {"root": "/ws"}}, []],
-	[{"workspace": {"root": "/", "read_roots": ["/skills"], "excluded": [".git", "build/out"], "allow_outside": true}}, []],
-	[{"workspace": "/ws"}, ["workspace"]],
-	[{"workspace": {}}, ["workspace.root"]],
-	[{"workspace": {"root": "ws"}}, ["workspace.root"]],
-	[{"workspace": {"root": "/ws", "read_roots": ["skills"]}}, ["workspace.read_roots"]],
-	[{"workspace": {"root": "/ws", "read_roots": "/skills"}}, ["workspace.read_roots"]],
-	[{"workspace": {"root": "/ws", "excluded": ["/ws/.git", "../x", "a/./b"]}}, ["workspace.excluded"]],
-	[{"workspace": {"root": "/ws", "allow_outside": "true"}}, ["workspace.allow_outside"]],
-	[{"workspace": {"root": "/ws", "read_roots": null, "excluded": null, "allow_outside": null, "other": 1}}, []],
-	[{"workspace": {"root": null}}, ["workspace.root"]],
-	[{"workspace": {"root": "/ws/caf\u00e9", "excluded": ["caf\u00e9"]}}, []],
-	[{"workspace": {"root": "/ws/a\u0301\u0300\u0323"}}, ["workspace.root"]],
-	[
-		{"workspace": {"root": "/", "read_roots": ["/a", 3], "excluded": ["a", "", 3], "allow_outside": 1}},
-		["workspace.allow_outside", "workspace.excluded", "workspace.read_roots"],
-	],
-]
-
-test_workspace_errors if {
-	mismatches := {[doc, got, want] |
-		some [doc, want] in workspace_error_cases
-		got := [e.field | some e in arguments.workspace_errors(doc)]
-		got != want
-	}
-	mismatches == set()
-}
-
 # METADATA
 # description: The message of an unresolved path says why, where it can.
 test_unresolved_why if {
