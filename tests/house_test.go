@@ -60,7 +60,6 @@ var regoWithoutTests = map[string]bool{
 	"tooleval/arguments/programs.rego":     true,
 	"tooleval/arguments/readings.rego":     true,
 	"tooleval/configuration/errors.rego":   true,
-	"tooleval/configuration/prepared.rego": true,
 	"tooleval/configuration/validate.rego": true,
 }
 
