@@ -1,0 +1,79 @@
+package tooleval.configuration_test
+
+import data.tooleval.configuration
+
+# The fields of problems, in order.
+fields(problems) := [p.field | some p in problems]
+
+# An object, or null where nullable; anything else is one problem.
+test_object_errors if {
+	every tc in [
+		[{}, false, []],
+		[{"a": 1}, false, []],
+		[null, true, []],
+		[null, false, ["config.x"]],
+		[[], true, ["config.x"]],
+		["text", true, ["config.x"]],
+	] {
+		fields(configuration.object_errors(tc[0], "config.x", tc[1])) == tc[2]
+	}
+	configuration.object_errors(1, "config.x", false)[0].message == "config.x must be an object"
+}
+
+# Each of keys present with a value other than a boolean is a problem;
+# absent and null keys are not.
+test_boolean_errors if {
+	every tc in [
+		[{"a": true, "b": false}, []],
+		[{}, []],
+		[{"a": null}, []],
+		[{"a": "true", "b": 1, "c": "x"}, ["config.o.a", "config.o.b"]],
+	] {
+		fields(configuration.boolean_errors(tc[0], ["a", "b"], "config.o")) == tc[1]
+	}
+}
+
+# Keys one name in canonical form collide (which a request selects would
+# depend on spelling); distinct names do not.
+test_key_collision_errors if {
+	configuration.key_collision_errors({"acme": 1, "globex": 2}, "config.tenants") == []
+	[p.names | some p in configuration.key_collision_errors({"ACME": 1, "acme": 2, "globex": 3}, "config.tenants")] == [["ACME", "acme"]]
+}
+
+# A member that is not one of known is an unknown_config_key error, with
+# the closest known key suggested; a value that is not an object has none.
+test_unknown_member_errors if {
+	configuration.unknown_member_errors({"allow": [], "deny": []}, {"allow", "deny", "ask"}, "config.tools") == []
+	errors := configuration.unknown_member_errors({"alow": [], "deny": [], "zz": 1}, {"allow", "deny", "ask"}, "config.tools")
+	fields(errors) == ["config.tools.alow", "config.tools.zz"]
+	startswith(errors[0].message, "config.tools.alow is not a configuration key (did you mean allow?")
+	{e.code | some e in errors} == {"unknown_config_key"}
+	configuration.unknown_member_errors(["alow"], {"allow"}, "config.tools") == []
+}
+
+# The member of an object, or null for anything else.
+test_value_at if {
+	configuration.value_at({"a": 1}, "a") == 1
+	configuration.value_at({"a": 1}, "b") == null
+	configuration.value_at(["a"], 0) == null
+	configuration.value_at(null, "a") == null
+}
+
+# A list of pattern entries: null where nullable, else an array whose
+# entries are each well formed.
+test_entries_errors if {
+	configuration.entries_errors(null, "allow", "config.l", {}, true) == []
+	fields(configuration.entries_errors(null, "allow", "config.l", {}, false)) == ["config.l"]
+	configuration.entries_errors("read_file", "allow", "config.l", {}, true)[0].message == "config.l must be an array or null"
+	configuration.entries_errors(["read_file", "mcp__github__*"], "deny", "config.l", {}, false) == []
+	[[p.code, p.field, p.index] | some p in configuration.entries_errors(["read_file", 3], "deny", "config.l", {}, false)] == [["non_string_entry", "config.l", 1]]
+}
+
+# An allow, deny or ask list whose entries may be argument rules.
+test_rule_entries_errors if {
+	configuration.rule_entries_errors(null, "deny", "config.tools.deny", {}, true) == []
+	configuration.rule_entries_errors([{"tool": "Bash", "command_prefix": "git push"}, "read_file"], "deny", "config.tools.deny", {}, false) == []
+	configuration.rule_entries_errors({"tool": "Bash"}, "deny", "config.tools.deny", {}, false)[0].message == "config.tools.deny must be an array"
+	misspelt := [{"tool": "Bash", "command_prefx": "git"}]
+	[p.field | some p in configuration.rule_entries_errors(misspelt, "deny", "config.tools.deny", {}, false)] == ["config.tools.deny"]
+}
