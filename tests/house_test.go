@@ -57,7 +57,6 @@ func TestNoGoFileOver500Lines(t *testing.T) {
 var regoWithoutTests = map[string]bool{
 	"tooleval/arguments/exceptions.rego": true,
 	"tooleval/arguments/lists.rego":      true,
-	"tooleval/arguments/programs.rego":   true,
 	"tooleval/arguments/readings.rego":   true,
 	"tooleval/configuration/errors.rego": true,
 }
