@@ -217,11 +217,15 @@ load: bundle
 generate:
 	$(GO) generate ./...
 
-## expected: rewrite inputs/expected/ and the Cedar comparison's golden
-## decisions (tests/bench/cedar/testdata) from the current policy (review the diff!)
+## expected: rewrite inputs/expected/, the Cedar comparison's golden
+## decisions (tests/bench/cedar/testdata), the wire formats' golden results
+## (engine/wire/testdata) and docs/cli.md's synopsis from the current code
+## (review the diff!)
 expected: bundle
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestInputs|TestConfiguredInputs|TestVerifyGolden' ./tests/
 	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestBenchParity' ./engine/
+	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestCLIDocSynopsisIsCurrent' ./internal/cli/
+	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 ./engine/wire/
 
 $(BUILD):
 	@mkdir -p $@

@@ -28,7 +28,7 @@ func decision(t *testing.T) *engine.Decision {
 }
 
 // TestGoldenResponses compares the synthetic results for every refused
-// call with testdata/<format>.json. TOOLEVAL_UPDATE_GOLDEN=1 rewrites them.
+// call with testdata/<format>.json. TOOLEVAL_UPDATE_EXPECTED=1 (make expected) rewrites them.
 func TestGoldenResponses(t *testing.T) {
 	d := decision(t)
 	for _, f := range Formats {
@@ -39,7 +39,7 @@ func TestGoldenResponses(t *testing.T) {
 		got, err := json.MarshalIndent(refused, "", "  ")
 		require.NoError(t, err)
 		golden := filepath.Join("testdata", string(f)+".json")
-		if os.Getenv("TOOLEVAL_UPDATE_GOLDEN") == "1" {
+		if os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1" {
 			require.NoError(t, os.WriteFile(golden, append(got, '\n'), 0o644))
 			continue
 		}
