@@ -132,7 +132,7 @@ func TestAuditQueueDoesNotHoldTheAnswer(t *testing.T) {
 // Close writes its record itself, before it returns; concurrent
 // decisions racing Close are each written once.
 func TestAuditQueueAfterCloseWritesAtOnce(t *testing.T) {
-	var buf safeBuffer
+	var buf bytes.Buffer // slog's handler writes under its own lock
 	q := NewAuditQueue(slog.New(slog.NewJSONHandler(&buf, nil)), 2)
 	e := newEngine(t, WithAuditQueue(q))
 	s, err := e.NewSession(context.Background(), SessionConfig{Declared: []Declaration{{Name: "read_file"}}})
@@ -154,24 +154,4 @@ func TestAuditQueueAfterCloseWritesAtOnce(t *testing.T) {
 	require.Len(t, ids, 9)
 	require.Equal(t, "late", ids[8], "written before Decide returned")
 	q.Close() // a second Close is harmless
-}
-
-// safeBuffer is a bytes.Buffer that may be written and read from
-// several goroutines.
-type safeBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *safeBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// Bytes returns a copy of what was written.
-func (b *safeBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
 }
