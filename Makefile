@@ -167,7 +167,8 @@ endif
 ## soak: the race tests (the shared run guard over 1,000 trials, ten times the goroutines), then the differential test
 ## against the oracle on ten million documents, each also explained, the diff corpus and
 ## the configuration fuzz on 10,000 overlays, the property tests on ten times
-## the generated documents of make test (TOOLEVAL_TEST_SCALE=10), and the Rego's
+## the generated documents of make test (TOOLEVAL_TEST_SCALE=10), every incomplete
+## bundle (make test loads half), and the Rego's
 ## canonical names and NFC check on every code point (make test samples the
 ## unassigned and private-use planes), the URL fuzzer, and 5,000 URLs
 ## fetched for real by curl, wget, Python, Node and Go against the domain
@@ -179,7 +180,7 @@ soak: bundle
 	TOOLEVAL_DIFFERENTIAL_SEED=$(SEED) TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
 	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
 	TOOLEVAL_CONFIG_FUZZ_CASES=10000 $(GO) test -count=1 -run TestConfigurationFuzzNeverConflicts -v -timeout 0 ./tests/
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -run 'TestProperty|TestRESTEqualsEmbedded|TestSessionEqualsOneShot|TestNumbersSpelledAsJavaScript' -v -timeout 0 ./tests/ ./engine/
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -run 'TestProperty|TestRESTEqualsEmbedded|TestSessionEqualsOneShot|TestNumbersSpelledAsJavaScript|TestIncompleteBundlesAreRefused' -v -timeout 0 ./tests/ ./engine/
 	TOOLEVAL_EVERY_CODE_POINT=1 $(GO) test -count=1 -run 'TestAgreementEveryCodePoint|TestNFCAgreement' -v -timeout 0 ./engine/canonical/
 	$(GO) test -run '^$$' -fuzz FuzzShellReading -fuzztime 10m ./tests/
 	$(GO) test -run '^$$' -fuzz FuzzURLReading -fuzztime 10m ./tests/
