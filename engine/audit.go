@@ -50,7 +50,7 @@ const (
 // record logs one evaluation: request is the input document, result the
 // document returned (any JSON-compatible value or ast.Value).
 func (e *Engine) record(ctx context.Context, p *policy, path string, request ast.Value, result any, evalErr error) {
-	e.recordAt(ctx, slog.LevelInfo, p, path, func() ast.Value { return request }, result, evalErr)
+	e.recordAt(ctx, slog.LevelInfo, p, path, request, result, evalErr)
 }
 
 // auditRecord is one evaluation to log: what it was given and gave, and
@@ -60,7 +60,7 @@ type auditRecord struct {
 	level     slog.Level
 	policy    *policy
 	path      string
-	input     func() ast.Value // the input document, built when written
+	input     ast.Value // the input document, the record's own copy when queued
 	result    ast.Value
 	evalErr   error
 	id        string
@@ -68,9 +68,8 @@ type auditRecord struct {
 }
 
 // recordAt is record at a level: a decision that refuses a call, or any
-// evaluation that failed, is logged at warning level. input builds the
-// input document; it is called when the record is written.
-func (e *Engine) recordAt(ctx context.Context, level slog.Level, p *policy, path string, input func() ast.Value, result any, evalErr error) {
+// evaluation that failed, is logged at warning level.
+func (e *Engine) recordAt(ctx context.Context, level slog.Level, p *policy, path string, request ast.Value, result any, evalErr error) {
 	if e.audit == nil {
 		return
 	}
@@ -89,18 +88,25 @@ func (e *Engine) recordAt(ctx context.Context, level slog.Level, p *policy, path
 		level = slog.LevelWarn
 	}
 	r := auditRecord{
-		level: level, policy: p, path: path, input: input, result: resultValue, evalErr: evalErr,
+		level: level, policy: p, path: path, input: request, result: resultValue, evalErr: evalErr,
 		id: newDecisionID(), timestamp: time.Now().UTC(),
 	}
-	if e.auditQueue != nil && e.auditQueue.offer(r) {
-		return
+	if e.auditQueue != nil {
+		// The caller may change its input value once the evaluation has
+		// returned: the queued record keeps what was evaluated.
+		if request != nil {
+			r.input = ast.NewTerm(request).Copy().Value
+		}
+		if e.auditQueue.offer(r) {
+			return
+		}
 	}
 	writeRecord(ctx, e.audit, r)
 }
 
 // writeRecord masks a record and logs it to l.
 func writeRecord(ctx context.Context, l *slog.Logger, r auditRecord) {
-	request := r.input()
+	request := r.input
 	if request == nil {
 		request = ast.Null{}
 	}
@@ -125,7 +131,7 @@ func writeRecord(ctx context.Context, l *slog.Logger, r auditRecord) {
 }
 
 // auditDecision is record for a decision (nil d: nothing to log).
-func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, input func() ast.Value, d *Decision, evalErr error) {
+func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, request ast.Value, d *Decision, evalErr error) {
 	if e.audit == nil || d == nil {
 		return
 	}
@@ -137,7 +143,7 @@ func (e *Engine) auditDecision(ctx context.Context, p *policy, path string, inpu
 	if len(d.Errors) > 0 || !d.AllAllowed() {
 		level = slog.LevelWarn // a refusal is worth a look
 	}
-	e.recordAt(ctx, level, p, path, input, result, evalErr)
+	e.recordAt(ctx, level, p, path, request, result, evalErr)
 }
 
 // maskPointers evaluates the bundle's decision log mask for one event
@@ -174,9 +180,6 @@ func (p *policy) maskPointers(ctx context.Context, path string, request, result 
 	sort.Strings(pointers)
 	return pointers
 }
-
-// constant returns a function that returns v.
-func constant(v ast.Value) func() ast.Value { return func() ast.Value { return v } }
 
 func jsonOf(v ast.Value) any {
 	x, err := ast.JSON(v)

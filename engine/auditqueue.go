@@ -40,9 +40,8 @@ func NewAuditQueue(l *slog.Logger, size int) *AuditQueue {
 
 // WithAuditQueue logs as [WithAuditLogger] does to the queue's logger,
 // each record written by the queue after the evaluation has returned.
-// The record holds the input value an evaluation was given, masked when
-// it is written: a caller of [Engine.DecideValue] or
-// [Engine.ExplainValue] must not change that value afterwards.
+// A queued record holds its own copy of the input the evaluation was
+// given, so a caller may change its value once the call has returned.
 func WithAuditQueue(q *AuditQueue) Option {
 	return func(o *options) { o.audit, o.auditQueue = q.logger, q }
 }

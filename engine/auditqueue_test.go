@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
 )
 
@@ -154,4 +155,25 @@ func TestAuditQueueAfterCloseWritesAtOnce(t *testing.T) {
 	require.Len(t, ids, 9)
 	require.Equal(t, "late", ids[8], "written before Decide returned")
 	q.Close() // a second Close is harmless
+}
+
+// TestAuditQueueKeepsWhatWasEvaluated: a caller that changes its input
+// value once DecideValue has returned does not change the queued record
+// (written later, here once the handler is released): the record holds
+// the call that was decided.
+func TestAuditQueueKeepsWhatWasEvaluated(t *testing.T) {
+	var buf bytes.Buffer
+	release := make(chan struct{})
+	q := NewAuditQueue(slog.New(blockingHandler{slog.NewJSONHandler(&buf, nil), release}), 4)
+	e := newEngine(t, WithAuditQueue(q))
+	input, err := DecodeInput([]byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "decided", "name": "read_file"}]}`))
+	require.NoError(t, err)
+	_, err = e.DecideValue(context.Background(), input)
+	require.NoError(t, err)
+	call, err := input.Find(ast.MustParseRef("x.calls[0]")[1:])
+	require.NoError(t, err)
+	call.(ast.Object).Insert(ast.StringTerm("id"), ast.StringTerm("changed afterwards"))
+	close(release)
+	q.Close()
+	require.Equal(t, []string{"decided"}, callIDs(auditLines(t, buf.Bytes())))
 }

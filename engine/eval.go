@@ -71,7 +71,7 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	start := time.Now()
 	d, err := p.evalOneShot(ctx, input, false)
 	e.meters.decided(ctx, start, d, err)
-	e.auditDecision(ctx, p, auditDecision, constant(input), d, err)
+	e.auditDecision(ctx, p, auditDecision, input, d, err)
 	if e.shadow != nil && err == nil {
 		e.shadow.offer(staticDoc{}, input, d)
 	}
@@ -103,7 +103,7 @@ func (e *Engine) ExplainValue(ctx context.Context, input ast.Value) (*Decision, 
 	start := time.Now()
 	d, err := p.evalOneShot(ctx, input, true)
 	e.meters.decided(ctx, start, d, err)
-	e.auditDecision(ctx, p, auditExplain, constant(input), d, err)
+	e.auditDecision(ctx, p, auditExplain, input, d, err)
 	return d, err
 }
 

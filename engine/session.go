@@ -134,16 +134,6 @@ func (d staticDoc) get() (ast.Value, error) {
 	return v, nil
 }
 
-// withBatch returns a function building the full input document of a
-// batch of the session (see sessionInput); the static document that does
-// not read back is left out, and the record holds the request alone.
-func (d staticDoc) withBatch(request ast.Value) func() ast.Value {
-	return func() ast.Value {
-		static, _ := d.get()
-		return sessionInput(static, request)
-	}
-}
-
 // current returns the engine's current policy and the session's context
 // compiled by it, compiling the context when the bundle has been
 // reloaded since. On an error the policy is still returned (its
@@ -330,7 +320,8 @@ func (s *Session) decide(ctx context.Context, p *policy, st *sessionState, reque
 		d, err = evaluate(ctx, request)
 	}
 	if s.engine.audit != nil {
-		s.engine.auditDecision(ctx, p, auditDecision, s.static.withBatch(request), d, err)
+		static, _ := s.static.get() // nil should it not read back: the record then holds the request alone
+		s.engine.auditDecision(ctx, p, auditDecision, sessionInput(static, request), d, err)
 	}
 	if s.engine.shadow != nil && err == nil {
 		s.engine.shadow.offer(s.static, request, d)
