@@ -303,7 +303,7 @@ func compileBundle(ctx context.Context, b *bundle.Bundle) (*ast.Compiler, storag
 		modules[m.Path] = m.Parsed
 	}
 	compiler := ast.NewCompiler()
-	if compiler.Compile(modules); compiler.Failed() {
+	if compiler.Compile(withTypeCheckHint(modules)); compiler.Failed() {
 		return nil, nil, fmt.Errorf("compile policy: %w", compiler.Errors)
 	}
 	if err := ctx.Err(); err != nil {
