@@ -118,11 +118,13 @@ test-cedar:
 	cd tests/bench/cedar && $(GO) test $(TESTLD) -count=1 ./...
 	cd tools/perfplot && $(GO) test $(TESTLD) -count=1 ./...
 
-## test-race: the engine's concurrency tests under the race detector (the
-## tests package's hot-reload race test runs in make soak: building that
-## package with -race cost make test about a minute of CPU)
+## test-race: the engine's concurrency tests under the race detector,
+## engines loaded side by side included (OPA's compiler is not safe to
+## run twice at once: internal/astcompile) (the tests package's
+## hot-reload race test runs in make soak: building that package with
+## -race cost make test about a minute of CPU)
 test-race:
-	$(GO) test $(TESTLD) -count=1 -timeout 30m -race -run 'TestConcurrentUse|TestRunGuard' ./engine/
+	$(GO) test $(TESTLD) -count=1 -timeout 30m -race -run 'TestConcurrentUse|TestRunGuard|TestEmbeddedLoadsShareNothingTheyChange' ./engine/
 
 ## browser: Debian's chromium for the browser test of the diff report,
 ## installed when missing (the machine has no other browser source)

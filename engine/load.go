@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing/fstest" // an in-memory fs.FS for a directory snapshot
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -18,6 +20,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 
+	"github.com/tooleval/tooleval/internal/astcompile"
 	"github.com/tooleval/tooleval/policies"
 )
 
@@ -158,7 +161,7 @@ func loadBundle(path string, vc *bundle.VerificationConfig) (*bundle.Bundle, err
 	)
 	switch {
 	case path == "":
-		b, err = l.WithFS(policies.Bundle()).WithSkipBundleVerification(true).AsBundle(".")
+		b, err = embeddedBundle()
 		path = "embedded bundle"
 		if err == nil && b.Manifest.Revision == "dev" {
 			b.Manifest.Revision = BuildRevision()
@@ -177,6 +180,53 @@ func loadBundle(path string, vc *bundle.VerificationConfig) (*bundle.Bundle, err
 	}
 	return b, nil
 }
+
+// embeddedBundle returns the embedded bundle: its own copy of the
+// manifest and the data, which a load changes (the revision, the
+// members of data.tooleval a configuration or its preparation replaces),
+// and, shared, the parsed modules, which no load changes (the compiler
+// compiles copies of them). Parsing is about a fifth
+// of a load (BenchmarkNew's CPU profile, 2026-12-06), done once per
+// process: an engine that reloads, the engines of a diff or a verify, a
+// test's engines.
+func embeddedBundle() (*bundle.Bundle, error) {
+	parsed, err := parsedEmbeddedBundle()
+	if err != nil {
+		return nil, err
+	}
+	b := *parsed
+	b.Manifest = parsed.Manifest.Copy()
+	b.Modules = slices.Clone(parsed.Modules)
+	b.Data = copyJSON(parsed.Data).(map[string]any)
+	return &b, nil
+}
+
+// copyJSON returns a deep copy of a JSON document as OPA's loader
+// decodes it (objects, arrays and immutable scalars).
+func copyJSON(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(v))
+		for k, x := range v {
+			c[k] = copyJSON(x)
+		}
+		return c
+	case []any:
+		c := make([]any, len(v))
+		for i, x := range v {
+			c[i] = copyJSON(x)
+		}
+		return c
+	default:
+		return v
+	}
+}
+
+// parsedEmbeddedBundle reads the embedded bundle once per process; it is
+// never changed (embeddedBundle copies what a load changes).
+var parsedEmbeddedBundle = sync.OnceValues(func() (*bundle.Bundle, error) {
+	return loader.NewFileLoader().WithFilter(skipTests).WithFS(policies.Bundle()).WithSkipBundleVerification(true).AsBundle(".")
+})
 
 // readBundle reads the bundle directory or tarball at path into memory
 // first and loads it from there, so that a file replaced during the load
@@ -303,7 +353,7 @@ func compileBundle(ctx context.Context, b *bundle.Bundle) (*ast.Compiler, storag
 		modules[m.Path] = m.Parsed
 	}
 	compiler := ast.NewCompiler()
-	if compiler.Compile(withTypeCheckHint(modules)); compiler.Failed() {
+	if astcompile.Default.Compile(compiler, withTypeCheckHint(modules)); compiler.Failed() {
 		return nil, nil, fmt.Errorf("compile policy: %w", compiler.Errors)
 	}
 	if err := ctx.Err(); err != nil {

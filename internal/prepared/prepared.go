@@ -21,6 +21,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/loader"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/tooleval/tooleval/internal/astcompile"
 )
 
 // Query is the policy's prepared configuration.
@@ -46,7 +48,7 @@ func Document(ctx context.Context, dir string) ([]byte, error) {
 		modules[m.Path] = m.Parsed
 	}
 	compiler := ast.NewCompiler()
-	if compiler.Compile(modules); compiler.Failed() {
+	if astcompile.Default.Compile(compiler, modules); compiler.Failed() {
 		return nil, fmt.Errorf("compile %s: %w", dir, compiler.Errors)
 	}
 	rs, err := rego.New(rego.Query(Query), rego.Compiler(compiler), rego.ParsedInput(ast.NewObject()),

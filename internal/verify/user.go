@@ -14,6 +14,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/util"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/astcompile"
 	"github.com/tooleval/tooleval/internal/docpath"
 )
 
@@ -91,7 +92,7 @@ func LoadInvariants(ctx context.Context, dir string) (*UserInvariants, error) {
 		modules[name] = f.Parsed
 	}
 	compiler := ast.NewCompiler().WithSchemas(schemas)
-	if compiler.Compile(modules); compiler.Failed() {
+	if astcompile.Default.Compile(compiler, modules); compiler.Failed() {
 		return nil, fmt.Errorf("%w: compile %s against their input (docs/verify.md): %w", ErrInvariants, dir, compiler.Errors)
 	}
 	if err := undefinedData(compiler, files.Documents); err != nil {
