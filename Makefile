@@ -174,7 +174,8 @@ endif
 ## canonical names and NFC check on every code point (make test samples the
 ## unassigned and private-use planes), the URL fuzzer, and 5,000 URLs
 ## fetched for real by curl, wget, Python, Node and Go against the domain
-## rules (make test fetches 51) (hours; not in CI)
+## rules (make test fetches 51), and each benchmark command the docs show,
+## run once (make test checks that it names benchmarks) (hours; not in CI)
 ## (the differential's seed is drawn and printed: SEED=N replays a run)
 soak: bundle
 	TOOLEVAL_RACE_TRIALS=1000 TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -race -run 'TestRunGuardSharedBySessionsNeverOverspends|TestConcurrentUse|TestHotReloadUnderConcurrency' -v -timeout 0 ./engine/ ./tests/
@@ -188,6 +189,7 @@ soak: bundle
 	$(GO) test -run '^$$' -fuzz FuzzURLReading -fuzztime 10m ./tests/
 	TOOLEVAL_SHELL_EXEC_SEED=$(SEED) TOOLEVAL_SHELL_EXEC_CASES=50000 $(GO) test -count=1 -run TestShellReadingAgainstBash -v -timeout 0 ./tests/
 	TOOLEVAL_URL_FETCH_CASES=5000 TOOLEVAL_URL_FETCH_SEED=$(SEED) $(GO) test -count=1 -run TestURLFetchersAgreeWithDomainRules -v -timeout 0 ./tests/
+	TOOLEVAL_RUN_SHOWN_BENCHMARKS=1 $(GO) test -count=1 -run TestShownBenchmarksRun -v -timeout 0 ./tests/
 
 ## e2e: the agent runtimes' own releases (tests/e2e/package.json, pinned by
 ## its package-lock.json), installed with npm ci into build/e2e (once per
