@@ -165,6 +165,7 @@ func goTestSources(t *testing.T) string {
 // temporary path where the page has a fixed one), the make test stage
 // or the .ci/run line.
 var docCommandRunners = map[string]string{
+	"go test -run '^$' -bench '^BenchmarkNew$' -benchtime 20x -count 8 ./engine/":                                                               "TestShownBenchmarksRun",
 	"make bundle && TOOLEVAL_BUNDLE=$PWD/bundle/tooleval.tar.gz go test -run '^$' -bench BenchmarkProxyCall -benchtime 2000x -count 3 ./tests/": "TestShownBenchmarksRun",
 	"go test -run '^$' -bench ProxyCallInProcess -benchtime 1000x -count 3 ./internal/mcpproxy/":                                                "TestShownBenchmarksRun",
 	"go test -run '^$' -bench Hook -benchtime 200x -count 3 ./internal/hooks/":                                                                  "TestShownBenchmarksRun",
