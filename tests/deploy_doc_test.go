@@ -109,8 +109,9 @@ func TestDeployRESTExamplesAnswerAsShown(t *testing.T) {
 // PATH, in a directory with the bundle where the command names it, the
 // address replaced by a free loopback port) and holds it to serving the
 // bundle (/health?bundles answers 200). The one that reads
-// bundle/opa-config.yaml is a template (a bundle service and a key of
-// one's own) and is left out.
+// bundle/opa-config.yaml needs a bundle service and a key of one's own:
+// TestDeployBundleServiceTemplateServes runs it with the page's
+// configuration filled in.
 func TestDeployOPARunCommandsServe(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile("../docs/deploy.md")

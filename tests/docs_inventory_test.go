@@ -165,6 +165,7 @@ func goTestSources(t *testing.T) string {
 // temporary path where the page has a fixed one), the make test stage
 // or the .ci/run line.
 var docCommandRunners = map[string]string{
+	"opa run --server --addr 0.0.0.0:8181 --skip-version-check --optimize-store-for-read-speed --config-file bundle/opa-config.yaml":            "TestDeployBundleServiceTemplateServes",
 	"go test -run '^$' -bench '^BenchmarkNew$' -benchtime 20x -count 8 ./engine/":                                                               "TestShownBenchmarksRun",
 	"make bundle && TOOLEVAL_BUNDLE=$PWD/bundle/tooleval.tar.gz go test -run '^$' -bench BenchmarkProxyCall -benchtime 2000x -count 3 ./tests/": "TestShownBenchmarksRun",
 	"go test -run '^$' -bench ProxyCallInProcess -benchtime 1000x -count 3 ./internal/mcpproxy/":                                                "TestShownBenchmarksRun",
@@ -205,6 +206,5 @@ var docCommandRunners = map[string]string{
 
 // docCommandsNotRun are the shown commands no test runs, and why.
 var docCommandsNotRun = map[string]string{
-	"opa run --server --addr 0.0.0.0:8181 --skip-version-check --optimize-store-for-read-speed --config-file bundle/opa-config.yaml": "a template: it needs a bundle service and a key of one's own",
 	"claude mcp add --scope project filesystem -- tooleval mcp proxy --server-name filesystem --config /etc/tooleval/filesystem.json --tenant acme --layer /etc/tooleval/operator.json --workspace /home/me/project --audit-log /home/me/.local/state/tooleval/filesystem.jsonl -- npx -y @modelcontextprotocol/server-filesystem /home/me/project": "a template with one's own paths; TestMCPGatewayDocExample runs the proxy command it registers",
 }

@@ -1,0 +1,100 @@
+package tests
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestDeployBundleServiceTemplateServes runs docs/deploy.md's bundle
+// service set-up: its opa run command as written (the pinned OPA as opa
+// on the PATH, the address replaced by a free loopback port) with the
+// page's bundle/opa-config.yaml filled in where it says "your own": the
+// service's URL (a local bundle service serving a signed bundle) and the
+// public key (the page's "..."). OPA then activates the signed bundle
+// (/health?bundles answers 200), serves a decision, and logs it to the
+// console as the configuration asks.
+func TestDeployBundleServiceTemplateServes(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../docs/deploy.md")
+	require.NoError(t, err)
+	page := string(data)
+	const command = "opa run --server --addr 0.0.0.0:8181 --skip-version-check --optimize-store-for-read-speed --config-file bundle/opa-config.yaml"
+	require.Contains(t, page, command)
+	_, after, _ := strings.Cut(page, command)
+	configs := docBlocks(t, after, "yaml")
+	require.NotEmpty(t, configs, "docs/deploy.md shows no configuration after %q", command)
+	template := configs[0]
+
+	private, public := signingKey(t)
+	service := newBundleService(t)
+	service.publish(buildBundle(t, policiesDir, "template-1", "--signing-key", private, "--signing-alg", "RS256"))
+	publicPEM, err := os.ReadFile(public)
+	require.NoError(t, err)
+	const url, placeholder = "https://bundles.example.internal", "      ...\n"
+	require.Contains(t, template, url)
+	require.Contains(t, template, placeholder)
+	filled := strings.NewReplacer(
+		url, service.server.URL,
+		placeholder, "      "+strings.ReplaceAll(strings.TrimSpace(string(publicPEM)), "\n", "\n      ")+"\n",
+	).Replace(template)
+
+	bin, err := opaBinary()
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bundle"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "path"), 0o755))
+	require.NoError(t, os.Symlink(bin, filepath.Join(dir, "path", "opa")))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bundle", "opa-config.yaml"), []byte(filled), 0o600))
+
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "bash", "-c", "exec "+strings.Replace(command, "0.0.0.0:8181", addr, 1))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "path")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, cmd.Start())
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	defer func() { cancel(); <-exited }()
+
+	require.Eventually(t, func() bool {
+		select {
+		case <-exited:
+			return true // stopped: the check below says so
+		default:
+		}
+		resp, err := http.Get("http://" + addr + "/health?bundles")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	}, 2*time.Minute, 100*time.Millisecond)
+	select {
+	case <-exited:
+		t.Fatalf("%q stopped:\n%s", command, out.String())
+	default:
+	}
+
+	resp, err := http.Post("http://"+addr+"/v1/data/tooleval/decision", "application/json",
+		strings.NewReader(`{"input": {"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file"}]}}`))
+	require.NoError(t, err)
+	body := new(strings.Builder)
+	_, _ = io.Copy(body, resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, body.String())
+	require.Contains(t, body.String(), `"outcome":"allow"`)
+	require.Eventually(t, func() bool {
+		return strings.Contains(out.String(), `"path":"tooleval/decision"`) || strings.Contains(out.String(), `"path": "tooleval/decision"`)
+	}, time.Minute, 100*time.Millisecond, "no decision log event on the console:\n%s", out.String())
+}
