@@ -1,7 +1,15 @@
 # METADATA
-# title: Path rules
+# title: Argument checks
 # description: |
-#   When input.workspace is present, the path arguments named by the
+#   The checks of a call's arguments, and the readers they decide by:
+#   path rules (paths.rego, path_rules.rego), command rules over
+#   read_shell, a shell command read exactly into its parts and words or
+#   refused as unreadable (shell.rego, readings.rego, programs.rego),
+#   domain rules over read_url, a URL's host read exactly or the hosts it
+#   could reach (url.rego), argument rules over argv (args_rules.rego,
+#   argv.rego), and the read-only shell actions (actions.rego).
+#
+#   Path rules. When input.workspace is present, the path arguments named by the
 #   configuration (tooleval.configuration.path_arguments) are checked.
 #   The policy sees paths the host resolved: absolute, clean (no empty,
 #   . or .. segment, no trailing /), symlinks followed. Anything else is
