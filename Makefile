@@ -224,10 +224,11 @@ generate:
 
 ## expected: rewrite inputs/expected/, the Cedar comparison's golden
 ## decisions (tests/bench/cedar/testdata), the wire formats' golden results
-## (engine/wire/testdata) and docs/cli.md's synopsis from the current code
+## (engine/wire/testdata), docs/cli.md's synopsis and DEVELOPMENT.md's
+## package index from the current code
 ## (review the diff!)
 expected: bundle
-	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestInputs|TestConfiguredInputs|TestVerifyGolden' ./tests/
+	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestInputs|TestConfiguredInputs|TestVerifyGolden|TestLayoutIndexIsCurrent' ./tests/
 	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestBenchParity' ./engine/
 	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 -run 'TestCLIDocSynopsisIsCurrent' ./internal/cli/
 	TOOLEVAL_UPDATE_EXPECTED=1 $(GO) test -count=1 ./engine/wire/
