@@ -13,6 +13,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/open-policy-agent/opa/v1/compile"
 
+	"github.com/tooleval/tooleval/internal/astcompile"
 	"github.com/tooleval/tooleval/policies"
 )
 
@@ -77,7 +78,8 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 		}
 		c = c.WithPaths(source)
 	}
-	if err := c.Build(ctx); err != nil {
+	astcompile.Default.Do(func() { err = c.Build(ctx) }) // the builder compiles the modules
+	if err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	return nil

@@ -18,7 +18,7 @@ func TestEmbeddedLoadsShareNothingTheyChange(t *testing.T) {
 	parsed, err := parsedEmbeddedBundle()
 	require.NoError(t, err)
 	snapshot := func() string {
-		data, err := json.Marshal(map[string]any{"data": parsed.Data, "revision": parsed.Manifest.Revision})
+		data, err := json.Marshal(map[string]any{"data": parsed.Data, "manifest": parsed.Manifest, "modules": len(parsed.Modules)})
 		require.NoError(t, err)
 		return string(data)
 	}
@@ -30,6 +30,7 @@ func TestEmbeddedLoadsShareNothingTheyChange(t *testing.T) {
 		{"tools": map[string]any{"allow": []any{"Grep"}}},
 	}
 	engines := make([]*Engine, len(configs))
+	errs := make([]error, len(configs))
 	var wg sync.WaitGroup
 	for i, config := range configs {
 		wg.Go(func() {
@@ -37,12 +38,13 @@ func TestEmbeddedLoadsShareNothingTheyChange(t *testing.T) {
 			if config != nil {
 				opts = append(opts, WithConfig(config))
 			}
-			e, err := New(ctx, opts...)
-			require.NoError(t, err)
-			engines[i] = e
+			engines[i], errs[i] = New(ctx, opts...)
 		})
 	}
 	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
 	require.Equal(t, before, snapshot(), "a load changed the shared embedded bundle")
 
 	read := `{"agent": {"name": "main", "role": "main", "depth": 0}, "declared": [{"name": "Read"}, {"name": "Grep"}], "calls": [{"id": "c1", "name": "Read"}]}`

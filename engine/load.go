@@ -352,8 +352,12 @@ func compileBundle(ctx context.Context, b *bundle.Bundle) (*ast.Compiler, storag
 	for _, m := range b.Modules {
 		modules[m.Path] = m.Parsed
 	}
+	modules, err := withTypeCheckHint(modules)
+	if err != nil {
+		return nil, nil, fmt.Errorf("compile policy: %w", err)
+	}
 	compiler := ast.NewCompiler()
-	if astcompile.Default.Compile(compiler, withTypeCheckHint(modules)); compiler.Failed() {
+	if astcompile.Default.Compile(compiler, modules); compiler.Failed() {
 		return nil, nil, fmt.Errorf("compile policy: %w", compiler.Errors)
 	}
 	if err := ctx.Err(); err != nil {

@@ -1,6 +1,10 @@
 package engine
 
-import "github.com/open-policy-agent/opa/v1/ast"
+import (
+	"fmt"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+)
 
 // OPA's type checker asks, for every rule whose type holds an empty
 // collection (`default x := []`, a table with an empty set, ...),
@@ -26,12 +30,16 @@ replaces if {
 }
 `, ast.ParserOptions{RegoVersion: ast.RegoV1})
 
-// typeCheckHintPath is the hint's module path among the compiled modules:
-// no bundle file has it (bundle module paths are the files' paths).
+// typeCheckHintPath is the hint's module path among the compiled modules.
 const typeCheckHintPath = "(tooleval engine)/typecheck_hint.rego"
 
-// withTypeCheckHint returns modules with the hint module added.
-func withTypeCheckHint(modules map[string]*ast.Module) map[string]*ast.Module {
+// withTypeCheckHint returns modules with the hint module added, or an
+// error when a module of the bundle has its path (a tarball may name a
+// file anything): the hint never takes a module's place.
+func withTypeCheckHint(modules map[string]*ast.Module) (map[string]*ast.Module, error) {
+	if _, taken := modules[typeCheckHintPath]; taken {
+		return nil, fmt.Errorf("the bundle has a module at %q, a path the engine keeps for its own", typeCheckHintPath)
+	}
 	modules[typeCheckHintPath] = typeCheckHint
-	return modules
+	return modules, nil
 }

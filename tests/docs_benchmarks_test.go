@@ -23,7 +23,7 @@ func TestShownBenchmarksRun(t *testing.T) {
 	run := os.Getenv("TOOLEVAL_RUN_SHOWN_BENCHMARKS") == "1"
 	shown := 0
 	for _, c := range shownCommands(t) {
-		if !strings.Contains(c.command, "go test") || !strings.Contains(c.command, "-bench ") {
+		if !strings.Contains(c.command, "go test") || !strings.Contains(c.command, "-bench") {
 			continue
 		}
 		shown++
@@ -37,11 +37,12 @@ func TestShownBenchmarksRun(t *testing.T) {
 			matched = matched || re.MatchString(name)
 		}
 		require.True(t, matched, "%s: %q: -bench %q matches none of %s's benchmarks %v", c.page, c.command, pattern, pkg, names)
+		require.Regexp(t, `-benchtime[ =]\S+`, c.command, "%s: %q: a shown benchmark says how long it runs", c.page, c.command)
 		if !run {
 			continue
 		}
-		once := regexp.MustCompile(`-benchtime \S+`).ReplaceAllString(c.command, "-benchtime 1x")
-		once = regexp.MustCompile(`-count \d+`).ReplaceAllString(once, "-count 1")
+		once := regexp.MustCompile(`-benchtime[ =]\S+`).ReplaceAllString(c.command, "-benchtime 1x")
+		once = regexp.MustCompile(`-count[ =]\d+`).ReplaceAllString(once, "-count 1")
 		cmd := exec.Command("sh", "-c", once)
 		cmd.Dir = ".."
 		out, err := cmd.CombinedOutput()
@@ -60,6 +61,8 @@ func benchmarkTarget(t *testing.T, command string) (pattern, pkg string) {
 		switch {
 		case f == "-bench" && i+1 < len(fields):
 			pattern = strings.Trim(fields[i+1], `'"`)
+		case strings.HasPrefix(f, "-bench="):
+			pattern = strings.Trim(strings.TrimPrefix(f, "-bench="), `'"`)
 		case strings.HasPrefix(f, "./"):
 			pkg = strings.TrimSuffix(f, "/")
 		}

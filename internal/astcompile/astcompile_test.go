@@ -22,6 +22,7 @@ r := f({"k": {"a": 1}})
 	var k Compiler
 	var inside, most atomic.Int64
 	var wg sync.WaitGroup
+	compiled := make(chan *ast.Compiler, 8)
 	for range 8 {
 		wg.Go(func() {
 			c := ast.NewCompiler().WithStageAfterID(ast.StageCheckTypes, ast.CompilerStageDefinition{
@@ -38,10 +39,14 @@ r := f({"k": {"a": 1}})
 				},
 			})
 			k.Compile(c, map[string]*ast.Module{"p.rego": module})
-			require.False(t, c.Failed(), "%v", c.Errors)
-			require.Len(t, c.GetRules(ast.MustParseRef("data.p.r")), 1)
+			compiled <- c
 		})
 	}
 	wg.Wait()
+	close(compiled)
+	for c := range compiled {
+		require.False(t, c.Failed(), "%v", c.Errors)
+		require.Len(t, c.GetRules(ast.MustParseRef("data.p.r")), 1)
+	}
 	require.Equal(t, int64(1), most.Load(), "compilations inside the compiler at once")
 }

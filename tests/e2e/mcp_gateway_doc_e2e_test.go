@@ -60,8 +60,23 @@ func TestMCPGatewayDocRegistersWithClaudeCode(t *testing.T) {
 	require.Equal(t, "tooleval", server.Command, "%s", data)
 	require.Equal(t, words[1:], server.Args, "%s", data)
 	require.Contains(t, []string{"", "stdio"}, server.Type, "%s", data)
-	require.Equal(t, []string{"mcp", "proxy", "--server-name", "filesystem"}, server.Args[:4])
-	require.Contains(t, strings.Join(server.Args, " "), " -- npx -y @modelcontextprotocol/server-filesystem /home/me/project")
+
+	// The page's Claude Desktop entry is the same server: its args are
+	// these, its command tooleval where make install puts it.
+	_, desktop, found := strings.Cut(string(doc), "### Claude Desktop")
+	require.True(t, found)
+	_, block, found := strings.Cut(desktop, "```json\n")
+	require.True(t, found)
+	block, _, _ = strings.Cut(block, "```")
+	var shown struct {
+		MCPServers map[string]struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		} `json:"mcpServers"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(block), &shown), "%s", block)
+	require.Equal(t, "/usr/local/bin/tooleval", shown.MCPServers["filesystem"].Command)
+	require.Equal(t, shown.MCPServers["filesystem"].Args, server.Args, "the Claude Desktop entry the page shows and the one claude mcp add wrote")
 }
 
 // shownCommand returns the command of a page's sh block that starts
