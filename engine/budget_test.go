@@ -44,7 +44,7 @@ func counting(ctx context.Context) (context.Context, *expressionCounter) {
 // logs the counts). Targets (docs/performance.md): one-shot <= 2,500 at
 // 100 and <= 6,000 at 1,000, session batch <= 200.
 var expressionBudgets = map[string]int64{
-	// Lowered by issue 25 (from 9,354, 20,334 and 771): declarations read
+	// Lowered (from 9,354, 20,334 and 771): declarations read
 	// a whole list at a time (a constant number of expressions), simple
 	// inline lists compiled a whole list at a time and matched by look-ups
 	// indexed on the tool's kind, a well-formed batch decided without
@@ -65,7 +65,7 @@ var expressionBudgets = map[string]int64{
 	// so that such a call is its path check alone; a one-shot decision
 	// pays 31 expressions for asking each call whether it has one (its
 	// context has none), a session batch saves 49. Then 2,500: inline
-	// layers' ask lists (issue 23) cost a one-shot decision 51 more (each
+	// layers' ask lists cost a one-shot decision 51 more (each
 	// layer's ask list read and compiled, the asking layers listed, each
 	// allowed call asked whether any layer asks); a session's context has
 	// its tools' asks, and its batch costs the same. Then 2,489: the
@@ -126,7 +126,7 @@ func TestExpressionBudgets(t *testing.T) {
 // this holds, as expressionBudgets holds the rest. The counts measured
 // when they were set, rounded up.
 //
-// Set by issue 23 at: none 1,406; shell 7,162 (576 a call: a two-part
+// Set at: none 1,406; shell 7,162 (576 a call: a two-part
 // command read and matched by two prefix rules, a deny and an ask rule);
 // domain 3,798 (239 a call); path 5,258 (385 a call, the workspace's own
 // path check included); args 3,803 (240 a call). Then, by the security

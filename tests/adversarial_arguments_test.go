@@ -37,7 +37,7 @@ func argumentBypassRequest(calls []any) map[string]any {
 }
 
 // TestArgumentBypassesEndInAskOrDeny: the classes of shell and URL
-// bypasses issue 23 names (separators, substitution, redirection,
+// bypasses of argument rules (separators, substitution, redirection,
 // wrappers, assignments, quoting and escapes, here-documents, line
 // continuations, globs; userinfo, backslashes, percent-encoding, trailing
 // dots, case, IDNA look-alikes, numeric IPs), Unicode look-alikes, NUL

@@ -80,7 +80,7 @@ func TestConfigurationFuzzNeverConflicts(t *testing.T) {
 var configFuzzSeeds = []struct {
 	overlay, request map[string]any
 }{
-	{ // an alias spelt twice, naming two tools (issue 21)
+	{ // an alias spelt twice, naming two tools
 		map[string]any{"preset": "openclaw", "presets": map[string]any{"openclaw": map[string]any{"aliases": map[string]any{"Bash": "read_file"}}}},
 		map[string]any{"declared": []any{map[string]any{"name": "exec"}}, "calls": []any{map[string]any{"id": "1", "name": "bash"}}},
 	},

@@ -2,9 +2,11 @@ package tests
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -73,4 +75,49 @@ func TestEveryRegoFileHasItsTests(t *testing.T) {
 	}))
 	require.Greater(t, files, 50, "the walk saw the policy files")
 	require.Empty(t, missing, "policy files without their X_test.rego beside them: write one")
+}
+
+// issueReference is a reference to the project's issue tracker ("issue"
+// and a number): history, which belongs in git.
+var issueReference = regexp.MustCompile(`(?i)\bissues? #?[0-9]+`)
+
+// TestNoIssueNumbersInTheSources: no Go, Rego or Markdown file and no
+// Makefile names an issue by its number. What a change was for is its
+// commit's; the code and the pages say what holds now.
+func TestNoIssueNumbersInTheSources(t *testing.T) {
+	t.Parallel()
+	var found []string
+	files := 0
+	require.NoError(t, filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "build", "node_modules", "bundle":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(path) {
+		case ".go", ".rego", ".md":
+		default:
+			if d.Name() != "Makefile" {
+				return nil
+			}
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		files++
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := issueReference.FindString(line); m != "" {
+				found = append(found, fmt.Sprintf("%s:%d: %q", path, i+1, m))
+			}
+		}
+		return nil
+	}))
+	require.Greater(t, files, 200, "the walk saw the repository's sources")
+	require.Empty(t, found, "say what holds, not which issue asked for it (git log keeps that)")
 }

@@ -110,7 +110,7 @@ func requireRefusedEverywhere(t *testing.T, e *engine.Engine, doc map[string]any
 	require.True(t, has(k.Errors), "%s: check errors %v", what, k.Errors)
 }
 
-// TestNamesThatCannotBeCanonicalizedRefuseEverywhere (issue 21, item 3):
+// TestNamesThatCannotBeCanonicalizedRefuseEverywhere:
 // through the engine, for every name-keyed table a request reads, a
 // request name the policy cannot canonicalize exactly refuses every call
 // at every entry point (explore followed by zero-width spaces is

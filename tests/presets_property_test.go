@@ -181,11 +181,11 @@ func excludedCalls(t *testing.T, e *engine.Engine, declared []any, names []strin
 	return out
 }
 
-// A preset never takes an entry out of what is in force (issue 21, item
-// 4): for every preset and generated overlay (groups, aliases,
-// exclusions, deny lists), every tool an exclusion or a deny list refuses
-// for a role and depth without the preset is refused with it, and not
-// merely for lack of an allow.
+// A preset never takes an entry out of what is in force: for every
+// preset and generated overlay (groups, aliases, exclusions, deny
+// lists), every tool an exclusion or a deny list refuses for a role and
+// depth without the preset is refused with it, and not merely for lack
+// of an allow.
 func TestPropertyAPresetNeverTakesAnEntryOut(t *testing.T) {
 	t.Parallel()
 	n := presetOverlays

@@ -49,14 +49,14 @@ func evalObject(t *testing.T, prepared func() (rego.PreparedEvalQuery, error), i
 	return value
 }
 
-// FuzzShellReading holds read_shell to the property issue 23 names: for
-// any command it has a reading (no evaluation error, never undefined),
-// and a command with a control operator, a substitution, an expansion, a
-// redirection or an escape outside single quotes is never read as one
-// simple command of a program that runs its own words. The judge of
-// "outside quotes" is unquoted below, a character-by-character scan
-// written apart from the policy's regular expressions. The seeds are the
-// classes of the policy's tables; `make soak` runs the fuzzer.
+// FuzzShellReading holds read_shell to the property the command rules
+// rest on: for any command it has a reading (no evaluation error, never
+// undefined), and a command with a control operator, a substitution, an
+// expansion, a redirection or an escape outside single quotes is never
+// read as one simple command of a program that runs its own words. The
+// judge of "outside quotes" is unquoted below, a character-by-character
+// scan written apart from the policy's regular expressions. The seeds
+// are the classes of the policy's tables; `make soak` runs the fuzzer.
 func FuzzShellReading(f *testing.F) {
 	for _, seed := range []string{
 		"npm run build", "safe-cmd && other-cmd", "ls;", "r''m -rf /", "echo 'a; b'", `echo "a && b"`,

@@ -1,4 +1,4 @@
-# Argument rules over a call's arguments as a whole (issue 23): a
+# Argument rules over a call's arguments as a whole: a
 # regular expression over their canonical JSON (args_pattern, as Gemini
 # CLI's argsPattern) and exact member conditions (args). A pattern over
 # JSON text is brittle: the same arguments can be written in ways a

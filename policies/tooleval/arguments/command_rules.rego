@@ -1,4 +1,4 @@
-# Command rules (issue 23): argument rules over a shell command's words,
+# Command rules: argument rules over a shell command's words,
 # read by read_shell. command_prefix allows the commands whose words
 # start with its words, command those whose words are its words,
 # command_wildcard those whose words its words match (a word * any

@@ -1,4 +1,4 @@
-# Path rules (issue 23): argument rules whose condition is a glob over
+# Path rules: argument rules whose condition is a glob over
 # the paths a call names, matched on the paths the host resolved (the
 # same paths the workspace rules check: absolute, clean, symlinks
 # followed, in NFC).

@@ -1,5 +1,5 @@
 # Argument rules: entries of an inline layer's allow, deny or ask list
-# that match a call's arguments as well as its tool (issue 23). An entry
+# that match a call's arguments as well as its tool. An entry
 # that is an object is an argument rule: {"tool": ENTRY, CONDITION:
 # VALUE}, ENTRY one entry of the list's own grammar, CONDITION one of
 # rule_conditions. The command and URL a condition reads are the

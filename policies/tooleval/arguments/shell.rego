@@ -2,8 +2,8 @@
 # words of each, or why the command cannot be read exactly. What a shell
 # would expand, substitute, redirect or interpret at run time is not
 # guessed: a command that uses any of it is unreadable, so that no rule
-# over its words can allow it (issue 23: a prefix rule never allows what
-# it cannot read).
+# over its words can allow it (a prefix rule never allows what it
+# cannot read).
 package tooleval.arguments
 
 # METADATA

@@ -72,7 +72,7 @@ test_wrappers if {
 # Commands a shell would not run as they read: each is unreadable, so
 # that no rule over its words can allow it. Sources: [cc] the bypasses the
 # permissions page lists for Bash(curl http://github.com/:*); the classes
-# of issue 23 (command and process substitution, redirections, assignments
+# of unreadable commands (command and process substitution, redirections, assignments
 # in front of a command, escapes and line continuations, here-documents,
 # globs, unbalanced quotes, look-alike separators, NUL, very long commands).
 unreadable_commands := [

@@ -158,10 +158,10 @@ test_every_preset_names_its_source if {
 	}
 }
 
-# A preset never takes an entry out of what is in force (issue 21, item
-# 4): where the configuration and the preset define a group of one name,
-# a deny list or an exclusion naming it reads both; a deny-list agent
-# filter is joined with the preset's, not replaced by it.
+# A preset never takes an entry out of what is in force: where the
+# configuration and the preset define a group of one name, a deny list
+# or an exclusion naming it reads both; a deny-list agent filter is
+# joined with the preset's, not replaced by it.
 union_rows := [
 	["group in subagent_hard_deny", "openclaw", {"exclusions": {"subagent_hard_deny": ["group:messaging"]}}, "send_email"],
 	["group in subagent_hard_deny", "openclaw", {"exclusions": {"subagent_hard_deny": ["group:messaging"]}}, "post_to_slack"],

@@ -54,7 +54,7 @@ test_mcp_entries_in_agent_filters_are_ineffective if {
 
 # A group that the configuration and its preset define differently, named
 # by a deny list or an exclusion: the union applies there, and check says
-# so (issue 21, item 4).
+# so.
 test_a_group_the_preset_redefines_in_a_deny_list if {
 	conf := {
 		"preset": "openclaw",
