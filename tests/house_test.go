@@ -23,31 +23,11 @@ const maxGoFileLines = 500
 func TestNoGoFileOver500Lines(t *testing.T) {
 	t.Parallel()
 	var over []string
-	files := 0
-	require.NoError(t, filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case ".git", "build", "node_modules", "bundle":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		files++
+	files := walkSources(t, func(path string) bool { return strings.HasSuffix(path, ".go") }, func(path string, data []byte) {
 		if n := bytes.Count(data, []byte("\n")); n > maxGoFileLines {
 			over = append(over, path)
 		}
-		return nil
-	}))
+	})
 	require.Greater(t, files, 100, "the walk saw the repository's Go files")
 	require.Empty(t, over, "Go files over %d lines: split each by what it does", maxGoFileLines)
 }
@@ -87,6 +67,29 @@ var issueReference = regexp.MustCompile(`(?i)\bissues? #?[0-9]+`)
 func TestNoIssueNumbersInTheSources(t *testing.T) {
 	t.Parallel()
 	var found []string
+	sources := func(path string) bool {
+		switch filepath.Ext(path) {
+		case ".go", ".rego", ".md":
+			return true
+		}
+		return filepath.Base(path) == "Makefile"
+	}
+	files := walkSources(t, sources, func(path string, data []byte) {
+		for i, line := range strings.Split(string(data), "\n") {
+			if m := issueReference.FindString(line); m != "" {
+				found = append(found, fmt.Sprintf("%s:%d: %q", path, i+1, m))
+			}
+		}
+	})
+	require.Greater(t, files, 200, "the walk saw the repository's sources")
+	require.Empty(t, found, "say what holds, not which issue asked for it (git log keeps that)")
+}
+
+// walkSources reads each file of the repository (build outputs, installed
+// packages and git's own files aside) that keep accepts and hands it to
+// visit; it returns how many it read.
+func walkSources(t *testing.T, keep func(path string) bool, visit func(path string, data []byte)) int {
+	t.Helper()
 	files := 0
 	require.NoError(t, filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -99,25 +102,16 @@ func TestNoIssueNumbersInTheSources(t *testing.T) {
 			}
 			return nil
 		}
-		switch filepath.Ext(path) {
-		case ".go", ".rego", ".md":
-		default:
-			if d.Name() != "Makefile" {
-				return nil
-			}
+		if !keep(path) {
+			return nil
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
 		files++
-		for i, line := range strings.Split(string(data), "\n") {
-			if m := issueReference.FindString(line); m != "" {
-				found = append(found, fmt.Sprintf("%s:%d: %q", path, i+1, m))
-			}
-		}
+		visit(path, data)
 		return nil
 	}))
-	require.Greater(t, files, 200, "the walk saw the repository's sources")
-	require.Empty(t, found, "say what holds, not which issue asked for it (git log keeps that)")
+	return files
 }
