@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -116,14 +117,10 @@ func TestDeployOPARunCommandsServe(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile("../docs/deploy.md")
 	require.NoError(t, err)
-	bin, err := opaBinary()
-	require.NoError(t, err)
 	bundle, err := os.ReadFile(bundlePath(t))
 	require.NoError(t, err)
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bundle"), 0o755))
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "path"), 0o755))
-	require.NoError(t, os.Symlink(bin, filepath.Join(dir, "path", "opa")))
 	for _, name := range []string{"bundle/tooleval.tar.gz", "tooleval.tar.gz"} {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), bundle, 0o600))
 	}
@@ -134,36 +131,60 @@ func TestDeployOPARunCommandsServe(t *testing.T) {
 				continue
 			}
 			commands++
-			addr := freeAddr(t)
-			command := strings.NewReplacer("0.0.0.0:8181", addr, "127.0.0.1:8181", addr).Replace(line)
-			ctx, cancel := context.WithCancel(context.Background())
-			cmd := exec.CommandContext(ctx, "bash", "-c", "exec "+command)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "path")+string(os.PathListSeparator)+os.Getenv("PATH"))
-			out := &syncBuffer{}
-			cmd.Stdout, cmd.Stderr = out, out
-			require.NoError(t, cmd.Start(), line)
-			exited := make(chan struct{})
-			go func() { _ = cmd.Wait(); close(exited) }()
-			healthy, running := false, true
-			for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline) && !healthy && running; time.Sleep(100 * time.Millisecond) {
-				resp, err := http.Get("http://" + addr + "/health?bundles")
-				if err == nil {
-					resp.Body.Close()
-					healthy = resp.StatusCode == http.StatusOK
-				}
-				select {
-				case <-exited: // it stopped: it will not serve
-					running = false
-				default:
-				}
-			}
-			cancel()
-			<-exited
-			require.True(t, healthy, "docs/deploy.md: %q did not serve the bundle:\n%s", line, out.String())
+			server := serveDocOPA(t, dir, line)
+			require.True(t, server.healthy, "docs/deploy.md: %q did not serve the bundle:\n%s", line, server.out.String())
+			server.stop()
 		}
 	}
 	require.GreaterOrEqual(t, commands, 2)
+}
+
+// docOPA is an OPA server a test started from a command the docs show.
+type docOPA struct {
+	addr    string      // the loopback address it listens on
+	out     *syncBuffer // what it printed
+	healthy bool        // it served its bundle (/health?bundles answered 200)
+	stop    func()      // stops it and waits for it (also at the test's end)
+}
+
+// serveDocOPA runs an opa run command the docs show, as written but for
+// its address (0.0.0.0:8181 or 127.0.0.1:8181, replaced by a free
+// loopback port), in dir with the pinned OPA as opa on the PATH, and
+// waits until it serves its bundle, stops, or two minutes pass.
+func serveDocOPA(t *testing.T, dir, command string) *docOPA {
+	t.Helper()
+	bin, err := opaBinary()
+	require.NoError(t, err)
+	path := filepath.Join(dir, "path")
+	if _, err := os.Stat(filepath.Join(path, "opa")); err != nil {
+		require.NoError(t, os.MkdirAll(path, 0o755))
+		require.NoError(t, os.Symlink(bin, filepath.Join(path, "opa")))
+	}
+	s := &docOPA{addr: freeAddr(t), out: &syncBuffer{}}
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, "bash", "-c", "exec "+strings.NewReplacer("0.0.0.0:8181", s.addr, "127.0.0.1:8181", s.addr).Replace(command))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+path+string(os.PathListSeparator)+os.Getenv("PATH"))
+	cmd.Stdout, cmd.Stderr = s.out, s.out
+	require.NoError(t, cmd.Start(), command)
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	s.stop = sync.OnceFunc(func() { cancel(); <-exited })
+	t.Cleanup(s.stop)
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		select {
+		case <-exited:
+			return s // it stopped: it will not serve
+		default:
+		}
+		if resp, err := http.Get("http://" + s.addr + "/health?bundles"); err == nil {
+			resp.Body.Close()
+			if s.healthy = resp.StatusCode == http.StatusOK; s.healthy {
+				return s
+			}
+		}
+	}
+	return s
 }
 
 // TestDeploySymlinkSwapRunsAsShown runs docs/deploy.md's symbolic link

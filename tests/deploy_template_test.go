@@ -1,11 +1,9 @@
 package tests
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,44 +45,12 @@ func TestDeployBundleServiceTemplateServes(t *testing.T) {
 		placeholder, "      "+strings.ReplaceAll(strings.TrimSpace(string(publicPEM)), "\n", "\n      ")+"\n",
 	).Replace(template)
 
-	bin, err := opaBinary()
-	require.NoError(t, err)
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bundle"), 0o755))
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "path"), 0o755))
-	require.NoError(t, os.Symlink(bin, filepath.Join(dir, "path", "opa")))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bundle", "opa-config.yaml"), []byte(filled), 0o600))
-
-	addr := freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, "bash", "-c", "exec "+strings.Replace(command, "0.0.0.0:8181", addr, 1))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "path")+string(os.PathListSeparator)+os.Getenv("PATH"))
-	out := &syncBuffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	require.NoError(t, cmd.Start())
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	defer func() { cancel(); <-exited }()
-
-	require.Eventually(t, func() bool {
-		select {
-		case <-exited:
-			return true // stopped: the check below says so
-		default:
-		}
-		resp, err := http.Get("http://" + addr + "/health?bundles")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	}, 2*time.Minute, 100*time.Millisecond)
-	select {
-	case <-exited:
-		t.Fatalf("%q stopped:\n%s", command, out.String())
-	default:
-	}
+	server := serveDocOPA(t, dir, command)
+	require.True(t, server.healthy, "%q did not activate the signed bundle:\n%s", command, server.out.String())
+	addr, out := server.addr, server.out
 
 	resp, err := http.Post("http://"+addr+"/v1/data/tooleval/decision", "application/json",
 		strings.NewReader(`{"input": {"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file"}]}}`))
