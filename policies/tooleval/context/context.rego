@@ -32,15 +32,19 @@ import data.tooleval.verdict
 # METADATA
 # description: |
 #   The compiled context of an input document: {errors, tools, checks,
-#   workspace, path_arguments, actions, names, notes}. tools maps each valid
-#   declared tool's canonical name to {name, kind, server, tool}; names
-#   maps each name that has aliases to all of its canonical names.
+#   workspace, path_arguments, rule_arguments, actions, names, notes}.
+#   tools maps each valid declared tool's canonical name to {name, kind,
+#   server, tool}; names maps each name that has aliases to all of its
+#   canonical names. A call's checks read the configuration from here,
+#   never from tooleval.configuration, so that a session's batches do not
+#   prepare it again.
 compile(input_doc) := {
 	"errors": errors,
 	"tools": declarations.tools,
 	"checks": compiled,
 	"workspace": arguments.workspace(doc, prepared.sensitive_paths),
 	"path_arguments": prepared.path_arguments,
+	"rule_arguments": prepared.rule_arguments,
 	"actions": stages.action_policy(asking, config),
 	"names": prepared.names,
 	"notes": checks.notes(compiled),

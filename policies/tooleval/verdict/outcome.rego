@@ -5,7 +5,6 @@ package tooleval.verdict
 import data.tooleval.arguments
 import data.tooleval.budget
 import data.tooleval.checks
-import data.tooleval.configuration
 
 # METADATA
 # scope: document
@@ -173,7 +172,7 @@ _readings(f) := arguments.readings(
 _required(f) := arguments.required_readings(_sources(f))
 
 # The tool's entry of the configuration's rule_arguments ({} for none).
-_sources(f) := object.get(configuration.prepared.rule_arguments, f.canonical, {})
+_sources(f) := object.get(f.ctx.rule_arguments, f.canonical, {})
 
 # Every refusal by argument rules of the call with facts f, in order:
 # each layer's biting deny rule first, then each layer's allow rules
