@@ -23,20 +23,15 @@ import data.tooleval.checks
 #   tooleval.verdict.undecided).
 default outcome(_, _, _) := {"outcome": "refused", "undecided": true}
 
-outcome("input", _, f) := _pass if {
-	f.problem == null
-} else := _refused_outcome("input")
+# One clause a check, each a call of the check's own function: OPA tries
+# every clause of outcome whose head may match (its index does not look
+# at constant arguments), so that a clause a check is one head to try,
+# where the check's else chain would be one a branch.
+outcome("input", _, f) := _input_outcome(f)
 
-outcome("config", _, f) := _pass if {
-	f.errors == 0
-} else := _refused_outcome("config")
+outcome("config", _, f) := _config_outcome(f)
 
-outcome("declaration", _, f) := _pass if {
-	f.tool != null
-	is_string(f.name)
-} else := _not_applicable if {
-	not is_string(f.name)
-} else := _refused_outcome("declaration")
+outcome("declaration", _, f) := _declaration_outcome(f)
 
 outcome("exclusion", k, f) := _name_outcome("exclusion", f.ctx.checks.exclusions[k], f)
 
@@ -44,9 +39,34 @@ outcome("deny", k, f) := _name_outcome("deny", f.ctx.checks.layers[k], f)
 
 outcome("allow", k, f) := _name_outcome("allow", f.ctx.checks.layers[k], f)
 
+outcome("action", _, f) := _action_outcome(f)
+
+outcome("paths", _, f) := _paths_outcome(f)
+
+outcome("arguments", _, f) := _arguments_outcome(f)
+
+outcome("ask", k, f) := _ask_outcome(k, f)
+
+outcome("run", _, f) := _run_outcome(f)
+
+_input_outcome(f) := _pass if {
+	f.problem == null
+} else := _refused_outcome("input")
+
+_config_outcome(f) := _pass if {
+	f.errors == 0
+} else := _refused_outcome("config")
+
+_declaration_outcome(f) := _pass if {
+	f.tool != null
+	is_string(f.name)
+} else := _not_applicable if {
+	not is_string(f.name)
+} else := _refused_outcome("declaration")
+
 # Only a tool of the read-only action policy's (a shell tool in
 # read-only mode) has an action to check.
-outcome("action", _, f) := _not_applicable if {
+_action_outcome(f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	not f.ctx.actions.tools[f.canonical]
@@ -54,7 +74,7 @@ outcome("action", _, f) := _not_applicable if {
 	refusal := arguments.action_refusal(f.ctx.actions, f.canonical, f.call)
 } else := _pass
 
-outcome("paths", _, f) := _not_applicable if {
+_paths_outcome(f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	f.ctx.workspace == null
@@ -68,7 +88,7 @@ outcome("paths", _, f) := _not_applicable if {
 # the first whose allow list allows the tool only on arguments that the
 # call's do not meet. The refusal carries the layer's rule that bit (or
 # the allow rules it failed) and the readings of the call.
-outcome("arguments", _, f) := _not_applicable if {
+_arguments_outcome(f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	f.ctx.checks.arguing == []
@@ -85,7 +105,7 @@ outcome("arguments", _, f) := _not_applicable if {
 # call's tool, or one of its argument rules bites on the call (then with
 # the rule's index in the list, ask_rule, and how the call was read; the
 # verdict asks only when no check refuses the call).
-outcome("ask", k, f) := _not_applicable if {
+_ask_outcome(k, f) := _not_applicable if {
 	f.tool == null
 } else := _not_applicable if {
 	not checks.can_ask(f.ctx.checks.layers[k])
@@ -118,7 +138,7 @@ outcome("ask", k, f) := _not_applicable if {
 	_readings(f)
 }
 
-outcome("run", _, f) := _not_applicable if {
+_run_outcome(f) := _not_applicable if {
 	f.run == null
 } else := _refused_outcome("run") if {
 	budget.exhausted_at(f.run, f.i)
@@ -171,7 +191,8 @@ _readings(f) := arguments.readings(
 # The readings the tool's allow rules must permit (required_readings).
 _required(f) := arguments.required_readings(_sources(f))
 
-# The tool's entry of the configuration's rule_arguments ({} for none).
+# The tool's entry of the configuration's rule_arguments ({} for none),
+# as the compiled context holds them.
 _sources(f) := object.get(f.ctx.rule_arguments, f.canonical, {})
 
 # Every refusal by argument rules of the call with facts f, in order:
