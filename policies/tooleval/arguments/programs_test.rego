@@ -3,11 +3,15 @@ package tooleval.arguments_test
 import data.tooleval.arguments
 
 # What shell_builtins says of itself: every builtin that runs a command
-# is a shell wrapper, and every inert one is an inert program.
+# is a shell wrapper, and every inert one is an inert program; and the
+# only builtins inert_programs lists are the inert ones.
 test_shell_builtins_agree_with_the_wrappers_and_the_inert if {
 	every name, class in arguments.shell_builtins {
 		class in {"runs", "evaluates", "inert"}
 		_agrees(name, class)
+	}
+	every name in arguments.inert_programs {
+		object.get(arguments.shell_builtins, name, "inert") == "inert"
 	}
 }
 

@@ -59,12 +59,11 @@ shell_wrappers := {
 	"repeat", "runuser", "script", "select", "setpriv", "setsid", "sg", "sh", "source", "ssh",
 	"stdbuf", "strace", "su", "sudo", "systemd-run", "taskset", "tcsh", "then", "time", "timeout",
 	"trap", "typeset", "unalias", "unshare", "until", "watch", "while", "xargs", "zsh",
-} | _group_keywords
-
-# The keywords that open and close a group: a shell never reads them as a
-# word of a command read exactly ({ and } are not read), listed for
-# shell_builtins.
-_group_keywords := {"{", "}"}
+	# the keywords that open and close a group: a shell never reads them
+	# as a word of a command read exactly ({ and } are not read), listed
+	# for shell_builtins
+	"{", "}",
+}
 
 # A control operator, a word (unquoted characters a shell reads as
 # themselves, single-quoted text, double-quoted text without $, backticks,
