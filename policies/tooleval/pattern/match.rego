@@ -24,8 +24,10 @@ has_prefix(index, name) if {
 #   key is the name a built-in's aliases resolve to, names all of its
 #   names): a few look-ups, whatever the number of entries. A tool of
 #   kind mcp is matched by its name and its raw identity, a tool of any
-#   other kind by its names and deny prefixes (_hit, whose rules are
-#   indexed on whether the tool is an MCP tool).
+#   other kind by its names and deny prefixes (_hit, whose rules say in
+#   their first argument which kind they match: a rule for the other
+#   kind fails on its head, before its body; OPA's rule index does not
+#   look at a constant argument).
 matches(matcher, name, record) if _hit(record.kind == "mcp", matcher, name, record)
 
 # The ways a compiled list matches a tool (see matches), for an MCP tool
