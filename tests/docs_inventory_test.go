@@ -171,6 +171,7 @@ var docCommandRunners = map[string]string{
 	"make bundle && TOOLEVAL_BUNDLE=$PWD/bundle/tooleval.tar.gz go test -run '^$' -bench BenchmarkProxyCall -benchtime 2000x -count 3 ./tests/": "TestShownBenchmarksRun",
 	"go test -run '^$' -bench ProxyCallInProcess -benchtime 1000x -count 3 ./internal/mcpproxy/":                                                "TestShownBenchmarksRun",
 	"go test -run '^$' -bench Hook -benchtime 200x -count 3 ./internal/hooks/":                                                                  "TestShownBenchmarksRun",
+	"go test -run '^$' -bench DeciderAnswer -benchtime 2000x -count 3 ./internal/hooks/":                                                        "TestShownBenchmarksRun",
 	"make run":  "ci: make run",
 	"make test": "ci: make test",
 
