@@ -82,7 +82,7 @@ func BenchmarkArgumentRules(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			d, err := e.DecideValue(ctx, input)
+			d, err := e.Decide(ctx, input)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func BenchmarkArgumentRules(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if _, err := e.DecideValue(ctx, input); err != nil {
+				if _, err := e.Decide(ctx, input); err != nil {
 					b.Fatal(err)
 				}
 			}

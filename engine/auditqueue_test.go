@@ -74,8 +74,9 @@ func TestAuditQueueRecordsAreTheSynchronousOnes(t *testing.T) {
 		o, done := opt(slog.New(slog.NewJSONHandler(&buf, nil)))
 		e := newEngine(t, o)
 		ctx := context.Background()
-		_, err := e.DecideJSON(ctx, []byte(`{"workspace": {"root": "/home/alice/ws"}, "caller": {"user": "alice@example.com"},
-			"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file", "args": {"path": "/secret"}}]}`))
+		_, err := e.Decide(ctx, JSON([]byte(`{"workspace": {"root": "/home/alice/ws"}, "caller": {"user": "alice@example.com"},
+			"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file", "args": {"path": "/secret"}}]}`)))
+
 		require.NoError(t, err)
 		s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "read_file"}}})
 		require.NoError(t, err)
@@ -121,7 +122,7 @@ func TestAuditQueueDoesNotHoldTheAnswer(t *testing.T) {
 	release := make(chan struct{})
 	q := NewAuditQueue(slog.New(blockingHandler{slog.NewJSONHandler(&buf, nil), release}), 4)
 	e := newEngine(t, WithAuditQueue(q))
-	d, err := e.DecideJSON(context.Background(), []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file"}]}`))
+	d, err := e.Decide(context.Background(), JSON([]byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file"}]}`)))
 	require.NoError(t, err)
 	require.True(t, d.AllAllowed())
 	close(release)
@@ -158,7 +159,7 @@ func TestAuditQueueAfterCloseWritesAtOnce(t *testing.T) {
 }
 
 // TestAuditQueueKeepsWhatWasEvaluated: a caller that changes its input
-// value once DecideValue has returned does not change the queued record
+// value once Decide has returned does not change the queued record
 // (written later, here once the handler is released): the record holds
 // the call that was decided.
 func TestAuditQueueKeepsWhatWasEvaluated(t *testing.T) {
@@ -168,7 +169,7 @@ func TestAuditQueueKeepsWhatWasEvaluated(t *testing.T) {
 	e := newEngine(t, WithAuditQueue(q))
 	input, err := DecodeInput([]byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "decided", "name": "read_file"}]}`))
 	require.NoError(t, err)
-	_, err = e.DecideValue(context.Background(), input)
+	_, err = e.Decide(context.Background(), input)
 	require.NoError(t, err)
 	call, err := input.Find(ast.MustParseRef("x.calls[0]")[1:])
 	require.NoError(t, err)

@@ -88,7 +88,7 @@ func BenchmarkOneShot(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			d, err := e.DecideValue(ctx, input)
+			d, err := e.Decide(ctx, input)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -96,7 +96,7 @@ func BenchmarkOneShot(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if _, err := e.DecideValue(ctx, input); err != nil {
+				if _, err := e.Decide(ctx, input); err != nil {
 					b.Fatal(err)
 				}
 			}

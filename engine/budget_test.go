@@ -97,7 +97,7 @@ func TestExpressionBudgets(t *testing.T) {
 		input, err := toValue(fullRequest(n))
 		require.NoError(t, err)
 		ctx, c := counting(context.Background())
-		d, err := e.DecideValue(ctx, input)
+		d, err := e.Decide(ctx, input)
 		require.NoError(t, err)
 		require.Equal(t, fmt.Sprint(wantAllowed), fmt.Sprint(allowed(d)), "the workload's verdicts")
 		counts[fmt.Sprintf("one-shot declared=%d", n)] = c.n.Load()
@@ -193,7 +193,7 @@ func TestArgumentRuleExpressionBudgets(t *testing.T) {
 		input, err := toValue(argumentRequest(rules))
 		require.NoError(t, err)
 		ctx, c := counting(context.Background())
-		d, err := e.DecideValue(ctx, input)
+		d, err := e.Decide(ctx, input)
 		require.NoError(t, err)
 		for _, call := range d.Decisions {
 			require.True(t, call.Allowed, "%s: %+v", rules, call)

@@ -41,7 +41,7 @@ func (c *Check) JSON() ([]byte, error) {
 }
 
 // Check evaluates data.tooleval.check for the engine's configuration and
-// a decision input (any JSON-compatible Go value; nil checks the
+// a decision input in any of its forms (see [JSON]; nil checks the
 // configuration alone).
 func (e *Engine) Check(ctx context.Context, input any) (*Check, error) {
 	if input == nil {
@@ -51,20 +51,10 @@ func (e *Engine) Check(ctx context.Context, input any) (*Check, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.CheckValue(ctx, value)
+	return e.checkValue(ctx, value)
 }
 
-// CheckJSON is [Engine.Check] for a JSON document.
-func (e *Engine) CheckJSON(ctx context.Context, data []byte) (*Check, error) {
-	value, err := DecodeInput(data)
-	if err != nil {
-		return nil, err
-	}
-	return e.CheckValue(ctx, value)
-}
-
-// CheckValue is [Engine.Check] for an input already converted to AST.
-func (e *Engine) CheckValue(ctx context.Context, input ast.Value) (*Check, error) {
+func (e *Engine) checkValue(ctx context.Context, input ast.Value) (*Check, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()

@@ -151,13 +151,13 @@ func TestCheck(t *testing.T) {
 	require.Empty(t, c.Warnings)
 	require.Nil(t, c.AgentTools)
 
-	c, err = e.CheckJSON(context.Background(), []byte(`{"agent": {"name": "reviewer"}, "declared": [{"name": "read_file"}]}`))
+	c, err = e.Check(context.Background(), JSON([]byte(`{"agent": {"name": "reviewer"}, "declared": [{"name": "read_file"}]}`)))
 	require.NoError(t, err)
 	require.Equal(t, &AgentTools{Agent: "reviewer", Valid: []string{"read_file"}, Invalid: []string{"edit_file"}}, c.AgentTools)
 	require.Len(t, c.Warnings, 1)
 	require.Equal(t, "unmatched_agent_tool", c.Warnings[0].Code())
 
-	_, err = e.CheckJSON(context.Background(), []byte(`{`))
+	_, err = e.Check(context.Background(), JSON([]byte(`{`)))
 	require.Error(t, err)
 }
 

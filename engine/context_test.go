@@ -57,8 +57,8 @@ func TestEndedContextFailsClosed(t *testing.T) {
 				"Engine.Decide":         func() (*Decision, error) { return e.Decide(ctx, doc) },
 				"Session.Decide":        func() (*Decision, error) { return s.Decide(ctx, calls) },
 				"Session.DecideRequest": func() (*Decision, error) { return s.DecideRequest(ctx, request) },
-				"Engine.DecideJSON": func() (*Decision, error) {
-					return e.DecideJSON(ctx, []byte(`{"declared":[{"name":"read_file"}],"calls":[{"id":"a","name":"read_file"},{"id":"b","name":"read_file"}]}`))
+				"Engine.Decide(JSON)": func() (*Decision, error) {
+					return e.Decide(ctx, JSON([]byte(`{"declared":[{"name":"read_file"}],"calls":[{"id":"a","name":"read_file"},{"id":"b","name":"read_file"}]}`)))
 				},
 			} {
 				d, err := decide()

@@ -50,7 +50,7 @@ func TestEmbeddedLoadsShareNothingTheyChange(t *testing.T) {
 	read := `{"agent": {"name": "main", "role": "main", "depth": 0}, "declared": [{"name": "Read"}, {"name": "Grep"}], "calls": [{"id": "c1", "name": "Read"}]}`
 	outcomes := make([]string, len(engines))
 	for i, e := range engines {
-		d, err := e.DecideJSON(ctx, []byte(read))
+		d, err := e.Decide(ctx, JSON([]byte(read)))
 		require.NoError(t, err)
 		require.Len(t, d.Decisions, 1)
 		outcomes[i] = string(d.Decisions[0].Outcome)

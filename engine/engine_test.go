@@ -34,13 +34,14 @@ func documentJSON(t testing.TB, d interface{ JSON() ([]byte, error) }) string {
 
 func TestDecideSpecExample(t *testing.T) {
 	e := newEngine(t)
-	d, err := e.DecideJSON(context.Background(), []byte(`{
+	d, err := e.Decide(context.Background(), JSON([]byte(`{
 		"agent": {"name": "concierge", "role": "main", "depth": 0},
 		"declared": [{"name": "read_file"}, {"name": "Refund"}],
 		"layers": [{"name": "agent", "allow": ["read_file", "refund"]}, {"name": "tenant", "allow": ["read_file"]}],
 		"calls": [{"id": "call_1", "name": "read_file"}, {"id": "call_2", "name": "Refund"}],
 		"run": {"attempts": 0, "refusals": 0}
-	}`))
+	}`)))
+
 	require.NoError(t, err)
 	require.Equal(t, []CallDecision{
 		{ID: "call_1", Name: "read_file", Allowed: true, Outcome: OutcomeAllow},
@@ -55,7 +56,7 @@ func TestDecideSpecExample(t *testing.T) {
 func TestDecideIsDefinedForAnyInput(t *testing.T) {
 	e := newEngine(t)
 	for _, in := range []string{`{}`, `null`, `[]`, `"x"`, `1e400`, `{"calls": [1, {"id": 2, "name": "x"}]}`} {
-		d, err := e.DecideJSON(context.Background(), []byte(in))
+		d, err := e.Decide(context.Background(), JSON([]byte(in)))
 		require.NoError(t, err, in)
 		require.NotNil(t, d.Decisions, in)
 		for _, c := range d.Decisions {
@@ -66,7 +67,7 @@ func TestDecideIsDefinedForAnyInput(t *testing.T) {
 
 func TestDecideRejectsUndecodableInputClosed(t *testing.T) {
 	e := newEngine(t)
-	d, err := e.DecideJSON(context.Background(), []byte(`{"calls": [`))
+	d, err := e.Decide(context.Background(), JSON([]byte(`{"calls": [`)))
 	require.Error(t, err)
 	require.Equal(t, "internal_error", d.Errors[0].Code())
 	require.Empty(t, d.Decisions)
@@ -111,15 +112,15 @@ func TestEvaluationErrorsFailClosed(t *testing.T) {
 		"undefined": "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.missing\n\ntools := 1 if input.missing\n\nlaunch := 1 if input.missing\n",
 	} {
 		e := newEngine(t, WithBundle(brokenBundle(t, policy)))
-		d, err := e.DecideValue(context.Background(), in)
+		d, err := e.Decide(context.Background(), in)
 		require.Error(t, err, name)
 		require.Equal(t, want, d.Decisions, name)
 		require.Contains(t, documentJSON(t, d), `"internal_error"`, name)
-		c, err := e.ToolsValue(context.Background(), in)
+		c, err := e.Tools(context.Background(), in)
 		require.Error(t, err, name)
 		require.Equal(t, []ToolVerdict{{Name: "read_file", Outcome: OutcomeDeny, Reason: "invalid_config", Layer: "config"}}, c.Tools, name)
 		require.Empty(t, c.Effective, name)
-		l, err := e.LaunchValue(context.Background(), in)
+		l, err := e.Launch(context.Background(), in)
 		require.Error(t, err, name)
 		require.False(t, l.Valid, name)
 		require.Equal(t, []any{}, l.ExecutionAllowedTools, name)
@@ -140,7 +141,7 @@ func TestWithBundleDirectoryAndTarball(t *testing.T) {
 	embedded := newEngine(t)
 	var docs []string
 	for _, e := range []*Engine{embedded, fromDir, fromTarball} {
-		d, err := e.DecideJSON(context.Background(), in)
+		d, err := e.Decide(context.Background(), JSON(in))
 		require.NoError(t, err)
 		docs = append(docs, documentJSON(t, d))
 	}
@@ -166,12 +167,12 @@ func TestLaunch(t *testing.T) {
 	require.Equal(t, []any{"read_file"}, l.ExecutionAllowedTools)
 	require.Contains(t, l.Notice, "read_file")
 
-	bad, err := e.LaunchJSON(context.Background(), []byte(`{"fork_tools": ["*"]}`))
+	bad, err := e.Launch(context.Background(), JSON([]byte(`{"fork_tools": ["*"]}`)))
 	require.NoError(t, err)
 	require.False(t, bad.Valid)
 	require.Equal(t, []any{}, bad.ExecutionAllowedTools)
 
-	broken, err := e.LaunchJSON(context.Background(), []byte(`{`))
+	broken, err := e.Launch(context.Background(), JSON([]byte(`{`)))
 	require.Error(t, err)
 	require.False(t, broken.Valid)
 	require.Equal(t, []any{}, broken.ExecutionAllowedTools)
@@ -181,9 +182,10 @@ func TestAuditLogsOneRecordPerDecision(t *testing.T) {
 	var buf bytes.Buffer
 	e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
 	ctx := context.Background()
-	_, err := e.DecideJSON(ctx, []byte(`{"agent": {"name": "a", "role": "main", "depth": 0}, "workspace": {"root": "/home/alice/ws"},
+	_, err := e.Decide(ctx, JSON([]byte(`{"agent": {"name": "a", "role": "main", "depth": 0}, "workspace": {"root": "/home/alice/ws"},
 		"caller": {"user": "alice@example.com", "scopes": null},
-		"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file", "args": {"path": "/secret"}}, {"id": "c2", "name": "nope"}]}`))
+		"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file", "args": {"path": "/secret"}}, {"id": "c2", "name": "nope"}]}`)))
+
 	require.NoError(t, err)
 	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
 	require.Len(t, lines, 1)
@@ -215,11 +217,11 @@ func TestAuditRecordsLaunchesChecksAndSessionBatches(t *testing.T) {
 	var buf bytes.Buffer
 	e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
 	ctx := context.Background()
-	_, err := e.LaunchJSON(ctx, []byte(`{"subagent_type": "fork", "fork_tools": ["read_file"]}`))
+	_, err := e.Launch(ctx, JSON([]byte(`{"subagent_type": "fork", "fork_tools": ["read_file"]}`)))
 	require.NoError(t, err)
-	_, err = e.CheckJSON(ctx, []byte(`{}`))
+	_, err = e.Check(ctx, JSON([]byte(`{}`)))
 	require.NoError(t, err)
-	_, err = e.ExplainJSON(ctx, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "x", "name": "read_file"}]}`))
+	_, err = e.Explain(ctx, JSON([]byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "x", "name": "read_file"}]}`)))
 	require.NoError(t, err)
 	s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "read_file"}}})
 	require.NoError(t, err)
@@ -267,7 +269,7 @@ func TestAuditMasksMalformedShapes(t *testing.T) {
 	} {
 		var buf bytes.Buffer
 		e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
-		_, err := e.DecideJSON(context.Background(), []byte(tc.input))
+		_, err := e.Decide(context.Background(), JSON([]byte(tc.input)))
 		require.NoError(t, err, tc.input)
 		lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
 		require.Len(t, lines, 1, tc.input)
@@ -285,20 +287,20 @@ func TestDecideJSONReadsLikeOPAEval(t *testing.T) {
 	e := newEngine(t)
 	ctx := context.Background()
 	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`
-	plain, err := e.DecideJSON(ctx, []byte(doc))
+	plain, err := e.Decide(ctx, JSON([]byte(doc)))
 	require.NoError(t, err)
-	bom, err := e.DecideJSON(ctx, []byte("\xef\xbb\xbf"+doc))
+	bom, err := e.Decide(ctx, JSON([]byte("\xef\xbb\xbf"+doc)))
 	require.NoError(t, err)
 	require.Equal(t, documentJSON(t, plain), documentJSON(t, bom))
 	for _, trailing := range []string{doc + doc, doc + " 1", doc + "]", doc + "\f"} {
-		d, err := e.DecideJSON(ctx, []byte(trailing))
+		d, err := e.Decide(ctx, JSON([]byte(trailing)))
 		require.ErrorContains(t, err, "after the JSON document", trailing)
 		require.Empty(t, d.Decisions)
 		require.Equal(t, "internal_error", d.Errors[0].Code())
-		l, err := e.LaunchJSON(ctx, []byte(trailing))
+		l, err := e.Launch(ctx, JSON([]byte(trailing)))
 		require.Error(t, err)
 		require.False(t, l.Valid)
-		_, err = e.CheckJSON(ctx, []byte(trailing))
+		_, err = e.Check(ctx, JSON([]byte(trailing)))
 		require.Error(t, err)
 	}
 }
@@ -316,14 +318,14 @@ func TestMeterProviderCountsDecisionsByOutcome(t *testing.T) {
 		`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "write_file"}]}`,
 		`{"layers": [{"name": "x", "allow": ["*"]}], "calls": [{"id": "a", "name": "x"}]}`,
 	} {
-		_, err := e.DecideJSON(ctx, []byte(in))
+		_, err := e.Decide(ctx, JSON([]byte(in)))
 		require.NoError(t, err)
 	}
 	s, err := e.NewSession(ctx, SessionConfig{Declared: []Declaration{{Name: "read_file"}}})
 	require.NoError(t, err)
 	_, err = s.Decide(ctx, []Call{{ID: "b", Name: "read_file"}})
 	require.NoError(t, err)
-	_, err = e.DecideJSON(ctx, []byte(`{`))
+	_, err = e.Decide(ctx, JSON([]byte(`{`)))
 	require.Error(t, err)
 
 	var rm metricdata.ResourceMetrics
@@ -358,9 +360,9 @@ func TestAuditLogsRefusalsAtWarningLevel(t *testing.T) {
 	var buf bytes.Buffer
 	e := newEngine(t, WithAuditLogger(slog.New(slog.NewJSONHandler(&buf, nil))))
 	ctx := context.Background()
-	_, err := e.DecideJSON(ctx, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`))
+	_, err := e.Decide(ctx, JSON([]byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`)))
 	require.NoError(t, err)
-	_, err = e.DecideJSON(ctx, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}]}`))
+	_, err = e.Decide(ctx, JSON([]byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}]}`)))
 	require.NoError(t, err)
 	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
 	require.Len(t, lines, 2)

@@ -44,27 +44,18 @@ func evalDocument[T any](ctx context.Context, q rego.PreparedEvalQuery, input as
 // messages are the current policy's fail-closed messages.
 func (e *Engine) messages() failClosedMessages { return e.current.Load().host.messages }
 
-// Decide evaluates data.tooleval.decision for one full input document
-// (any JSON-compatible Go value). A batch over the policy's call cap is
+// Decide evaluates data.tooleval.decision for one full input document,
+// in any of its forms (see [JSON]): a JSON-compatible Go value, JSON
+// text as [JSON], or an ast.Value. A batch over the policy's call cap is
 // refused whole without its calls being evaluated (see overcap.go). On
-// an evaluation error it returns the error together with a decision
-// that refuses every call.
+// an evaluation error, or an input that cannot be read, it returns the
+// error together with a decision that refuses every call.
 func (e *Engine) Decide(ctx context.Context, input any) (*Decision, error) {
 	value, err := toValue(input)
-	return orFailed(ctx, value, err, e.messages().failClosed, e.DecideValue)
+	return orFailed(ctx, value, err, e.messages().failClosed, e.decideValue)
 }
 
-// DecideJSON is [Engine.Decide] for a JSON document, decoded by
-// [DecodeInput] as opa eval reads an input file (numbers keep their
-// text; a byte order mark is skipped; data after the document is an
-// error, which refuses every call).
-func (e *Engine) DecideJSON(ctx context.Context, data []byte) (*Decision, error) {
-	value, err := DecodeInput(data)
-	return orFailed(ctx, value, err, e.messages().failClosed, e.DecideValue)
-}
-
-// DecideValue is [Engine.Decide] for an input already converted to AST.
-func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, error) {
+func (e *Engine) decideValue(ctx context.Context, input ast.Value) (*Decision, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
@@ -78,25 +69,19 @@ func (e *Engine) DecideValue(ctx context.Context, input ast.Value) (*Decision, e
 	return d, err
 }
 
-// Explain evaluates data.tooleval.explain for one full input document:
-// the decision, with a trace on every call (every check in evaluation
-// order, what it said, and the entry that matched with where it came
-// from). Its decisions without their traces are [Engine.Decide]'s. On an
-// evaluation error it returns the error together with a decision that
-// refuses every call, each with a one-step trace that says so.
+// Explain evaluates data.tooleval.explain for one full input document
+// (in any of its forms, see [JSON]): the decision, with a trace on every
+// call (every check in evaluation order, what it said, and the entry
+// that matched with where it came from). Its decisions without their
+// traces are [Engine.Decide]'s. On an evaluation error it returns the
+// error together with a decision that refuses every call, each with a
+// one-step trace that says so.
 func (e *Engine) Explain(ctx context.Context, input any) (*Decision, error) {
 	value, err := toValue(input)
-	return orFailed(ctx, value, err, e.messages().failClosedExplained, e.ExplainValue)
+	return orFailed(ctx, value, err, e.messages().failClosedExplained, e.explainValue)
 }
 
-// ExplainJSON is [Engine.Explain] for a JSON document (see [DecodeInput]).
-func (e *Engine) ExplainJSON(ctx context.Context, data []byte) (*Decision, error) {
-	value, err := DecodeInput(data)
-	return orFailed(ctx, value, err, e.messages().failClosedExplained, e.ExplainValue)
-}
-
-// ExplainValue is [Engine.Explain] for an input already converted to AST.
-func (e *Engine) ExplainValue(ctx context.Context, input ast.Value) (*Decision, error) {
+func (e *Engine) explainValue(ctx context.Context, input ast.Value) (*Decision, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
@@ -107,22 +92,16 @@ func (e *Engine) ExplainValue(ctx context.Context, input ast.Value) (*Decision, 
 	return d, err
 }
 
-// Launch evaluates data.tooleval.launch for a launch document. On an
+// Launch evaluates data.tooleval.launch for a launch document (in any
+// of its forms, see [JSON]). On an
 // evaluation error it returns the error together with an invalid,
 // deny-all launch.
 func (e *Engine) Launch(ctx context.Context, input any) (*Launch, error) {
 	value, err := toValue(input)
-	return orFailed(ctx, value, err, e.messages().failedLaunch, e.LaunchValue)
+	return orFailed(ctx, value, err, e.messages().failedLaunch, e.launchValue)
 }
 
-// LaunchJSON is [Engine.Launch] for a JSON document.
-func (e *Engine) LaunchJSON(ctx context.Context, data []byte) (*Launch, error) {
-	value, err := DecodeInput(data)
-	return orFailed(ctx, value, err, e.messages().failedLaunch, e.LaunchValue)
-}
-
-// LaunchValue is [Engine.Launch] for an input already converted to AST.
-func (e *Engine) LaunchValue(ctx context.Context, input ast.Value) (*Launch, error) {
+func (e *Engine) launchValue(ctx context.Context, input ast.Value) (*Launch, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
@@ -145,23 +124,16 @@ func (p *policy) decodeLaunch(value ast.Value) (*Launch, error) {
 	return l, nil
 }
 
-// Tools evaluates data.tooleval.tools for one input document (any
-// JSON-compatible Go value): the declared catalog as the agent sees it.
+// Tools evaluates data.tooleval.tools for one input document, in any of
+// its forms (see [JSON]): the declared catalog as the agent sees it.
 // Calls and run are ignored. On an evaluation error it returns the error
 // together with a catalog that refuses every tool.
 func (e *Engine) Tools(ctx context.Context, input any) (*Catalog, error) {
 	value, err := toValue(input)
-	return orFailed(ctx, value, err, e.messages().failedCatalog, e.ToolsValue)
+	return orFailed(ctx, value, err, e.messages().failedCatalog, e.toolsValue)
 }
 
-// ToolsJSON is [Engine.Tools] for a JSON document (see [DecodeInput]).
-func (e *Engine) ToolsJSON(ctx context.Context, data []byte) (*Catalog, error) {
-	value, err := DecodeInput(data)
-	return orFailed(ctx, value, err, e.messages().failedCatalog, e.ToolsValue)
-}
-
-// ToolsValue is [Engine.Tools] for an input already converted to AST.
-func (e *Engine) ToolsValue(ctx context.Context, input ast.Value) (*Catalog, error) {
+func (e *Engine) toolsValue(ctx context.Context, input ast.Value) (*Catalog, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	p := e.current.Load()
@@ -263,13 +235,25 @@ func contextEnded(ctx context.Context) error {
 	return fmt.Errorf("evaluate policy: %w", cause)
 }
 
-// toValue converts a Go value to AST the way the policy would see it as
-// JSON: through encoding/json, so that the Go API and a REST body give
-// the policy the same document (invalid UTF-8 becomes U+FFFD, structs
-// follow their json tags).
+// JSON is an input document as JSON text: the engine's methods that take
+// an input (any) read it with [DecodeInput], as opa eval reads an input
+// file (numbers keep their text; a byte order mark is skipped; data
+// after the document is an error, which refuses every call). The other
+// forms are an ast.Value, taken as it is, and any other Go value,
+// converted through encoding/json.
+type JSON []byte
+
+// toValue converts an input in any of its forms (see [JSON]) to AST; a
+// Go value the way the policy would see it as JSON: through
+// encoding/json, so that the Go API and a REST body give the policy the
+// same document (invalid UTF-8 becomes U+FFFD, structs follow their
+// json tags).
 func toValue(x any) (ast.Value, error) {
-	if v, ok := x.(ast.Value); ok {
+	switch v := x.(type) {
+	case ast.Value:
 		return v, nil
+	case JSON:
+		return DecodeInput(v)
 	}
 	data, err := json.Marshal(x)
 	if err != nil {

@@ -23,11 +23,11 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	d, err := e.DecideJSON(ctx, []byte(`{
+	d, err := e.Decide(ctx, engine.JSON([]byte(`{
 		"declared": [{"name": "read_file"}, {"name": "Refund"}],
 		"layers": [{"name": "tenant", "allow": ["read_file"]}],
 		"calls": [{"id": "call_1", "name": "read_file"}, {"id": "call_2", "name": "Refund"}]
-	}`))
+	}`)))
 	if err != nil {
 		panic(err)
 	}
@@ -54,14 +54,14 @@ func ExampleEngine_Explain() {
 	if err != nil {
 		panic(err)
 	}
-	d, err := e.ExplainJSON(ctx, []byte(`{
+	d, err := e.Explain(ctx, engine.JSON([]byte(`{
 		"declared": [{"name": "read_file"}, {"name": "debug_dump"}],
 		"layers": [
 			{"name": "agent", "allow": ["read_file", "debug_dump"]},
 			{"name": "tenant", "allow": ["read_file"], "deny": ["debug_*"]}
 		],
 		"calls": [{"id": "call_1", "name": "debug_dump"}]
-	}`))
+	}`)))
 	if err != nil {
 		panic(err)
 	}
@@ -104,10 +104,10 @@ func ExampleNewShadow() {
 	if err != nil {
 		panic(err)
 	}
-	d, err := e.DecideJSON(ctx, []byte(`{
+	d, err := e.Decide(ctx, engine.JSON([]byte(`{
 		"declared": [{"name": "web_search"}],
 		"calls": [{"id": "call_1", "name": "web_search"}]
-	}`))
+	}`)))
 	if err != nil {
 		panic(err)
 	}
@@ -340,7 +340,7 @@ func ExampleWithEvalTimeout() {
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	d, err := e.DecideJSON(cancelled, []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file"}]}`))
+	d, err := e.Decide(cancelled, engine.JSON([]byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "c1", "name": "read_file"}]}`)))
 	fmt.Println(errors.Is(err, context.Canceled))
 	fmt.Println(d.Decisions[0].ID, d.Decisions[0].Allowed, d.Decisions[0].Reason)
 	// Output:

@@ -209,16 +209,16 @@ func TestSentinelsSurviveWrapping(t *testing.T) {
 
 	undefined := newEngine(t, WithBundle(brokenBundle(t,
 		"package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1 if input.missing\n\ntools := 1 if input.missing\n\nexplain := 1 if input.missing\n\nlaunch := 1 if input.missing\n")))
-	_, err := undefined.DecideValue(ctx, in)
+	_, err := undefined.Decide(ctx, in)
 	require.ErrorIs(t, err, ErrUndefined)
-	_, err = undefined.ToolsValue(ctx, in)
+	_, err = undefined.Tools(ctx, in)
 	require.ErrorIs(t, err, ErrUndefined)
 
 	misshapen := newEngine(t, WithBundle(brokenBundle(t,
 		"package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := 1\n\ntools := {\"tools\": 1}\n\nexplain := 1\n\nlaunch := 1\n")))
-	_, err = misshapen.DecideValue(ctx, in)
+	_, err = misshapen.Decide(ctx, in)
 	require.ErrorIs(t, err, ErrShape)
-	_, err = misshapen.ToolsValue(ctx, in)
+	_, err = misshapen.Tools(ctx, in)
 	require.ErrorIs(t, err, ErrShape)
 	require.False(t, errors.Is(err, ErrUndefined))
 

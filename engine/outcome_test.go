@@ -48,7 +48,7 @@ func TestAnOutcomeThatDisagreesFailsClosed(t *testing.T) {
 		"tools := 1\n\nlaunch := 1\n"
 	e := newEngine(t, WithBundle(brokenBundle(t, policy)))
 	in := ast.MustParseTerm(`{"calls": [{"id": "a", "name": "read_file"}]}`).Value
-	d, err := e.DecideValue(t.Context(), in)
+	d, err := e.Decide(t.Context(), in)
 	require.ErrorIs(t, err, ErrShape)
 	require.Len(t, d.Decisions, 1)
 	require.False(t, d.Decisions[0].Allowed)

@@ -134,7 +134,7 @@ func TestOverCapIsThePolicysDecision(t *testing.T) {
 	opa := newStockOPA(t, dir, "data.tooleval.decision", "data.tooleval.explain")
 	t.Run("a batch at the cap is not over it", func(t *testing.T) {
 		doc, _, _ := overCapDocument(t, `{"declared": [{"name": "read_file"}]}`, `[{"id": "a", "name": "read_file"}, {"id": "b", "name": "x"}, "c"]`)
-		d, err := e.DecideValue(ctx, doc)
+		d, err := e.Decide(ctx, doc)
 		require.NoError(t, err)
 		requireDocument(t, opa.eval(t, "data.tooleval.decision", doc), d)
 		require.Equal(t, []bool{true, false, false}, allowed(d))
@@ -146,24 +146,24 @@ func TestOverCapIsThePolicysDecision(t *testing.T) {
 			want := opa.eval(t, "data.tooleval.decision", doc)
 			require.Contains(t, want, `"too_many_entries"`)
 
-			d, err := e.DecideValue(ctx, doc)
+			d, err := e.Decide(ctx, doc)
 			require.NoError(t, err)
-			requireDocument(t, want, d, "DecideValue")
+			requireDocument(t, want, d, "Decide(ast.Value)")
 			data, err := json.Marshal(mustJSONValue(t, doc))
 			require.NoError(t, err)
-			d, err = e.DecideJSON(ctx, data)
+			d, err = e.Decide(ctx, JSON(data))
 			require.NoError(t, err)
-			requireDocument(t, want, d, "DecideJSON")
+			requireDocument(t, want, d, "Decide(JSON)")
 			var goValue any
 			require.NoError(t, json.Unmarshal(data, &goValue))
 			d, err = e.Decide(ctx, goValue)
 			require.NoError(t, err)
-			requireDocument(t, want, d, "Decide")
+			requireDocument(t, want, d, "Decide(Go value)")
 
 			explained := opa.eval(t, "data.tooleval.explain", doc)
-			x, err := e.ExplainValue(ctx, doc)
+			x, err := e.Explain(ctx, doc)
 			require.NoError(t, err)
-			requireDocument(t, explained, x, "ExplainValue")
+			requireDocument(t, explained, x, "Explain(ast.Value)")
 			require.NotEmpty(t, x.Decisions[0].Trace)
 
 			s, err := e.NewSession(ctx, static, WithPathResolution(false))
@@ -245,8 +245,8 @@ func TestOverCapIsRefusedWithoutEvaluatingItsCalls(t *testing.T) {
 		doc, calls := batch(n)
 		out := map[string]int64{}
 		for name, decide := range map[string]func(context.Context) (*Decision, error){
-			"decide":  func(ctx context.Context) (*Decision, error) { return e.DecideValue(ctx, doc) },
-			"explain": func(ctx context.Context) (*Decision, error) { return e.ExplainValue(ctx, doc) },
+			"decide":  func(ctx context.Context) (*Decision, error) { return e.Decide(ctx, doc) },
+			"explain": func(ctx context.Context) (*Decision, error) { return e.Explain(ctx, doc) },
 			"session": func(ctx context.Context) (*Decision, error) {
 				s, err := e.NewSession(ctx, static)
 				require.NoError(t, err)
@@ -297,10 +297,10 @@ func TestOverCapFailsClosed(t *testing.T) {
 			doc, static, calls := overCapDocument(t, overCapCases[2].request, overCapCases[2].calls)
 			failed := documentJSON(t, e.messages().failClosed(doc))
 
-			d, err := e.DecideValue(ctx, doc)
+			d, err := e.Decide(ctx, doc)
 			require.Error(t, err)
 			require.Equal(t, failed, documentJSON(t, d))
-			x, err := e.ExplainValue(ctx, doc)
+			x, err := e.Explain(ctx, doc)
 			require.Error(t, err)
 			require.Equal(t, documentJSON(t, e.messages().failClosedExplained(doc)), documentJSON(t, x))
 			s, err := e.NewSession(ctx, static)

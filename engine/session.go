@@ -67,7 +67,7 @@ func WithRunGuard(g *RunGuard) SessionOption {
 // NewSession opens a session for the static part of a request: a
 // document with agent, declared, layers and workspace (calls and run, if
 // present, are ignored). static may be a [SessionConfig], any other
-// JSON-compatible Go value, or an ast.Value.
+// JSON-compatible Go value, an ast.Value, or JSON text as [JSON].
 func (e *Engine) NewSession(ctx context.Context, static any, opts ...SessionOption) (*Session, error) {
 	o := sessionOptions{resolvePaths: true}
 	for _, opt := range opts {
@@ -347,14 +347,14 @@ func (s *Session) Explain(ctx context.Context, calls any) (*Decision, error) {
 	}
 	static, ok := doc.(ast.Object)
 	if !ok {
-		return s.engine.ExplainValue(ctx, doc)
+		return s.engine.explainValue(ctx, doc)
 	}
 	if p := s.engine.current.Load(); s.resolve && !p.overCapCalls(value) { // a batch over the cap is refused unread
 		value = p.host.paths.resolveCalls(s.root, value)
 	}
 	request := static.Copy()
 	request.Insert(ast.StringTerm("calls"), ast.NewTerm(value))
-	return s.engine.ExplainValue(ctx, request)
+	return s.engine.explainValue(ctx, request)
 }
 
 // Tools returns the session's declared catalog, as [Engine.Tools] would

@@ -71,7 +71,7 @@ func TestOneShotPathResolution(t *testing.T) {
 		"calls":     []any{map[string]any{"id": "a", "name": "write_file", "args": map[string]any{"path": "etc/passwd"}}},
 	})
 	require.NoError(t, err)
-	d, err := e.DecideValue(context.Background(), e.ResolvePaths(in))
+	d, err := e.Decide(context.Background(), e.ResolvePaths(in))
 	require.NoError(t, err)
 	require.Equal(t, "outside_workspace", d.Decisions[0].Rule)
 	require.Contains(t, d.Decisions[0].Message, `"/etc/passwd"`)

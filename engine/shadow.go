@@ -10,10 +10,10 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
-// Decider decides a full input document, as [Engine.DecideValue] does;
-// an [*Engine] is one.
+// Decider decides a full input document, in any of its forms (see
+// [JSON]), as [Engine.Decide] does; an [*Engine] is one.
 type Decider interface {
-	DecideValue(ctx context.Context, input ast.Value) (*Decision, error)
+	Decide(ctx context.Context, input any) (*Decision, error)
 }
 
 // ShadowOptions configure a [Shadow].
@@ -170,7 +170,7 @@ func (s *Shadow) compare(job shadowJob) {
 	static, err := job.static.get()
 	var candidate *Decision
 	if err == nil {
-		candidate, err = s.candidate.DecideValue(ctx, sessionInput(static, job.request))
+		candidate, err = s.candidate.Decide(ctx, sessionInput(static, job.request))
 	}
 	if err == nil && len(candidate.Decisions) != len(job.live.Decisions) {
 		err = ErrShape

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,9 +44,9 @@ func TestShadowReportsDifferencesAndNeverEnforces(t *testing.T) {
 	require.NoError(t, err)
 	plain := newEngine(t)
 
-	d, err := live.DecideJSON(ctx, []byte(shadowInput))
+	d, err := live.Decide(ctx, JSON([]byte(shadowInput)))
 	require.NoError(t, err)
-	want, err := plain.DecideJSON(ctx, []byte(shadowInput))
+	want, err := plain.Decide(ctx, JSON([]byte(shadowInput)))
 	require.NoError(t, err)
 	require.Equal(t, want.Decisions, d.Decisions, "the live decision is the policy's, not the candidate's")
 	require.True(t, d.Decisions[1].Allowed)
@@ -83,7 +82,7 @@ func TestShadowReportsDifferencesAndNeverEnforces(t *testing.T) {
 // whose bundle cannot be evaluated would.
 type failingCandidate struct{}
 
-func (failingCandidate) DecideValue(context.Context, ast.Value) (*Decision, error) {
+func (failingCandidate) Decide(context.Context, any) (*Decision, error) {
 	return nil, errors.New("the candidate bundle cannot be evaluated")
 }
 
@@ -93,13 +92,13 @@ type slowCandidate struct {
 	delay  time.Duration
 }
 
-func (c slowCandidate) DecideValue(ctx context.Context, input ast.Value) (*Decision, error) {
+func (c slowCandidate) Decide(ctx context.Context, input any) (*Decision, error) {
 	select {
 	case <-time.After(c.delay):
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	return c.engine.DecideValue(ctx, input)
+	return c.engine.Decide(ctx, input)
 }
 
 // TestShadowFailuresAndSlowCandidatesDoNotTouchTheLivePath: a failing
@@ -111,7 +110,7 @@ func TestShadowFailuresAndSlowCandidatesDoNotTouchTheLivePath(t *testing.T) {
 	failing := NewShadow(failingCandidate{}, ShadowOptions{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	e, err := New(ctx, WithShadow(failing))
 	require.NoError(t, err)
-	d, err := e.DecideJSON(ctx, []byte(shadowInput))
+	d, err := e.Decide(ctx, JSON([]byte(shadowInput)))
 	require.NoError(t, err)
 	require.True(t, d.AllAllowed())
 	waitFor(t, failing, func(st ShadowStats) bool { return st.Failed == 1 })
@@ -123,7 +122,7 @@ func TestShadowFailuresAndSlowCandidatesDoNotTouchTheLivePath(t *testing.T) {
 	require.NoError(t, err)
 	start := time.Now()
 	for range 10 {
-		_, err := e.DecideJSON(ctx, []byte(shadowInput))
+		_, err := e.Decide(ctx, JSON([]byte(shadowInput)))
 		require.NoError(t, err)
 	}
 	require.Less(t, time.Since(start), 30*time.Second, "the live path waited for the candidate")
@@ -134,7 +133,7 @@ func TestShadowFailuresAndSlowCandidatesDoNotTouchTheLivePath(t *testing.T) {
 	slow.Close() // cancels the evaluation under way and drops the queue
 	closed := slow.Stats()
 	require.Equal(t, ShadowStats{Dropped: 10}, closed, "every decision is counted once")
-	_, err = e.DecideJSON(ctx, []byte(shadowInput))
+	_, err = e.Decide(ctx, JSON([]byte(shadowInput)))
 	require.NoError(t, err)
 	require.Equal(t, closed.Dropped+1, slow.Stats().Dropped, "a closed shadow drops")
 }
@@ -167,13 +166,13 @@ func BenchmarkShadow(b *testing.B) {
 			}
 			e, err := New(ctx, opts...)
 			require.NoError(b, err)
-			d, err := e.DecideValue(ctx, input)
+			d, err := e.Decide(ctx, input)
 			require.NoError(b, err)
 			require.Equal(b, []bool{true, true, true}, allowed(d))
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if _, err := e.DecideValue(ctx, input); err != nil {
+				if _, err := e.Decide(ctx, input); err != nil {
 					b.Fatal(err)
 				}
 			}

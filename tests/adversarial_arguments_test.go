@@ -129,7 +129,7 @@ func TestPathRuleBypassesEndInAskOrDeny(t *testing.T) {
 	e, err := engine.New(ctx)
 	require.NoError(t, err)
 	input, calls, allowed, denied := pathBypasses(t, e)
-	d, err := e.DecideValue(ctx, input)
+	d, err := e.Decide(ctx, input)
 	require.NoError(t, err)
 	requirePathVerdicts(t, d, calls, allowed, denied)
 }
@@ -217,7 +217,7 @@ func TestArgumentBypassesOnAStockOPAServer(t *testing.T) {
 
 	request, controls := argumentBypasses()
 	data := []byte(mustJSON(request))
-	want, err := e.DecideJSON(ctx, data)
+	want, err := e.Decide(ctx, engine.JSON(data))
 	require.NoError(t, err)
 	got := decideOnServer(t, server, data, want)
 	requireNoBypass(t, got, request["calls"].([]any), controls)
@@ -227,7 +227,7 @@ func TestArgumentBypassesOnAStockOPAServer(t *testing.T) {
 	require.NoError(t, err)
 	data, err = json.Marshal(resolved)
 	require.NoError(t, err)
-	want, err = e.DecideJSON(ctx, data)
+	want, err = e.Decide(ctx, engine.JSON(data))
 	require.NoError(t, err)
 	got = decideOnServer(t, server, data, want)
 	requirePathVerdicts(t, got, calls, allowed, denied)

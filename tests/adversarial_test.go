@@ -110,13 +110,13 @@ func TestAdversarialDeepNesting(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 1000) + `1` + strings.Repeat(`}`, 1000)
 	doc := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file", "args": {"x": ` + deep + `}}]}`
 	start := time.Now()
-	d, err := e.DecideJSON(context.Background(), []byte(doc))
+	d, err := e.Decide(context.Background(), engine.JSON([]byte(doc)))
 	require.NoError(t, err)
 	require.Less(t, time.Since(start), time.Minute)
 	require.True(t, d.Decisions[0].Allowed, "arguments that are not paths are not read")
 
 	deepName := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": ` + deep + `}]}`
-	d, err = e.DecideJSON(context.Background(), []byte(deepName))
+	d, err = e.Decide(context.Background(), engine.JSON([]byte(deepName)))
 	require.NoError(t, err)
 	require.Equal(t, "invalid_input", d.Decisions[0].Reason)
 }

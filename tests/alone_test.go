@@ -140,12 +140,12 @@ func TestPropertyCallDecidedAlone(t *testing.T) {
 		}
 		decide := func(data []byte) map[string][]string {
 			out := map[string][]string{}
-			d, err := e.DecideJSON(ctx, data)
+			d, err := e.Decide(ctx, engine.JSON(data))
 			require.NoError(t, err)
 			j, err := d.JSON()
 			require.NoError(t, err)
 			out["one-shot"] = decisionTexts(t, j, "decisions")
-			x, err := e.ExplainJSON(ctx, data)
+			x, err := e.Explain(ctx, engine.JSON(data))
 			require.NoError(t, err)
 			j, err = x.JSON()
 			require.NoError(t, err)

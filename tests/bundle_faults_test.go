@@ -51,7 +51,7 @@ func replaceFile(t *testing.T, path string, data []byte) {
 // message to be the one of the revision that decided.
 func checkServesOneRevision(t *testing.T, e *engine.Engine) string {
 	t.Helper()
-	d, err := e.DecideJSON(context.Background(), []byte(refusedInput))
+	d, err := e.Decide(context.Background(), engine.JSON([]byte(refusedInput)))
 	require.NoError(t, err)
 	marked := strings.HasSuffix(d.Decisions[0].Message, "(rev-b)")
 	require.Equal(t, d.Revision == "rev-b", marked, "torn policy: revision %q decided with message %q", d.Revision, d.Decisions[0].Message)

@@ -42,7 +42,7 @@ func TestEngineVerifiesBundles(t *testing.T) {
 		require.ErrorContains(t, err, why, bad)
 		require.ErrorContains(t, e.Reload(ctx, bad), why, bad)
 		require.Equal(t, "signed-a", e.Revision(), "a refused bundle replaced the policy")
-		d, err := e.DecideJSON(ctx, []byte(gateway))
+		d, err := e.Decide(ctx, engine.JSON([]byte(gateway)))
 		require.NoError(t, err)
 		require.Equal(t, "subagent_hard_deny", d.Decisions[0].Layer)
 	}

@@ -274,7 +274,7 @@ func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
 	for i, in := range largeRunTotals {
 		path := writeFile(t, "large.json", []byte(in))
 		want := opa(t, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, "data.tooleval.decision")
-		d, err := e.DecideJSON(context.Background(), []byte(in))
+		d, err := e.Decide(context.Background(), engine.JSON([]byte(in)))
 		require.NoError(t, err, "input %d", i)
 		got, err := d.JSON()
 		require.NoError(t, err)

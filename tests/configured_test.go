@@ -116,7 +116,7 @@ func TestConfiguredInputs(t *testing.T) {
 			t.Run(strings.TrimPrefix(ex.input, "../"), func(t *testing.T) {
 				input, err := os.ReadFile(ex.input)
 				require.NoError(t, err)
-				dec, err := e.DecideJSON(ctx, input)
+				dec, err := e.Decide(ctx, engine.JSON(input))
 				require.NoError(t, err)
 				got, err := dec.JSON()
 				require.NoError(t, err)
@@ -223,11 +223,11 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 			inputs = append(inputs, data)
 		}
 		for i, input := range inputs {
-			dec, err := e.DecideJSON(ctx, input)
+			dec, err := e.Decide(ctx, engine.JSON(input))
 			require.NoError(t, err)
 			docs := map[string]interface{ JSON() ([]byte, error) }{"tooleval/decision": dec}
 			if i < checked || i%4 == 0 {
-				chk, err := e.CheckJSON(ctx, input)
+				chk, err := e.Check(ctx, engine.JSON(input))
 				require.NoError(t, err)
 				docs["tooleval/check"] = chk
 			}

@@ -166,9 +166,9 @@ func TestDiffCorpus(t *testing.T) {
 	require.NoError(t, err)
 	changed := 0
 	for _, line := range lines {
-		b, err := base.DecideJSON(ctx, []byte(line))
+		b, err := base.Decide(ctx, engine.JSON([]byte(line)))
 		require.NoError(t, err)
-		c, err := cand.DecideJSON(ctx, []byte(line))
+		c, err := cand.Decide(ctx, engine.JSON([]byte(line)))
 		require.NoError(t, err)
 		for i := range b.Decisions {
 			x, y := b.Decisions[i], c.Decisions[i]
@@ -198,10 +198,10 @@ func TestDiffReplaysTheEnginesAuditLog(t *testing.T) {
 		  "calls": [{"id": "log_1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "log_2", "name": "web_search"}]}`,
 		`{"declared": [{"name": "web_search"}, {"name": "grep"}], "calls": [{"id": "log_3", "name": "web_search"}, {"id": "log_4", "name": "grep"}]}`,
 	} {
-		_, err := e.DecideJSON(ctx, []byte(r))
+		_, err := e.Decide(ctx, engine.JSON([]byte(r)))
 		require.NoError(t, err)
 	}
-	_, err = e.LaunchJSON(ctx, []byte(`{"fork_tools": []}`)) // another entry point: not replayed
+	_, err = e.Launch(ctx, engine.JSON([]byte(`{"fork_tools": []}`))) // another entry point: not replayed
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 

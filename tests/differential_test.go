@@ -87,7 +87,7 @@ func compare(t *testing.T, e *engine.Engine, cfg oracle.Config, doc any) (oracle
 	require.NoError(t, err)
 	var generic any
 	require.NoError(t, json.Unmarshal(data, &generic))
-	d, err := e.DecideJSON(context.Background(), data)
+	d, err := e.Decide(context.Background(), engine.JSON(data))
 	require.NoError(t, err)
 	want := oracle.Decide(cfg, generic)
 	// The catalog (data.tooleval.tools) is compared on one document in
@@ -96,13 +96,13 @@ func compare(t *testing.T, e *engine.Engine, cfg oracle.Config, doc any) (oracle
 	// equals verdict.tool_refusal, a Rego test), which every document checks.
 	c := &engine.Catalog{Effective: want.Effective}
 	if catalogSample(data) {
-		c, err = e.ToolsJSON(context.Background(), data)
+		c, err = e.Tools(context.Background(), engine.JSON(data))
 		require.NoError(t, err)
 	}
 	got := engineView(d, c)
 	agree := reflect.DeepEqual(normalize(got), normalize(want))
 	if explainSample(data) {
-		x, err := e.ExplainJSON(context.Background(), data)
+		x, err := e.Explain(context.Background(), engine.JSON(data))
 		require.NoError(t, err)
 		if problem := explainDisagrees(d, x); problem != "" {
 			t.Errorf("explain disagrees with the decision: %s\ninput: %s", problem, data)

@@ -49,7 +49,7 @@ func FuzzDecideJSON(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, decideErr := e.DecideJSON(context.Background(), input)
+		d, decideErr := e.Decide(context.Background(), engine.JSON(input))
 		if d == nil {
 			t.Fatal("no decision")
 		}
@@ -79,7 +79,7 @@ func FuzzDecideJSON(f *testing.F) {
 					t.Fatalf("call %d allowed only with identifying fields: %s", i, input)
 				}
 			}
-			withFields, err := e.ToolsJSON(context.Background(), input)
+			withFields, err := e.Tools(context.Background(), engine.JSON(input))
 			if err != nil {
 				t.Fatal(err)
 			}

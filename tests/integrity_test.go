@@ -86,14 +86,14 @@ func documents(t *testing.T, e *engine.Engine, decisions, launches [][]byte) []s
 	ctx := context.Background()
 	var out []string
 	for _, in := range decisions {
-		d, err := e.DecideJSON(ctx, in)
+		d, err := e.Decide(ctx, engine.JSON(in))
 		require.NoError(t, err)
 		data, err := d.JSON()
 		require.NoError(t, err)
 		out = append(out, string(data))
 	}
 	for _, in := range launches {
-		l, err := e.LaunchJSON(ctx, in)
+		l, err := e.Launch(ctx, engine.JSON(in))
 		require.NoError(t, err)
 		data, err := l.JSON()
 		require.NoError(t, err)

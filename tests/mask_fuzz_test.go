@@ -291,15 +291,15 @@ func TestMaskFuzzedShapesInTheAuditLog(t *testing.T) {
 		buf.Reset()
 		switch i % 4 {
 		case 0:
-			_, err = e.DecideJSON(ctx, input)
+			_, err = e.Decide(ctx, engine.JSON(input))
 		case 1:
-			_, err = e.ExplainJSON(ctx, input)
+			_, err = e.Explain(ctx, engine.JSON(input))
 		case 2:
-			_, err = e.LaunchJSON(ctx, input)
+			_, err = e.Launch(ctx, engine.JSON(input))
 		default:
-			_, err = e.CheckJSON(ctx, input)
+			_, err = e.Check(ctx, engine.JSON(input))
 		}
-		// An error (ExplainJSON refuses a trace naming a layer that is
+		// An error (Explain refuses a trace naming a layer that is
 		// not a string) still leaves its record, with the error.
 		_ = err
 		lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))

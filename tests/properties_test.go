@@ -32,7 +32,7 @@ func decideDoc(t *testing.T, e *engine.Engine, doc map[string]any) *engine.Decis
 	t.Helper()
 	data, err := json.Marshal(doc)
 	require.NoError(t, err)
-	d, err := e.DecideJSON(context.Background(), data)
+	d, err := e.Decide(context.Background(), engine.JSON(data))
 	require.NoError(t, err)
 	return d
 }
@@ -41,7 +41,7 @@ func toolsDoc(t *testing.T, e *engine.Engine, doc map[string]any) *engine.Catalo
 	t.Helper()
 	data, err := json.Marshal(doc)
 	require.NoError(t, err)
-	c, err := e.ToolsJSON(context.Background(), data)
+	c, err := e.Tools(context.Background(), engine.JSON(data))
 	require.NoError(t, err)
 	return c
 }

@@ -64,13 +64,13 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		var doc interface{ JSON() ([]byte, error) }
 		switch r.path {
 		case "tooleval/decision":
-			doc, err = e.DecideJSON(ctx, r.input)
+			doc, err = e.Decide(ctx, engine.JSON(r.input))
 		case "tooleval/tools":
-			doc, err = e.ToolsJSON(ctx, r.input)
+			doc, err = e.Tools(ctx, engine.JSON(r.input))
 		case "tooleval/explain":
-			doc, err = e.ExplainJSON(ctx, r.input)
+			doc, err = e.Explain(ctx, engine.JSON(r.input))
 		default:
-			doc, err = e.LaunchJSON(ctx, r.input)
+			doc, err = e.Launch(ctx, engine.JSON(r.input))
 		}
 		require.NoError(t, err)
 		want, err := doc.JSON()

@@ -19,10 +19,11 @@ func ExampleSplit() {
 	if err != nil {
 		panic(err)
 	}
-	d, err := e.DecideJSON(ctx, []byte(`{
+	d, err := e.Decide(ctx, engine.JSON([]byte(`{
 		"declared": [{"name": "read_file"}],
 		"calls": [{"id": "call_1", "name": "read_file"}, {"id": "call_2", "name": "send_email"}, {"id": 3, "name": "read_file"}]
-	}`))
+	}`)))
+
 	if err != nil {
 		panic(err)
 	}

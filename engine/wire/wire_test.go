@@ -22,7 +22,7 @@ func decision(t *testing.T) *engine.Decision {
 	require.NoError(t, err)
 	in, err := os.ReadFile(filepath.Join("..", "..", "inputs", "fork_tools.json"))
 	require.NoError(t, err)
-	d, err := e.DecideJSON(context.Background(), in)
+	d, err := e.Decide(context.Background(), engine.JSON(in))
 	require.NoError(t, err)
 	return d
 }
@@ -81,9 +81,10 @@ func TestResponsesCarryIDNameAndNoAppeal(t *testing.T) {
 func TestCallsWithoutAStringIDHaveNoResult(t *testing.T) {
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)
-	d, err := e.DecideJSON(context.Background(), []byte(`{"declared": [{"name": "read_file"}],
+	d, err := e.Decide(context.Background(), engine.JSON([]byte(`{"declared": [{"name": "read_file"}],
 		"calls": [{"id": 7, "name": "read_file"}, {"id": "ok_1", "name": "nope"}, {"id": null, "name": "nope"},
-		          {"id": "", "name": "nope"}, {"id": {"x": 1}, "name": 3}, {"id": "ok_2", "name": "read_file"}]}`))
+		          {"id": "", "name": "nope"}, {"id": {"x": 1}, "name": 3}, {"id": "ok_2", "name": "read_file"}]}`)))
+
 	require.NoError(t, err)
 	for _, f := range []Format{OpenAI, OpenAIResponses, Anthropic} {
 		allowed, refused, err := Split(f, d)

@@ -229,14 +229,14 @@ func githubEscape(s string, property bool) string {
 
 func (r *checkReport) checkDocument(ctx context.Context, e *engine.Engine, base *engine.Check, path string, value ast.Value) error {
 	if isLaunch(value) {
-		l, err := e.LaunchValue(ctx, value)
+		l, err := e.Launch(ctx, value)
 		if err != nil {
 			return err
 		}
 		r.report(path, "error", l.Errors, base.Errors)
 		return nil
 	}
-	c, err := e.CheckValue(ctx, value)
+	c, err := e.Check(ctx, value)
 	if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func (r *checkReport) checkDocument(ctx context.Context, e *engine.Engine, base 
 	if t := c.AgentTools; t != nil {
 		r.agentTools = append(r.agentTools, agentToolsLine{path, t.Agent, t.Valid, t.Invalid})
 	}
-	d, err := e.DecideValue(ctx, value)
+	d, err := e.Decide(ctx, value)
 	if err != nil {
 		return err
 	}

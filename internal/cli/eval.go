@@ -83,9 +83,9 @@ func runEval(ctx context.Context, s Streams, args []string) (int, error) {
 	if err != nil {
 		return ExitUsage, err
 	}
-	decide := e.DecideValue
+	decide := e.Decide
 	if *explain {
-		decide = e.ExplainValue
+		decide = e.Explain
 	}
 	docs = withoutOutputs(s, docs)
 	if len(docs) == 0 {

@@ -28,7 +28,7 @@ func launchCommand() documentCommand[*engine.Launch] {
 		inputHelp: "launch document, or - for standard input",
 		examples:  launchExamples,
 		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Launch, int, error) {
-			l, err := e.LaunchValue(ctx, input)
+			l, err := e.Launch(ctx, input)
 			switch {
 			case err != nil:
 				return l, ExitUsage, err

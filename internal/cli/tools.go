@@ -43,7 +43,7 @@ func toolsCommand() documentCommand[*engine.Catalog] {
 		inputHelp: "input document (agent, declared, layers, ...), or - for standard input",
 		examples:  toolsExamples,
 		evaluate: func(ctx context.Context, e *engine.Engine, input ast.Value) (*engine.Catalog, int, error) {
-			c, err := e.ToolsValue(ctx, input)
+			c, err := e.Tools(ctx, input)
 			if err != nil {
 				return c, ExitUsage, err
 			}

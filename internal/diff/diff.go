@@ -273,19 +273,19 @@ func compare(ctx context.Context, base, candidate Policy, req Request) outcome {
 	if err != nil {
 		return outcome{err: err}
 	}
-	before, err := base.Engine.DecideValue(ctx, input)
+	before, err := base.Engine.Decide(ctx, input)
 	if err != nil {
 		return outcome{err: fmt.Errorf("base: %w", err)}
 	}
-	after, err := candidate.Engine.DecideValue(ctx, input)
+	after, err := candidate.Engine.Decide(ctx, input)
 	if err != nil {
 		return outcome{err: fmt.Errorf("candidate: %w", err)}
 	}
-	beforeTools, err := base.Engine.ToolsValue(ctx, input)
+	beforeTools, err := base.Engine.Tools(ctx, input)
 	if err != nil {
 		return outcome{err: fmt.Errorf("base: %w", err)}
 	}
-	afterTools, err := candidate.Engine.ToolsValue(ctx, input)
+	afterTools, err := candidate.Engine.Tools(ctx, input)
 	if err != nil {
 		return outcome{err: fmt.Errorf("candidate: %w", err)}
 	}
@@ -409,11 +409,11 @@ func sameJSON(a, b any) bool {
 // explainChanges fills in why each changed call of one request was
 // decided as it was on each side.
 func explainChanges(ctx context.Context, base, candidate Policy, input ast.Value, changes []Change) error {
-	before, err := base.Engine.ExplainValue(ctx, input)
+	before, err := base.Engine.Explain(ctx, input)
 	if err != nil {
 		return fmt.Errorf("base: explain: %w", err)
 	}
-	after, err := candidate.Engine.ExplainValue(ctx, input)
+	after, err := candidate.Engine.Explain(ctx, input)
 	if err != nil {
 		return fmt.Errorf("candidate: explain: %w", err)
 	}

@@ -84,11 +84,11 @@ var nameChecks = map[string]bool{"exclusion": true, "stage": true, "layer": true
 // are replaced) and lays the traces out as a matrix.
 func Build(ctx context.Context, e *engine.Engine, input ast.Value) (*Matrix, error) {
 	request, names := probe(input)
-	d, err := e.ExplainValue(ctx, request)
+	d, err := e.Explain(ctx, request)
 	if err != nil {
 		return nil, err
 	}
-	catalog, err := e.ToolsValue(ctx, request)
+	catalog, err := e.Tools(ctx, request)
 	if err != nil {
 		return nil, err
 	}

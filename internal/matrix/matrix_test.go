@@ -132,7 +132,7 @@ func TestBuildKnowsAsksAndArgumentRules(t *testing.T) {
 	// one answer: each row's verdict is the tools document's
 	e, err := embedded()
 	require.NoError(t, err)
-	c, err := e.ToolsValue(context.Background(), ast.MustParseTerm(input).Value)
+	c, err := e.Tools(context.Background(), ast.MustParseTerm(input).Value)
 	require.NoError(t, err)
 	for i, tool := range c.Tools {
 		require.Equal(t, tool.Outcome, m.Rows[i].Outcome, "%v", tool.Name)

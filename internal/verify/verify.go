@@ -436,7 +436,7 @@ func decideCalls(ctx context.Context, e *engine.Engine, u *universe, s Subject, 
 	if err != nil {
 		return nil, err
 	}
-	decision, err := e.DecideValue(ctx, input)
+	decision, err := e.Decide(ctx, input)
 	if err != nil {
 		return nil, err
 	}
@@ -449,7 +449,7 @@ func explainOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, t
 	if err != nil {
 		return nil, err
 	}
-	d, err := e.ExplainValue(ctx, input)
+	d, err := e.Explain(ctx, input)
 	if err != nil {
 		return nil, fmt.Errorf("explain the counterexample: %w", err)
 	}

@@ -293,7 +293,7 @@ func decideOne(ctx context.Context, e *engine.Engine, u *universe, s Subject, ca
 	if err != nil {
 		return decided{}, err
 	}
-	c, err := e.ToolsValue(ctx, input)
+	c, err := e.Tools(ctx, input)
 	if err != nil {
 		return decided{}, err
 	}
