@@ -1,15 +1,17 @@
 package importer
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -207,15 +209,22 @@ func TestClaudeCodeProtectedPaths(t *testing.T) {
 	assert.Empty(t, res.Overlay["tools"].(map[string]any)["ask"])
 }
 
-// The wrappers an allow rule may not start with are the policy's.
+// The wrappers an allow rule may not start with are the policy's:
+// tooleval.arguments.shell_wrappers as OPA evaluates it from the
+// policy's sources.
 func TestShellWrappersAreThePolicys(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "policies", "tooleval", "arguments", "shell.rego"))
+	ctx := context.Background()
+	rs, err := rego.New(
+		rego.Query("data.tooleval.arguments.shell_wrappers"),
+		rego.Load([]string{filepath.Join("..", "..", "policies")}, func(abspath string, info fs.FileInfo, _ int) bool {
+			return !info.IsDir() && strings.HasSuffix(abspath, "_test.rego")
+		}),
+	).Eval(ctx)
 	require.NoError(t, err)
-	m := regexp.MustCompile(`(?s)shell_wrappers := \{(.*?)\}`).FindSubmatch(src)
-	require.NotNil(t, m, "shell_wrappers in shell.rego")
+	require.Len(t, rs, 1, "shell_wrappers is defined")
 	policy := map[string]bool{}
-	for _, q := range regexp.MustCompile(`"([^"]*)"`).FindAllSubmatch(m[1], -1) {
-		policy[string(q[1])] = true
+	for _, name := range rs[0].Expressions[0].Value.([]any) {
+		policy[name.(string)] = true
 	}
 	assert.Equal(t, policy, shellWrappers)
 }

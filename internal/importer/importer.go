@@ -170,7 +170,8 @@ func (l *entryList) list() []any {
 
 // shellWrappers are the programs the policy's shell reading treats as
 // wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
-// with one. TestShellWrappersAreThePolicys holds the two lists equal.
+// with one. TestShellWrappersAreThePolicys holds the two lists equal, the
+// policy's as OPA evaluates it.
 var shellWrappers = map[string]bool{
 	"!": true, "bind": true, "compgen": true, "complete": true, "jobs": true, "mapfile": true, "readarray": true,
 	"-": true, ".": true, "alias": true, "arch": true, "bash": true, "builtin": true, "busybox": true,
@@ -185,5 +186,5 @@ var shellWrappers = map[string]bool{
 	"sg": true, "sh": true, "source": true, "ssh": true, "stdbuf": true, "strace": true, "su": true,
 	"sudo": true, "systemd-run": true, "taskset": true, "tcsh": true, "then": true, "time": true,
 	"timeout": true, "trap": true, "typeset": true, "unalias": true, "unshare": true, "until": true,
-	"watch": true, "while": true, "xargs": true, "zsh": true,
+	"watch": true, "while": true, "xargs": true, "zsh": true, "{": true, "}": true,
 }
