@@ -1,17 +1,13 @@
 package importer
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -210,20 +206,10 @@ func TestClaudeCodeProtectedPaths(t *testing.T) {
 }
 
 // The wrappers an allow rule may not start with are the policy's:
-// tooleval.arguments.shell_wrappers as OPA evaluates it from the
-// policy's sources.
+// tooleval.arguments.shell_wrappers as OPA evaluates it.
 func TestShellWrappersAreThePolicys(t *testing.T) {
-	ctx := context.Background()
-	rs, err := rego.New(
-		rego.Query("data.tooleval.arguments.shell_wrappers"),
-		rego.Load([]string{filepath.Join("..", "..", "policies")}, func(abspath string, info fs.FileInfo, _ int) bool {
-			return !info.IsDir() && strings.HasSuffix(abspath, "_test.rego")
-		}),
-	).Eval(ctx)
-	require.NoError(t, err)
-	require.Len(t, rs, 1, "shell_wrappers is defined")
 	policy := map[string]bool{}
-	for _, name := range rs[0].Expressions[0].Value.([]any) {
+	for _, name := range policyValue(t, "data.tooleval.arguments.shell_wrappers").([]any) {
 		policy[name.(string)] = true
 	}
 	assert.Equal(t, policy, shellWrappers)

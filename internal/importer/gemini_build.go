@@ -220,7 +220,7 @@ func ruleReads(rule map[string]any) string {
 }
 
 // shapeMaxEntries is the most exceptions a rule holds (the policy's
-// shape.max_entries).
+// shape.max_entries; TestShapeMaxEntriesIsThePolicys holds the two equal).
 const shapeMaxEntries = 4096
 
 func geminiList(decision string) string {

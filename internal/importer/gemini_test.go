@@ -3,11 +3,17 @@ package importer
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
+
+// The most exceptions a rule carries is the policy's.
+func TestShapeMaxEntriesIsThePolicys(t *testing.T) {
+	assert.Equal(t, json.Number(strconv.Itoa(shapeMaxEntries)), policyValue(t, "data.tooleval.shape.max_entries"))
+}
 
 func geminiImport(t *testing.T, policy string, opts GeminiOptions) Result {
 	t.Helper()

@@ -1,9 +1,14 @@
 package importer
 
 import (
+	"context"
 	"encoding/json"
+	"io/fs"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -64,4 +69,21 @@ func TestMCPServer(t *testing.T) {
 	} {
 		assert.Equal(t, want, mcpServer(entry), entry)
 	}
+}
+
+// policyValue is query evaluated by OPA on the policy's sources (tests
+// left out): what the importers' copies of the policy's tables are held
+// to.
+func policyValue(t *testing.T, query string) any {
+	t.Helper()
+	skipTests := func(abspath string, info fs.FileInfo, _ int) bool {
+		return !info.IsDir() && strings.HasSuffix(abspath, "_test.rego")
+	}
+	rs, err := rego.New(
+		rego.Query(query),
+		rego.Load([]string{filepath.Join("..", "..", "policies")}, skipTests),
+	).Eval(context.Background())
+	require.NoError(t, err)
+	require.Len(t, rs, 1, "%s is defined", query)
+	return rs[0].Expressions[0].Value
 }
