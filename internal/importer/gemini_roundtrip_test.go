@@ -1,7 +1,10 @@
-package tests
+package importer
 
 import (
-	"github.com/tooleval/tooleval/internal/importer"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Where Gemini CLI's verdicts come from: its policy reference and its
@@ -24,7 +27,7 @@ func agent(name string) map[string]any {
 
 var geminiPolicies = []struct {
 	name  string
-	opts  importer.GeminiOptions
+	opts  GeminiOptions
 	admin string
 	user  string
 	rows  []importRow
@@ -49,7 +52,7 @@ priority = 100
 	},
 	{
 		name: "an allow of higher priority narrows a lower deny",
-		opts: importer.GeminiOptions{NoDefaults: true},
+		opts: GeminiOptions{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -82,7 +85,7 @@ priority = 300
 	},
 	{
 		name: "priorities, with argsPattern",
-		opts: importer.GeminiOptions{NoDefaults: true},
+		opts: GeminiOptions{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "*"
@@ -109,7 +112,7 @@ priority = 10
 	},
 	{
 		name: "a deny pattern bites every part",
-		opts: importer.GeminiOptions{NoDefaults: true},
+		opts: GeminiOptions{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -146,7 +149,7 @@ priority = 30
 	},
 	{
 		name: "headless, the default policies",
-		opts: importer.GeminiOptions{Headless: true},
+		opts: GeminiOptions{Headless: true},
 		rows: []importRow{
 			{geminiHeadless + " should deny ASK_USER tools by default in headless mode", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "deny", "deny"},
 			{geminiHeadless + " should allow read-only tools by default in headless mode", "read_file", map[string]any{"file_path": "/ws/a.txt"}, "allow", "allow"},
@@ -158,7 +161,7 @@ priority = 30
 		// buildFileUtils.ts, safety/built-in.ts, workspaceContext.ts,
 		// shell.ts, policy-engine.ts), under yolo, where every call runs
 		name: "yolo, Gemini's protections",
-		opts: importer.GeminiOptions{ApprovalMode: "yolo"},
+		opts: GeminiOptions{ApprovalMode: "yolo"},
 		rows: []importRow{
 			{geminiEngineSrc + " (Build File Protection: an edit of a build file is asked about)", "write_file", map[string]any{"file_path": "/ws/Makefile", "content": "x"}, "ask", "ask"},
 			{geminiEngineSrc + " (Build File Protection)", "replace", map[string]any{"file_path": "/ws/web/package.json", "old_string": "a", "new_string": "b"}, "ask", "ask"},
@@ -175,7 +178,7 @@ priority = 30
 		// Gemini compares tool names exactly (ruleMatches in
 		// policy-engine.ts): these rules match no built-in tool there
 		name: "headless, allows of names that are not Gemini's spelling",
-		opts: importer.GeminiOptions{Headless: true, NoDefaults: true},
+		opts: GeminiOptions{Headless: true, NoDefaults: true},
 		user: "[[rule]]\ntoolName = \"run_shell_\u200bcommand\"\ndecision = \"allow\"\npriority = 900\n\n" +
 			"[[rule]]\ntoolName = \"ｗｒｉｔｅ_file\"\ndecision = \"allow\"\npriority = 900\n",
 		rows: []importRow{
@@ -185,7 +188,7 @@ priority = 30
 	},
 	{
 		name: "headless, the shell allowed",
-		opts: importer.GeminiOptions{Headless: true},
+		opts: GeminiOptions{Headless: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -198,7 +201,7 @@ priority = 100
 	},
 	{
 		name: "every shell command allowed, interactive",
-		opts: importer.GeminiOptions{NoDefaults: true},
+		opts: GeminiOptions{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -232,7 +235,7 @@ priority = 900
 	},
 	{
 		name: "every shell command allowed, redirections too",
-		opts: importer.GeminiOptions{NoDefaults: true},
+		opts: GeminiOptions{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -250,7 +253,7 @@ allowRedirection = true
 	},
 	{
 		name: "headless, some commands",
-		opts: importer.GeminiOptions{Headless: true},
+		opts: GeminiOptions{Headless: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -311,7 +314,7 @@ priority = 200
 	},
 	{
 		name: "yolo",
-		opts: importer.GeminiOptions{ApprovalMode: "yolo"},
+		opts: GeminiOptions{ApprovalMode: "yolo"},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -329,7 +332,7 @@ priority = 100
 	},
 	{
 		name: "yolo, a command prefix allowed",
-		opts: importer.GeminiOptions{ApprovalMode: "yolo", NoDefaults: true},
+		opts: GeminiOptions{ApprovalMode: "yolo", NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -345,7 +348,7 @@ priority = 1
 	},
 	{
 		name: "plan",
-		opts: importer.GeminiOptions{ApprovalMode: "plan"},
+		opts: GeminiOptions{ApprovalMode: "plan"},
 		rows: []importRow{
 			{geminiEngine + " should allow activate_skill but deny shell commands in Plan Mode", "run_shell_command", shell("ls"), "deny", "deny"},
 			{geminiEngine + " should deny enter_plan_mode when already in PLAN mode", "enter_plan_mode", nil, "deny", "deny"},
@@ -357,7 +360,7 @@ priority = 1
 	},
 	{
 		name: "autoEdit",
-		opts: importer.GeminiOptions{ApprovalMode: "autoEdit"},
+		opts: GeminiOptions{ApprovalMode: "autoEdit"},
 		rows: []importRow{
 			{geminiDocs + " (Approval modes: autoEdit allows some write tools)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "allow", "allow"},
 			{geminiDefaults + "/write.toml (the shell still asks)", "run_shell_command", shell("make"), "ask", "ask"},
@@ -397,4 +400,39 @@ priority = 100
 			{geminiEngine + " should match current tool call against legacy tool name rules", "grep_search", map[string]any{"pattern": "x"}, "deny", "deny"},
 		},
 	},
+}
+
+// geminiDeclared are the tools the rows call: Gemini's and some MCP
+// tools.
+func geminiDeclared() []any {
+	declared := []any{}
+	for _, name := range []string{"run_shell_command", "read_file", "write_file", "replace", "grep_search", "ask_user", "enter_plan_mode", "invoke_agent",
+		"mcp__my-jira-server__search", "mcp__my-jira-server__create", "mcp__untrusted-server__fetch", "mcp__github__get_issue", "mcp__github__delete_repo"} {
+		if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+			server, tool, _ := strings.Cut(rest, "__")
+			declared = append(declared, map[string]any{"name": name, "mcp": map[string]any{"server": server, "tool": tool}})
+			continue
+		}
+		declared = append(declared, map[string]any{"name": name})
+	}
+	return declared
+}
+
+// Every row decides as Gemini CLI's documentation or tests say, or
+// stricter, through the engine with the imported overlay.
+func TestGeminiImportDecidesAsDocumented(t *testing.T) {
+	t.Parallel()
+	for _, p := range geminiPolicies {
+		var files []File
+		if p.user != "" {
+			files = append(files, File{Name: "user.toml", Data: []byte(p.user)})
+		}
+		opts := p.opts
+		if p.admin != "" {
+			opts.Admin = []File{{Name: "admin.toml", Data: []byte(p.admin)}}
+		}
+		res, err := Gemini(files, opts)
+		require.NoError(t, err, p.name)
+		holdImported(t, p.name, res.Overlay, map[string]any{"declared": geminiDeclared(), "workspace": map[string]any{"root": "/ws"}}, p.rows)
+	}
 }

@@ -1,4 +1,4 @@
-package tests
+package importer
 
 import (
 	"context"
@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
-	"github.com/tooleval/tooleval/internal/importer"
 )
 
 // codexRow is a call under imported Codex rules (runtime: Codex's
@@ -113,7 +112,7 @@ prefix_rule(pattern = ["curl"], decision = "forbidden")
 func TestCodexImportDecidesAsDocumented(t *testing.T) {
 	t.Parallel()
 	for _, s := range codexRules {
-		res, err := importer.Codex([]importer.File{{Name: "default.rules", Data: []byte(s.rules)}}, importer.CodexOptions{ApprovalPolicy: s.policy})
+		res, err := Codex([]File{{Name: "default.rules", Data: []byte(s.rules)}}, CodexOptions{ApprovalPolicy: s.policy})
 		require.NoError(t, err, s.name)
 		declared := []any{}
 		for _, name := range []string{"shell", "shell_command", "exec_command", "apply_patch", "update_plan"} {
@@ -144,7 +143,7 @@ func TestCodexImportIsAlwaysValid(t *testing.T) {
 	src.WriteString(`prefix_rule(pattern = ["gh", "pr", "view"], match = [["gh", "pr", "view", "1"], "gh pr view 'a b'"], not_match = ["gh pr list"])` + "\n")
 	src.WriteString(`prefix_rule(pattern = ["git", "push"], decision = "forbidden", match = ["git push origin"], not_match = ["git -C r push"])` + "\n")
 	for _, policy := range []string{"untrusted", "on-request", "on-failure", "never"} {
-		res, err := importer.Codex([]importer.File{{Name: "r.rules", Data: []byte(src.String())}}, importer.CodexOptions{ApprovalPolicy: policy})
+		res, err := Codex([]File{{Name: "r.rules", Data: []byte(src.String())}}, CodexOptions{ApprovalPolicy: policy})
 		require.NoError(t, err, policy)
 		requireValidOverlay(t, policy, res.Overlay)
 	}
@@ -153,9 +152,9 @@ func TestCodexImportIsAlwaysValid(t *testing.T) {
 // The worked example of docs/import.md decides as the page says.
 func TestCodexWorkedExample(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(filepath.Join("..", "inputs", "import", "codex", "default.rules"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "inputs", "import", "codex", "default.rules"))
 	require.NoError(t, err)
-	res, err := importer.Codex([]importer.File{{Name: "default.rules", Data: data}}, importer.CodexOptions{})
+	res, err := Codex([]File{{Name: "default.rules", Data: data}}, CodexOptions{})
 	require.NoError(t, err)
 	ctx := context.Background()
 	e, err := engine.New(ctx, engine.WithConfig(engine.Config(res.Overlay)))
