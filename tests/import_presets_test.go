@@ -7,7 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
-	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/codex"
+	"github.com/tooleval/tooleval/internal/importer/gemini"
 )
 
 // An imported Gemini CLI or Codex configuration names its runtime's
@@ -19,9 +20,9 @@ import (
 // exceeds_thread_spawn_depth_limit, codex-rs/core/src/agent/registry.rs).
 func TestImportSelectsTheRuntimePreset(t *testing.T) {
 	t.Parallel()
-	gemini, err := importer.Gemini(nil, importer.GeminiOptions{ApprovalMode: "yolo"})
+	gemini, err := gemini.Import(nil, gemini.Options{ApprovalMode: "yolo"})
 	require.NoError(t, err)
-	codex, err := importer.Codex(nil, importer.CodexOptions{ApprovalPolicy: "never"})
+	codex, err := codex.Import(nil, codex.Options{ApprovalPolicy: "never"})
 	require.NoError(t, err)
 	for _, c := range []struct {
 		name, preset, spawn string

@@ -10,6 +10,9 @@ import (
 
 	"github.com/tooleval/tooleval/internal/atomicfile"
 	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/claudecode"
+	"github.com/tooleval/tooleval/internal/importer/codex"
+	"github.com/tooleval/tooleval/internal/importer/gemini"
 )
 
 // maxImportBytes is the most a file tooleval import reads may hold: a
@@ -48,13 +51,13 @@ Exit status: 0 the overlay was written, 3 a file is not valid settings
 // command takes, given the command's flags.
 var importers = map[string]func([]importer.File, importFlags) (importer.Result, error){
 	"claude-code": func(files []importer.File, _ importFlags) (importer.Result, error) {
-		return importer.ClaudeCode(files)
+		return claudecode.Import(files)
 	},
 	"codex": func(files []importer.File, f importFlags) (importer.Result, error) {
-		return importer.Codex(files, importer.CodexOptions{ApprovalPolicy: f.approvalPolicy})
+		return codex.Import(files, codex.Options{ApprovalPolicy: f.approvalPolicy})
 	},
 	"gemini": func(files []importer.File, f importFlags) (importer.Result, error) {
-		return importer.Gemini(files, importer.GeminiOptions{ApprovalMode: f.approvalMode, Headless: f.headless,
+		return gemini.Import(files, gemini.Options{ApprovalMode: f.approvalMode, Headless: f.headless,
 			Admin: f.admin, NoDefaults: f.noDefaults})
 	},
 }

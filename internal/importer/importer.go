@@ -1,15 +1,19 @@
-// Package importer reads the permission rules a team already has for its
-// agent runtime into a tooleval configuration overlay (docs/import.md),
-// so that nobody rewrites them by hand. Each importer follows the
-// runtime's documented semantics; whatever tooleval cannot express
-// exactly is carried in its stricter reading and reported as a Note.
+// Package importer is what the importers share. An importer reads the
+// permission rules a team already has for its agent runtime into a
+// tooleval configuration overlay (docs/import.md), so that nobody
+// rewrites them by hand: claudecode, codex and gemini below, one package
+// a runtime. Each follows the runtime's documented semantics; whatever
+// tooleval cannot express exactly is carried in its stricter reading and
+// reported as a Note.
 package importer
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/tooleval/tooleval/engine/canonical"
@@ -42,11 +46,11 @@ type Result struct {
 	Notes   []Note
 }
 
-// result is an import's Result: the overlay, with the MCP servers its
+// NewResult is an import's Result: the overlay, with the MCP servers its
 // entries name declared (declareMCPServers), and the notes, then a note
 // for each deny of a whole tool that leaves allow entries unreachable
 // (unreachableAllows). Every importer returns through it.
-func result(overlay map[string]any, notes []Note) Result {
+func NewResult(overlay map[string]any, notes []Note) Result {
 	declareMCPServers(overlay)
 	return Result{Overlay: overlay, Notes: append(notes, unreachableAllows(overlay)...)}
 }
@@ -87,7 +91,7 @@ func declareMCPServers(overlay map[string]any) {
 		list = append(list, s)
 	}
 	slices.Sort(list)
-	overlay["mcp_servers"] = toAny(list)
+	overlay["mcp_servers"] = AnyList(list)
 }
 
 // entryServers adds to servers the MCP server an entry of a list names:
@@ -136,18 +140,18 @@ func mcpServer(entry string) string {
 // import stops, and nothing is printed but the error.
 var ErrInvalid = errors.New("not valid settings")
 
-func invalid(location, format string, args ...any) error {
+func Invalid(location, format string, args ...any) error {
 	return fmt.Errorf("%s: %w: %s", location, ErrInvalid, fmt.Sprintf(format, args...))
 }
 
-// entryList is an overlay list: name entries and argument rules, in
+// EntryList is an overlay list: name entries and argument rules, in
 // order, each once.
-type entryList struct {
+type EntryList struct {
 	items []any
 	seen  map[string]bool
 }
 
-func (l *entryList) add(entry any) {
+func (l *EntryList) Add(entry any) {
 	key, _ := json.Marshal(entry) // a string or a map of strings and maps: never fails
 	if l.seen == nil {
 		l.seen = map[string]bool{}
@@ -159,14 +163,31 @@ func (l *entryList) add(entry any) {
 	l.items = append(l.items, entry)
 }
 
-// list is the entries as a JSON array (empty, not null, when there are
+// Has reports whether entry is in the list.
+func (l *EntryList) Has(entry any) bool {
+	key, _ := json.Marshal(entry) // as Add keys it
+	return l.seen[string(key)]
+}
+
+// Len is how many entries the list has.
+func (l *EntryList) Len() int { return len(l.items) }
+
+// Entries are the entries in order (nil when there are none).
+func (l *EntryList) Entries() []any { return l.items }
+
+// List is the entries as a JSON array (empty, not null, when there are
 // none).
-func (l *entryList) list() []any {
+func (l *EntryList) List() []any {
 	if l.items == nil {
 		return []any{}
 	}
 	return l.items
 }
+
+// IsShellWrapper reports whether program (the last segment of a path) is
+// one the policy's shell reading treats as a wrapper: no allow rule may
+// start with one.
+func IsShellWrapper(program string) bool { return shellWrappers[program] }
 
 // shellWrappers are the programs the policy's shell reading treats as
 // wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
@@ -187,4 +208,31 @@ var shellWrappers = map[string]bool{
 	"sudo": true, "systemd-run": true, "taskset": true, "tcsh": true, "then": true, "time": true,
 	"timeout": true, "trap": true, "typeset": true, "unalias": true, "unshare": true, "until": true,
 	"watch": true, "while": true, "xargs": true, "zsh": true, "{": true, "}": true,
+}
+
+// AnyList is names as a JSON array's elements.
+func AnyList(names []string) []any {
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
+// MaxToken is the longest token an importer writes into a rule (a
+// rule's command is at most 10,000 characters).
+const MaxToken = 1000
+
+// PlainShellWord matches a word a shell reads as itself: an importer
+// writes only such words into a command rule.
+var PlainShellWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// SortedKeys are the keys of m, sorted.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

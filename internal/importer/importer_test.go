@@ -1,33 +1,15 @@
-package importer
+package importer_test
 
 import (
-	"context"
 	"encoding/json"
-	"io/fs"
-	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-)
 
-// requireServersDeclared holds an overlay's mcp_servers to want (absent
-// when want is empty).
-func requireServersDeclared(t *testing.T, overlay map[string]any, want ...string) {
-	t.Helper()
-	got, present := overlay["mcp_servers"]
-	if len(want) == 0 {
-		require.False(t, present, "mcp_servers: %v", got)
-		return
-	}
-	b, err := json.Marshal(got)
-	require.NoError(t, err)
-	w, err := json.Marshal(want)
-	require.NoError(t, err)
-	require.JSONEq(t, string(w), string(b))
-}
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
+)
 
 // The overlay declares every MCP server its entries name, wherever they
 // are: names, server patterns, bare servers, argument rules' tools and
@@ -55,8 +37,8 @@ func TestDeclareMCPServers(t *testing.T) {
 	} {
 		var overlay map[string]any
 		require.NoError(t, json.Unmarshal([]byte(tc.overlay), &overlay), tc.name)
-		res := result(overlay, nil)
-		t.Run(tc.name, func(t *testing.T) { requireServersDeclared(t, res.Overlay, tc.want...) })
+		res := importer.NewResult(overlay, nil)
+		t.Run(tc.name, func(t *testing.T) { importertest.RequireServersDeclared(t, res.Overlay, tc.want...) })
 	}
 }
 
@@ -67,23 +49,16 @@ func TestMCPServer(t *testing.T) {
 		"mcp__git.hub__read_*": "git.hub", "MCP__GitHub__X": "github", "mcp__*": "", "Bash": "", "mcp__": "",
 		"mcp____x": "", "mcp__gh*": "", "mcp__a*__b": "", "mcp__my server__*": "my server",
 	} {
-		assert.Equal(t, want, mcpServer(entry), entry)
+		assert.Equal(t, want, importer.MCPServer(entry), entry)
 	}
 }
 
-// policyValue is query evaluated by OPA on the policy's sources (tests
-// left out): what the importers' copies of the policy's tables are held
-// to.
-func policyValue(t *testing.T, query string) any {
-	t.Helper()
-	skipTests := func(abspath string, info fs.FileInfo, _ int) bool {
-		return !info.IsDir() && strings.HasSuffix(abspath, "_test.rego")
+// The wrappers an allow rule may not start with are the policy's:
+// tooleval.arguments.shell_wrappers as OPA evaluates it.
+func TestShellWrappersAreThePolicys(t *testing.T) {
+	policy := map[string]bool{}
+	for _, name := range importertest.PolicyValue(t, "data.tooleval.arguments.shell_wrappers").([]any) {
+		policy[name.(string)] = true
 	}
-	rs, err := rego.New(
-		rego.Query(query),
-		rego.Load([]string{filepath.Join("..", "..", "policies")}, skipTests),
-	).Eval(context.Background())
-	require.NoError(t, err)
-	require.Len(t, rs, 1, "%s is defined", query)
-	return rs[0].Expressions[0].Value
+	assert.Equal(t, policy, importer.ShellWrappers)
 }

@@ -9,33 +9,33 @@ import (
 	"github.com/tooleval/tooleval/internal/suggest"
 )
 
-// notePlace is where in the files a note's location is: the file (its
+// NotePlace is where in the files a note's location is: the file (its
 // index in the order the files were read), then a position in it that
 // grows through the file (a byte offset, a line, the index of a key) and
 // a rank among locations at one position (the rules of an inline
 // array).
-type notePlace struct{ file, pos, rank int }
+type NotePlace struct{ FileIndex, Pos, Rank int }
 
-// notePlaces are the places of the locations an import's notes name, so
+// NotePlaces are the places of the locations an import's notes name, so
 // that the notes come out in the order of the files and of the places in
 // them, whatever order the import found them in (Gemini's rules are
 // built highest priority first, Claude Code's deny rules before its
 // allow rules).
-type notePlaces map[string]notePlace
+type NotePlaces map[string]NotePlace
 
-// add records the place of location; the first place recorded stays
+// Add records the place of location; the first place recorded stays
 // (the same file given twice is read at its first place).
-func (p notePlaces) add(location string, at notePlace) {
+func (p NotePlaces) Add(location string, at NotePlace) {
 	if _, ok := p[location]; !ok {
 		p[location] = at
 	}
 }
 
-// inFileOrder sorts notes by their places, stably: notes at one place
+// InFileOrder sorts notes by their places, stably: notes at one place
 // keep the order they were said in, and notes that name no place in a
 // file (a flag, the approval policy) come after the others, in the order
 // they were said.
-func (p notePlaces) inFileOrder(notes []Note) []Note {
+func (p NotePlaces) InFileOrder(notes []Note) []Note {
 	out := make([]Note, len(notes))
 	copy(out, notes)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -44,23 +44,23 @@ func (p notePlaces) inFileOrder(notes []Note) []Note {
 		switch {
 		case !aok || !bok:
 			return aok && !bok
-		case a.file != b.file:
-			return a.file < b.file
-		case a.pos != b.pos:
-			return a.pos < b.pos
+		case a.FileIndex != b.FileIndex:
+			return a.FileIndex < b.FileIndex
+		case a.Pos != b.Pos:
+			return a.Pos < b.Pos
 		}
-		return a.rank < b.rank
+		return a.Rank < b.Rank
 	})
 	return out
 }
 
-// jsonPlaces records the place of every member and element of a JSON
+// JSONPlaces records the place of every member and element of a JSON
 // document (file index file), by the offset where it starts, under
 // prefix + its path: "s.json: permissions.allow[2]". The document itself
 // is at prefix without ": ". A document that does not parse records what
 // it read.
-func (p notePlaces) jsonPlaces(file int, name string, data []byte) {
-	p.add(name, notePlace{file: file})
+func (p NotePlaces) JSONPlaces(file int, name string, data []byte) {
+	p.Add(name, NotePlace{FileIndex: file})
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var walk func(path string, depth int) error
 	walk = func(path string, depth int) error {
@@ -90,7 +90,7 @@ func (p notePlaces) jsonPlaces(file int, name string, data []byte) {
 					child = path + "." + s
 				}
 			}
-			p.add(name+": "+child, notePlace{file: file, pos: at + 1})
+			p.Add(name+": "+child, NotePlace{FileIndex: file, Pos: at + 1})
 			if err := walk(child, depth+1); err != nil {
 				return err
 			}
@@ -101,6 +101,6 @@ func (p notePlaces) jsonPlaces(file int, name string, data []byte) {
 	_ = walk("", 0) // a document that does not parse is refused elsewhere
 }
 
-// didYouMean is " (did you mean X?)" for the candidate closest to word,
+// DidYouMean is " (did you mean X?)" for the candidate closest to word,
 // or "" (suggest.DidYouMean, the command line's suggestion too).
-func didYouMean(word string, candidates []string) string { return suggest.DidYouMean(word, candidates) }
+func DidYouMean(word string, candidates []string) string { return suggest.DidYouMean(word, candidates) }

@@ -1,47 +1,10 @@
 package importer
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
-
-// A Gemini commandRegex tooleval cannot read as Gemini does becomes a
-// deny of every shell call; the import's note names the allow rules that
-// can then never allow a call, as check's unreachable_entry does.
-func TestAnImportNamesTheAllowsItMadeUnreachable(t *testing.T) {
-	res := geminiImport(t, `
-[[rule]]
-toolName = "run_shell_command"
-commandRegex = "rm(?=\\s)"
-decision = "deny"
-priority = 100
-
-[[rule]]
-toolName = "run_shell_command"
-commandPrefix = "npm test"
-decision = "allow"
-priority = 10
-
-[[rule]]
-toolName = "run_shell_command"
-commandPrefix = "git status"
-decision = "allow"
-priority = 10
-`, GeminiOptions{})
-	var found []string
-	for _, n := range res.Notes {
-		if strings.Contains(n.Text, "unreachable") {
-			found = append(found, n.String())
-		}
-	}
-	require.Len(t, found, 1, "%v", res.Notes)
-	require.Contains(t, found[0], "config.tools.deny[0]")
-	require.Contains(t, found[0], `{"command_prefix":"npm test","tool":"run_shell_command"}`)
-	require.Contains(t, found[0], `{"command_prefix":"git status","tool":"run_shell_command"}`)
-	require.Contains(t, found[0], "2 allow entries")
-}
 
 // [overlay, the allow entries noted]: only a deny of a whole tool
 // without exceptions makes that tool's allows unreachable, section by

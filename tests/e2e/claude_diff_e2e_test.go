@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/claudecode"
 )
 
 // claudeWorkspace is the workspace every Claude Code session starts with:
@@ -256,7 +257,7 @@ func runClaudeSession(t *testing.T, bin string, i int, s claudeSettings) claudeS
 // calls were compared.
 func (r claudeSession) looser(t *testing.T, i int, s claudeSettings) ([]Looser, int) {
 	t.Helper()
-	res, err := importer.ClaudeCode([]importer.File{{Name: ".claude/settings.json", Data: []byte(withMode(s))}})
+	res, err := claudecode.Import([]importer.File{{Name: ".claude/settings.json", Data: []byte(withMode(s))}})
 	require.NoError(t, err)
 	for key := range s.Unknown {
 		require.True(t, slices.ContainsFunc(res.Notes, func(n importer.Note) bool { return strings.HasSuffix(n.Location, "permissions."+key) }),

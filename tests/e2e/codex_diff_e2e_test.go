@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/codex"
 )
 
 // codexRulePool is what generated rules files draw from
@@ -91,7 +92,7 @@ func TestCodexNeverLooser(t *testing.T) {
 			calls = append(calls, Call{ID: fmt.Sprint(i), Tool: "shell", Args: map[string]any{"command": argv}})
 		}
 		for _, policy := range []string{"untrusted", "never"} {
-			res, err := importer.Codex([]importer.File{{Name: "e2e.rules", Data: []byte(rules)}}, importer.CodexOptions{ApprovalPolicy: policy})
+			res, err := codex.Import([]importer.File{{Name: "e2e.rules", Data: []byte(rules)}}, codex.Options{ApprovalPolicy: policy})
 			require.NoError(t, err, rules)
 			got, err := Decide(context.Background(), res.Overlay, []string{"shell"}, "/ws", calls)
 			require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/gemini"
 )
 
 // geminiRulePool is what generated user policies draw from: the rule forms
@@ -164,7 +165,7 @@ func TestGeminiNeverLooser(t *testing.T) {
 		require.NoError(t, os.MkdirAll(dir, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "user.toml"), []byte(text), 0o644))
 		policies = append(policies, policy{dir, text})
-		res, err := importer.Gemini([]importer.File{{Name: "user.toml", Data: []byte(text)}}, importer.GeminiOptions{ApprovalMode: "default"})
+		res, err := gemini.Import([]importer.File{{Name: "user.toml", Data: []byte(text)}}, gemini.Options{ApprovalMode: "default"})
 		require.NoError(t, err, text)
 		require.True(t, slices.ContainsFunc(res.Notes, func(n importer.Note) bool { return strings.Contains(n.Text, "Gemini CLI reads") }),
 			"the import notes the key it drops: %+v", res.Notes)
@@ -193,8 +194,8 @@ func TestGeminiNeverLooser(t *testing.T) {
 	for i, d := range decided {
 		m := metas[i]
 		require.Empty(t, d.Error, "Gemini loads the generated policy:\n%s", m.policy.text)
-		res, err := importer.Gemini([]importer.File{{Name: "user.toml", Data: []byte(m.policy.text)}},
-			importer.GeminiOptions{ApprovalMode: m.mode, Headless: m.headless})
+		res, err := gemini.Import([]importer.File{{Name: "user.toml", Data: []byte(m.policy.text)}},
+			gemini.Options{ApprovalMode: m.mode, Headless: m.headless})
 		require.NoError(t, err, m.policy.text)
 		var tc []Call
 		for j, c := range calls {

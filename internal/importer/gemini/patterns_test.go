@@ -1,4 +1,4 @@
-package importer
+package gemini
 
 import (
 	"bytes"
@@ -136,7 +136,7 @@ func TestGeminiDefaultPolicies(t *testing.T) {
 		{"plan", false, "deny", []string{"read_file"}, []string{"web_fetch", "exit_plan_mode"}, []string{"enter_plan_mode", "write_file", "replace"}},
 		{"yolo", false, nil, nil, []string{"ask_user"}, []string{"enter_plan_mode", "exit_plan_mode"}},
 	} {
-		res, err := Gemini(nil, GeminiOptions{ApprovalMode: tc.mode, Headless: tc.headless})
+		res, err := Import(nil, Options{ApprovalMode: tc.mode, Headless: tc.headless})
 		require.NoError(t, err)
 		tools := res.Overlay["tools"].(map[string]any)
 		assert.Equal(t, tc.otherwise, tools["otherwise"], tc.mode)
@@ -187,7 +187,7 @@ priority = 20
 toolName = "run_shell_command"
 decision = "deny"
 priority = 10
-`, GeminiOptions{})
+`, Options{})
 	deny := listJSON(t, res, "deny")
 	assert.Contains(t, deny, `{"args_pattern":"secret","tool":"run_shell_command"}`, "the pattern keeps no command exception")
 	assert.NotContains(t, deny, `"args_pattern":"secret","tool":"run_shell_command","unless"`)

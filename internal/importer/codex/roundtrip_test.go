@@ -1,8 +1,10 @@
-package importer
+package codex
 
 import (
 	"context"
 	"fmt"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +17,7 @@ import (
 
 // codexRow is a call under imported Codex rules (runtime: Codex's
 // verdict, prompt as ask and forbidden as deny).
-type codexRow = importRow
+type codexRow = importertest.Row
 
 const (
 	codexRulesPage = "developers.openai.com/codex/rules"
@@ -112,13 +114,13 @@ prefix_rule(pattern = ["curl"], decision = "forbidden")
 func TestCodexImportDecidesAsDocumented(t *testing.T) {
 	t.Parallel()
 	for _, s := range codexRules {
-		res, err := Codex([]File{{Name: "default.rules", Data: []byte(s.rules)}}, CodexOptions{ApprovalPolicy: s.policy})
+		res, err := Import([]importer.File{{Name: "default.rules", Data: []byte(s.rules)}}, Options{ApprovalPolicy: s.policy})
 		require.NoError(t, err, s.name)
 		declared := []any{}
 		for _, name := range []string{"shell", "shell_command", "exec_command", "apply_patch", "update_plan"} {
 			declared = append(declared, map[string]any{"name": name})
 		}
-		holdImported(t, s.name, res.Overlay, map[string]any{"declared": declared}, s.rows)
+		importertest.Hold(t, s.name, res.Overlay, map[string]any{"declared": declared}, s.rows)
 	}
 }
 
@@ -143,18 +145,18 @@ func TestCodexImportIsAlwaysValid(t *testing.T) {
 	src.WriteString(`prefix_rule(pattern = ["gh", "pr", "view"], match = [["gh", "pr", "view", "1"], "gh pr view 'a b'"], not_match = ["gh pr list"])` + "\n")
 	src.WriteString(`prefix_rule(pattern = ["git", "push"], decision = "forbidden", match = ["git push origin"], not_match = ["git -C r push"])` + "\n")
 	for _, policy := range []string{"untrusted", "on-request", "on-failure", "never"} {
-		res, err := Codex([]File{{Name: "r.rules", Data: []byte(src.String())}}, CodexOptions{ApprovalPolicy: policy})
+		res, err := Import([]importer.File{{Name: "r.rules", Data: []byte(src.String())}}, Options{ApprovalPolicy: policy})
 		require.NoError(t, err, policy)
-		requireValidOverlay(t, policy, res.Overlay)
+		importertest.RequireValid(t, policy, res.Overlay)
 	}
 }
 
 // The worked example of docs/import.md decides as the page says.
 func TestCodexWorkedExample(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile(filepath.Join("..", "..", "inputs", "import", "codex", "default.rules"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "inputs", "import", "codex", "default.rules"))
 	require.NoError(t, err)
-	res, err := Codex([]File{{Name: "default.rules", Data: data}}, CodexOptions{})
+	res, err := Import([]importer.File{{Name: "default.rules", Data: data}}, Options{})
 	require.NoError(t, err)
 	ctx := context.Background()
 	e, err := engine.New(ctx, engine.WithConfig(engine.Config(res.Overlay)))

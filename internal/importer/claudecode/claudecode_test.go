@@ -1,8 +1,10 @@
-package importer
+package claudecode
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,14 +14,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func importOne(t *testing.T, settings string) Result {
+func importOne(t *testing.T, settings string) importer.Result {
 	t.Helper()
-	res, err := ClaudeCode([]File{{Name: "s.json", Data: []byte(settings)}})
+	res, err := Import([]importer.File{{Name: "s.json", Data: []byte(settings)}})
 	require.NoError(t, err, settings)
 	return res
 }
 
-func list(t *testing.T, res Result, name string) string {
+func list(t *testing.T, res importer.Result, name string) string {
 	t.Helper()
 	b, err := json.Marshal(res.Overlay["tools"].(map[string]any)[name])
 	require.NoError(t, err)
@@ -162,7 +164,7 @@ func TestClaudeCodeModes(t *testing.T) {
 	res := importOne(t, `{"permissions":{"defaultMode":"bypassPermissions","disableBypassPermissionsMode":"disable"}}`)
 	assert.Equal(t, "ask", res.Overlay["tools"].(map[string]any)["otherwise"])
 	// the mode of the file of highest precedence wins; every file's lists apply
-	res, err := ClaudeCode([]File{
+	res, err := Import([]importer.File{
 		{Name: "user.json", Data: []byte(`{"permissions":{"defaultMode":"dontAsk","deny":["Bash(rm:*)"]}}`)},
 		{Name: "project.json", Data: []byte(`{"permissions":{"defaultMode":"acceptEdits","allow":["Bash(rm:*)"]}}`)},
 	})
@@ -184,8 +186,8 @@ func TestClaudeCodeInvalid(t *testing.T) {
 		`[]`, `{"permissions": []}`, `{"permissions": {"allow": "Bash"}}`, `{"permissions": {"allow": [7]}}`,
 		`{"permissions": {"deny": ["Bash("]}}`, `{"permissions": {"defaultMode": "yolo"}}`, `{} {}`, `not json`,
 	} {
-		_, err := ClaudeCode([]File{{Name: "s.json", Data: []byte(bad)}})
-		require.ErrorIs(t, err, ErrInvalid, bad)
+		_, err := Import([]importer.File{{Name: "s.json", Data: []byte(bad)}})
+		require.ErrorIs(t, err, importer.ErrInvalid, bad)
 	}
 }
 
@@ -205,16 +207,6 @@ func TestClaudeCodeProtectedPaths(t *testing.T) {
 	assert.Empty(t, res.Overlay["tools"].(map[string]any)["ask"])
 }
 
-// The wrappers an allow rule may not start with are the policy's:
-// tooleval.arguments.shell_wrappers as OPA evaluates it.
-func TestShellWrappersAreThePolicys(t *testing.T) {
-	policy := map[string]bool{}
-	for _, name := range policyValue(t, "data.tooleval.arguments.shell_wrappers").([]any) {
-		policy[name.(string)] = true
-	}
-	assert.Equal(t, policy, shellWrappers)
-}
-
 // withoutShell is a list without the entries a Read rule carries to the
 // shell tools (TestClaudeReadRulesReachTheShell holds those).
 func withoutShell(t *testing.T, list string) string {
@@ -222,7 +214,7 @@ func withoutShell(t *testing.T, list string) string {
 	var entries, out []any
 	require.NoError(t, json.Unmarshal([]byte(list), &entries))
 	for _, e := range entries {
-		if m, ok := e.(map[string]any); ok && slices.Contains(toAny(claudeShellTools), m["tool"]) || slices.Contains(toAny(claudeShellTools), e) {
+		if m, ok := e.(map[string]any); ok && slices.Contains(importer.AnyList(claudeShellTools), m["tool"]) || slices.Contains(importer.AnyList(claudeShellTools), e) {
 			continue
 		}
 		out = append(out, e)
@@ -257,7 +249,7 @@ func TestClaudeReadRulesReachTheShell(t *testing.T) {
 		require.Equal(t, tc.literal, claudeLiteral(tc.spec), tc.spec)
 		entries := claudeReadShell(tc.spec)
 		if tc.literal == "" {
-			require.Equal(t, toAny(claudeShellTools), entries, "%s: no literal: every call of the shell tools", tc.spec)
+			require.Equal(t, importer.AnyList(claudeShellTools), entries, "%s: no literal: every call of the shell tools", tc.spec)
 			continue
 		}
 		re := regexp.MustCompile(entries[0].(map[string]any)["args_pattern"].(string))
@@ -281,6 +273,6 @@ func TestClaudeCodeDeclaresMCPServers(t *testing.T) {
 	t.Parallel()
 	res := importOne(t, `{"permissions": {"allow": ["mcp__github__get_issue", "mcp__jira", "Read"],
 		"ask": ["mcp__wiki__*"], "deny": ["mcp__billing__delete_invoice", "mcp__github__delete_repo", "Bash(curl:*)"]}}`)
-	requireServersDeclared(t, res.Overlay, "billing", "github", "jira", "wiki")
-	requireServersDeclared(t, importOne(t, `{"permissions": {"allow": ["Read"], "deny": ["Bash"]}}`).Overlay)
+	importertest.RequireServersDeclared(t, res.Overlay, "billing", "github", "jira", "wiki")
+	importertest.RequireServersDeclared(t, importOne(t, `{"permissions": {"allow": ["Read"], "deny": ["Bash"]}}`).Overlay)
 }

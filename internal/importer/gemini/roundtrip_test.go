@@ -1,6 +1,8 @@
-package importer
+package gemini
 
 import (
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"strings"
 	"testing"
 
@@ -27,10 +29,10 @@ func agent(name string) map[string]any {
 
 var geminiPolicies = []struct {
 	name  string
-	opts  GeminiOptions
+	opts  Options
 	admin string
 	user  string
-	rows  []importRow
+	rows  []importertest.Row
 }{
 	{
 		name: "quick start, with the default policies",
@@ -41,7 +43,7 @@ commandPrefix = "rm -rf"
 decision = "deny"
 priority = 100
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiDocs + " (Quick start)", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
 			{geminiDocs + " (Quick start: a prefix is whole words; tooleval: stricter, -rfv holds -r and -f)", "run_shell_command", shell("rm -rfv x"), "ask", "deny"},
 			{geminiDocs + " (Default policies: write tools ask)", "run_shell_command", shell("ls -la"), "ask", "ask"},
@@ -52,7 +54,7 @@ priority = 100
 	},
 	{
 		name: "an allow of higher priority narrows a lower deny",
-		opts: GeminiOptions{NoDefaults: true},
+		opts: Options{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -72,7 +74,7 @@ commandPrefix = "git log -p"
 decision = "ask_user"
 priority = 300
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiDocs + " (Rule matching: the highest-priority rule that matches)", "run_shell_command", shell("git status -s"), "allow", "allow"},
 			{geminiDocs + " (Rule matching)", "run_shell_command", shell("git log --oneline"), "allow", "allow"},
 			{geminiDocs + " (Rule matching)", "run_shell_command", shell("git push origin main"), "deny", "deny"},
@@ -85,7 +87,7 @@ priority = 300
 	},
 	{
 		name: "priorities, with argsPattern",
-		opts: GeminiOptions{NoDefaults: true},
+		opts: Options{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "*"
@@ -103,7 +105,7 @@ argsPattern = '"command":"ls'
 decision = "allow"
 priority = 10
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			// an argsPattern allow is not carried: stricter
 			{geminiEngine + " should handle multiple matching rules with different priorities", "run_shell_command", shell("ls -la"), "allow", "ask"},
 			{geminiEngine + " should handle multiple matching rules with different priorities", "run_shell_command", shell("pwd"), "ask", "ask"},
@@ -112,7 +114,7 @@ priority = 10
 	},
 	{
 		name: "a deny pattern bites every part",
-		opts: GeminiOptions{NoDefaults: true},
+		opts: Options{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -137,7 +139,7 @@ commandRegex = "git (push|reset)"
 decision = "deny"
 priority = 30
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiEngine + " should propagate DENY from any sub-command", "run_shell_command", shell("echo hello && rm -rf /"), "deny", "deny"},
 			{geminiEngine + " should propagate DENY from any sub-command", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
 			{geminiEngine + " should allow compound commands with safe operators (&&, ||) if individual commands are allowed", "run_shell_command", shell("echo hello && echo world"), "allow", "allow"},
@@ -149,8 +151,8 @@ priority = 30
 	},
 	{
 		name: "headless, the default policies",
-		opts: GeminiOptions{Headless: true},
-		rows: []importRow{
+		opts: Options{Headless: true},
+		rows: []importertest.Row{
 			{geminiHeadless + " should deny ASK_USER tools by default in headless mode", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "deny", "deny"},
 			{geminiHeadless + " should allow read-only tools by default in headless mode", "read_file", map[string]any{"file_path": "/ws/a.txt"}, "allow", "allow"},
 			{geminiDefaults + "/non-interactive.toml (ask_user is denied)", "ask_user", map[string]any{"questions": []any{}}, "deny", "deny"},
@@ -161,8 +163,8 @@ priority = 30
 		// buildFileUtils.ts, safety/built-in.ts, workspaceContext.ts,
 		// shell.ts, policy-engine.ts), under yolo, where every call runs
 		name: "yolo, Gemini's protections",
-		opts: GeminiOptions{ApprovalMode: "yolo"},
-		rows: []importRow{
+		opts: Options{ApprovalMode: "yolo"},
+		rows: []importertest.Row{
 			{geminiEngineSrc + " (Build File Protection: an edit of a build file is asked about)", "write_file", map[string]any{"file_path": "/ws/Makefile", "content": "x"}, "ask", "ask"},
 			{geminiEngineSrc + " (Build File Protection)", "replace", map[string]any{"file_path": "/ws/web/package.json", "old_string": "a", "new_string": "b"}, "ask", "ask"},
 			{"gemini-cli packages/core/src/safety/built-in.ts (.vscode asks; stricter: in every mode)", "write_file", map[string]any{"file_path": "/ws/.vscode/settings.json", "content": "x"}, "allow", "ask"},
@@ -178,30 +180,30 @@ priority = 30
 		// Gemini compares tool names exactly (ruleMatches in
 		// policy-engine.ts): these rules match no built-in tool there
 		name: "headless, allows of names that are not Gemini's spelling",
-		opts: GeminiOptions{Headless: true, NoDefaults: true},
+		opts: Options{Headless: true, NoDefaults: true},
 		user: "[[rule]]\ntoolName = \"run_shell_\u200bcommand\"\ndecision = \"allow\"\npriority = 900\n\n" +
 			"[[rule]]\ntoolName = \"ｗｒｉｔｅ_file\"\ndecision = \"allow\"\npriority = 900\n",
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiEngineSrc + " ruleMatches (a zero-width space: not run_shell_command; headless, no rule: deny)", "run_shell_command", shell("rm -rf /"), "deny", "deny"},
 			{geminiEngineSrc + " ruleMatches (full width: not write_file)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "deny", "deny"},
 		},
 	},
 	{
 		name: "headless, the shell allowed",
-		opts: GeminiOptions{Headless: true},
+		opts: Options{Headless: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
 decision = "allow"
 priority = 100
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiHeadless + " should allow ASK_USER tools in headless mode if explicitly allowed via policy file", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "allow", "allow"},
 		},
 	},
 	{
 		name: "every shell command allowed, interactive",
-		opts: GeminiOptions{NoDefaults: true},
+		opts: Options{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -220,7 +222,7 @@ commandRegex = "rm -rf /"
 decision = "deny"
 priority = 900
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiEngine + " should match tool by name", "run_shell_command", shell("ls -la"), "allow", "allow"},
 			{geminiSafety + " isDangerousCommand (rm -rf), applied by policy-engine.ts applyShellHeuristics", "run_shell_command", shell("rm -rf build"), "ask", "ask"},
 			{geminiSafety + " isDangerousCommand (find -delete)", "run_shell_command", shell("find . -delete"), "ask", "ask"},
@@ -235,7 +237,7 @@ priority = 900
 	},
 	{
 		name: "every shell command allowed, redirections too",
-		opts: GeminiOptions{NoDefaults: true},
+		opts: Options{NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -243,7 +245,7 @@ decision = "allow"
 priority = 100
 allowRedirection = true
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			// the asks about dangerous commands are command rules, which bite
 			// a command tooleval does not read (a redirection): stricter
 			{geminiEngine + " should allow redirected shell commands when allowRedirection is true", "run_shell_command", shell("echo hi > out.txt"), "allow", "ask"},
@@ -253,7 +255,7 @@ allowRedirection = true
 	},
 	{
 		name: "headless, some commands",
-		opts: GeminiOptions{Headless: true},
+		opts: Options{Headless: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -267,7 +269,7 @@ commandPrefix = "node"
 decision = "allow"
 priority = 90
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiHeadless + " should deny other shell commands in policy file", "run_shell_command", shell("echo POLICY_TEST_ECHO_COMMAND"), "deny", "deny"},
 			{geminiHeadless + " should allow specific shell commands in policy file", "run_shell_command", shell("node index.js"), "allow", "allow"},
 			{geminiHeadless + " (no rule: deny when headless)", "run_shell_command", shell("python x.py"), "deny", "deny"},
@@ -304,7 +306,7 @@ toolName = "mcp_github_delete_repo"
 decision = "deny"
 priority = 200
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiDocs + " (Targeting a specific tool on a server)", "mcp__my-jira-server__search", nil, "allow", "allow"},
 			{geminiDocs + " (Targeting all tools on a specific server)", "mcp__untrusted-server__fetch", nil, "deny", "deny"},
 			{geminiDocs + " (Targeting all MCP servers)", "mcp__my-jira-server__create", nil, "ask", "ask"},
@@ -314,7 +316,7 @@ priority = 200
 	},
 	{
 		name: "yolo",
-		opts: GeminiOptions{ApprovalMode: "yolo"},
+		opts: Options{ApprovalMode: "yolo"},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -322,7 +324,7 @@ commandPrefix = "rm"
 decision = "deny"
 priority = 100
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiEngine + " should NOT override explicit DENY rules in YOLO mode", "run_shell_command", shell("rm -rf x"), "deny", "deny"},
 			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "run_shell_command", shell("ls"), "allow", "allow"},
 			{geminiEngine + " should return ALLOW for other tools in YOLO mode", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "allow", "allow"},
@@ -332,7 +334,7 @@ priority = 100
 	},
 	{
 		name: "yolo, a command prefix allowed",
-		opts: GeminiOptions{ApprovalMode: "yolo", NoDefaults: true},
+		opts: Options{ApprovalMode: "yolo", NoDefaults: true},
 		user: `
 [[rule]]
 toolName = "run_shell_command"
@@ -340,7 +342,7 @@ commandPrefix = "ls"
 decision = "allow"
 priority = 1
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiEngineSrc + " checkShellCommand (yolo: parsing failed for restricted rule, forcing DENY)", "run_shell_command", shell("ls ("), "deny", "deny"},
 			{geminiEngine + " should return ALLOW in YOLO mode by default when no rules match", "run_shell_command", shell("ls -la"), "allow", "allow"},
 			{geminiEngine + " should return ALLOW in YOLO mode by default when no rules match", "run_shell_command", shell("make"), "allow", "allow"},
@@ -348,8 +350,8 @@ priority = 1
 	},
 	{
 		name: "plan",
-		opts: GeminiOptions{ApprovalMode: "plan"},
-		rows: []importRow{
+		opts: Options{ApprovalMode: "plan"},
+		rows: []importertest.Row{
 			{geminiEngine + " should allow activate_skill but deny shell commands in Plan Mode", "run_shell_command", shell("ls"), "deny", "deny"},
 			{geminiEngine + " should deny enter_plan_mode when already in PLAN mode", "enter_plan_mode", nil, "deny", "deny"},
 			{geminiDefaults + "/plan.toml (source code is not written in plan mode)", "write_file", map[string]any{"file_path": "src/main.go", "content": "x"}, "deny", "deny"},
@@ -360,8 +362,8 @@ priority = 1
 	},
 	{
 		name: "autoEdit",
-		opts: GeminiOptions{ApprovalMode: "autoEdit"},
-		rows: []importRow{
+		opts: Options{ApprovalMode: "autoEdit"},
+		rows: []importertest.Row{
 			{geminiDocs + " (Approval modes: autoEdit allows some write tools)", "write_file", map[string]any{"file_path": "/ws/a.txt", "content": "x"}, "allow", "allow"},
 			{geminiDefaults + "/write.toml (the shell still asks)", "run_shell_command", shell("make"), "ask", "ask"},
 		},
@@ -374,7 +376,7 @@ toolName = "codebase_investigator"
 decision = "deny"
 priority = 500
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiDocs + " (Special syntax for subagents)", "invoke_agent", agent("codebase_investigator"), "deny", "deny"},
 			{geminiEngine + " should match subagent name as alias for invoke_agent", "invoke_agent", agent("generalist"), "allow", "allow"},
 		},
@@ -394,7 +396,7 @@ toolName = "search_file_content"
 decision = "deny"
 priority = 100
 `,
-		rows: []importRow{
+		rows: []importertest.Row{
 			{geminiDocs + " (Priority system and tiers: admin policies always override user policies)", "run_shell_command", shell("curl example.com"), "deny", "deny"},
 			{geminiDocs + " (Priority system and tiers)", "run_shell_command", shell("ls"), "allow", "allow"},
 			{geminiEngine + " should match current tool call against legacy tool name rules", "grep_search", map[string]any{"pattern": "x"}, "deny", "deny"},
@@ -423,16 +425,16 @@ func geminiDeclared() []any {
 func TestGeminiImportDecidesAsDocumented(t *testing.T) {
 	t.Parallel()
 	for _, p := range geminiPolicies {
-		var files []File
+		var files []importer.File
 		if p.user != "" {
-			files = append(files, File{Name: "user.toml", Data: []byte(p.user)})
+			files = append(files, importer.File{Name: "user.toml", Data: []byte(p.user)})
 		}
 		opts := p.opts
 		if p.admin != "" {
-			opts.Admin = []File{{Name: "admin.toml", Data: []byte(p.admin)}}
+			opts.Admin = []importer.File{{Name: "admin.toml", Data: []byte(p.admin)}}
 		}
-		res, err := Gemini(files, opts)
+		res, err := Import(files, opts)
 		require.NoError(t, err, p.name)
-		holdImported(t, p.name, res.Overlay, map[string]any{"declared": geminiDeclared(), "workspace": map[string]any{"root": "/ws"}}, p.rows)
+		importertest.Hold(t, p.name, res.Overlay, map[string]any{"declared": geminiDeclared(), "workspace": map[string]any{"root": "/ws"}}, p.rows)
 	}
 }

@@ -1,58 +1,22 @@
-package importer
+package claudecode
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/tooleval/tooleval/engine"
 )
 
 // The round trips of the importers: a runtime's rules imported, then
 // calls decided by an engine under the overlay and held to what the
 // runtime's documentation or tests say it does (or stricter, as noted).
 
-// importRow is one call under an imported overlay: what the runtime's
-// documentation or tests say it does (runtime: allow, ask or deny) and
-// what tooleval decides under the overlay (want: the same, or the
-// stricter outcome the importer notes).
-type importRow struct {
-	source  string // where the runtime's verdict is documented
-	tool    string
-	args    map[string]any
-	runtime string
-	want    string
-}
-
 // claudeRow is a call under imported Claude Code settings.
-type claudeRow = importRow
-
-// holdImported decides the rows' calls in one request (declared tools,
-// workspace) through an engine with the overlay, and holds each to its
-// want, never looser than the runtime.
-func holdImported(t *testing.T, name string, overlay map[string]any, request map[string]any, rows []importRow) {
-	t.Helper()
-	ctx := context.Background()
-	e, err := engine.New(ctx, engine.WithConfig(engine.Config(overlay)))
-	require.NoError(t, err, name)
-	calls := []any{}
-	for i, r := range rows {
-		calls = append(calls, map[string]any{"id": fmt.Sprint(i), "name": r.tool, "args": r.args})
-	}
-	request["calls"] = calls
-	d, err := e.Decide(ctx, request)
-	require.NoError(t, err, name)
-	require.Empty(t, d.Errors, "%s: the imported overlay is valid", name)
-	for i, r := range rows {
-		got := string(d.Decisions[i].Outcome)
-		require.Equal(t, r.want, got, "%s: %s %v (%s): %s", name, r.tool, r.args, r.source, d.Decisions[i].Message)
-		require.GreaterOrEqual(t, strictness[got], strictness[r.runtime], "%s: %s %v is looser than the runtime (%s)", name, r.tool, r.args, r.source)
-	}
-}
+type claudeRow = importertest.Row
 
 const (
 	permissionsPage = "code.claude.com/docs/en/permissions"
@@ -156,10 +120,6 @@ var claudeSettingsRows = []struct {
 	},
 }
 
-// strictness orders outcomes: a tooleval outcome may be stricter than
-// Claude Code's, never looser.
-var strictness = map[string]int{"allow": 0, "ask": 1, "deny": 2}
-
 // claudeAnchoring: Read and Edit rules are gitignore patterns
 // (permissionsPage, "Read and Edit": /path from the project root, path
 // and ./path from the current directory, both the workspace root here);
@@ -209,11 +169,11 @@ func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
 	t.Parallel()
 	tools := []string{"Bash", "Read", "Grep", "Edit", "Write", "MultiEdit", "NotebookEdit", "WebFetch", "WebSearch", "mcp__github__get_issue"}
 	for _, s := range append(claudeSettingsRows, claudeAnchoring...) {
-		var files []File
+		var files []importer.File
 		for i, f := range s.files {
-			files = append(files, File{Name: fmt.Sprintf("settings%d.json", i), Data: []byte(f)})
+			files = append(files, importer.File{Name: fmt.Sprintf("settings%d.json", i), Data: []byte(f)})
 		}
-		res, err := ClaudeCode(files)
+		res, err := Import(files)
 		require.NoError(t, err, s.name)
 		declared := []any{}
 		for _, name := range tools {
@@ -223,7 +183,7 @@ func TestClaudeCodeImportDecidesAsDocumented(t *testing.T) {
 			}
 			declared = append(declared, map[string]any{"name": name})
 		}
-		holdImported(t, s.name, res.Overlay, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}}, s.rows)
+		importertest.Hold(t, s.name, res.Overlay, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}}, s.rows)
 	}
 }
 
@@ -250,20 +210,8 @@ func TestClaudeCodeImportIsAlwaysValid(t *testing.T) {
 	for _, mode := range []string{"default", "dontAsk", "acceptEdits", "bypassPermissions"} {
 		settings, err := json.Marshal(map[string]any{"permissions": map[string]any{"defaultMode": mode, "allow": rules, "ask": rules, "deny": rules}})
 		require.NoError(t, err)
-		res, err := ClaudeCode([]File{{Name: "s.json", Data: settings}})
+		res, err := Import([]importer.File{{Name: "s.json", Data: settings}})
 		require.NoError(t, err, mode)
-		requireValidOverlay(t, mode, res.Overlay)
+		importertest.RequireValid(t, mode, res.Overlay)
 	}
-}
-
-// requireValidOverlay: the configuration check of an engine with the
-// overlay reports no error (a carried example that fails would be one).
-func requireValidOverlay(t *testing.T, name string, overlay map[string]any) {
-	t.Helper()
-	ctx := context.Background()
-	e, err := engine.New(ctx, engine.WithConfig(engine.Config(overlay)))
-	require.NoError(t, err, name)
-	report, err := e.Check(ctx, nil)
-	require.NoError(t, err, name)
-	require.Empty(t, report.Errors, "%s: the overlay has errors", name)
 }

@@ -1,4 +1,7 @@
-package importer
+// Package gemini imports Gemini CLI's policy files (TOML, of the user and
+// admin tiers, with Gemini's default policies) into a tooleval
+// configuration overlay (docs/import.md, "Gemini CLI").
+package gemini
 
 import (
 	"fmt"
@@ -6,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tooleval/tooleval/internal/importer"
 )
 
 // Gemini CLI's policy engine (docs/import.md, "Gemini CLI"), from its
@@ -31,8 +36,8 @@ import (
 // that decide otherwise, so that an allow of higher priority narrows a
 // lower deny exactly.
 
-// GeminiOptions are the settings of the Gemini CLI run an import mirrors.
-type GeminiOptions struct {
+// Options are the settings of the Gemini CLI run an import mirrors.
+type Options struct {
 	// ApprovalMode is Gemini's approval mode: "default" (when empty),
 	// "autoEdit", "plan" or "yolo". A rule with modes applies in those
 	// only.
@@ -42,7 +47,7 @@ type GeminiOptions struct {
 	// Admin are policy files of the admin tier (Gemini's system policy
 	// directory and --admin-policy); the files given to Gemini are of the
 	// user tier.
-	Admin []File
+	Admin []importer.File
 	// NoDefaults leaves out the policies Gemini CLI ships (tier 1).
 	NoDefaults bool
 }
@@ -54,8 +59,8 @@ const (
 	geminiAdminTier   = 5
 )
 
-// GeminiShellTool is Gemini CLI's shell tool; its command is `command`.
-const GeminiShellTool = "run_shell_command"
+// ShellTool is Gemini CLI's shell tool; its command is `command`.
+const ShellTool = "run_shell_command"
 
 // geminiAgentTool is the tool that runs a sub-agent: a rule naming the
 // sub-agent (its agent_name) applies to it.
@@ -65,7 +70,7 @@ const geminiAgentTool = "invoke_agent"
 // packages/core/src/tools/tool-names.ts), named in the overlay's
 // builtin_tools.
 var geminiTools = []string{
-	"glob", "write_todos", "write_file", "google_web_search", "web_fetch", "replace", GeminiShellTool,
+	"glob", "write_todos", "write_file", "google_web_search", "web_fetch", "replace", ShellTool,
 	"grep_search", "read_many_files", "read_file", "list_directory", "activate_skill", "ask_user",
 	"tracker_create_task", "tracker_update_task", "tracker_get_task", "tracker_list_tasks",
 	"tracker_add_dependency", "tracker_visualize", "get_internal_docs", "enter_plan_mode",
@@ -84,11 +89,11 @@ var geminiLegacyNames = map[string]string{"search_file_content": "grep_search"}
 // discovers by command (discovered_tool_NAME) and every MCP tool.
 var geminiEveryTool = slices.Concat(geminiTools, []string{"search_file_content", geminiDiscoveredTools, "mcp__*"})
 
-// GeminiPreset is the preset the overlay selects (docs/presets.md,
+// Preset is the preset the overlay selects (docs/presets.md,
 // gemini_cli): Gemini CLI's tool names, where run_shell_command keeps its
 // command (rule_arguments), which argument of which tool is a path, and
 // what a sub-agent may not call (invoke_agent, update_topic).
-const GeminiPreset = "gemini_cli"
+const Preset = "gemini_cli"
 
 var geminiModes = []string{"default", "autoEdit", "plan", "yolo"}
 
@@ -111,21 +116,21 @@ type geminiRule struct {
 	notes       []string        // said when the rule is in force
 }
 
-// Gemini imports Gemini CLI policy files of the user tier (and
+// Import imports Gemini CLI policy files of the user tier (and
 // opts.Admin of the admin tier), in the order Gemini loads them, with
 // Gemini's default policies unless opts.NoDefaults.
-func Gemini(files []File, opts GeminiOptions) (Result, error) {
+func Import(files []importer.File, opts Options) (importer.Result, error) {
 	mode := opts.ApprovalMode
 	if mode == "" {
 		mode = "default"
 	}
 	if !slices.Contains(geminiModes, mode) {
-		return Result{}, fmt.Errorf("approval mode %q: Gemini CLI's are default, autoEdit, plan and yolo", mode)
+		return importer.Result{}, fmt.Errorf("approval mode %q: Gemini CLI's are default, autoEdit, plan and yolo", mode)
 	}
 	var rules []geminiRule
-	var notes []Note
-	places, read := notePlaces{}, 0 // read: the files read so far, in Gemini's order
-	load := func(fs []File, tier int) error {
+	var notes []importer.Note
+	places, read := importer.NotePlaces{}, 0 // read: the files read so far, in Gemini's order
+	load := func(fs []importer.File, tier int) error {
 		for _, f := range fs {
 			got, fileNotes, err := readGeminiPolicy(f, tier, places, read)
 			read++
@@ -138,14 +143,14 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 		return nil
 	}
 	if err := load(opts.Admin, geminiAdminTier); err != nil {
-		return Result{}, err
+		return importer.Result{}, err
 	}
 	if err := load(files, geminiUserTier); err != nil {
-		return Result{}, err
+		return importer.Result{}, err
 	}
 	if !opts.NoDefaults {
 		if err := load(geminiDefaultPolicies(), geminiDefaultTier); err != nil {
-			return Result{}, fmt.Errorf("gemini default policies: %w", err)
+			return importer.Result{}, fmt.Errorf("gemini default policies: %w", err)
 		}
 	}
 	// the rules in force, highest priority first (stable: the first
@@ -161,7 +166,7 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 		}
 	}
 	if asked {
-		notes = append(notes, Note{"--headless", "Gemini CLI refuses what it would ask about when it runs non-interactively: its ask_user rules are carried as deny rules"})
+		notes = append(notes, importer.Note{Location: "--headless", Text: "Gemini CLI refuses what it would ask about when it runs non-interactively: its ask_user rules are carried as deny rules"})
 	}
 	sort.SliceStable(active, func(i, j int) bool { return active[i].rank > active[j].rank })
 
@@ -190,32 +195,32 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 	}
 	for i, r := range active {
 		for _, n := range r.notes {
-			b.notes = append(b.notes, Note{r.location, n})
+			b.notes = append(b.notes, importer.Note{Location: r.location, Text: n})
 		}
 		switch {
 		case r.decision == "allow":
 			exact := b.exact(r, true)
 			for _, e := range exact {
-				b.allow.add(e)
+				b.allow.Add(e)
 			}
-			if shellAllowAt == len(active) && r.prefix == nil && slices.Contains(exact, any(GeminiShellTool)) {
+			if shellAllowAt == len(active) && r.prefix == nil && slices.Contains(exact, any(ShellTool)) {
 				shellAllow, shellAllowAt = &r, i
 			}
 		case r.subagent != "":
-			into := map[string]*entryList{"deny": &b.subDeny, "ask_user": &b.subAsk}[r.decision]
+			into := map[string]*importer.EntryList{"deny": &b.subDeny, "ask_user": &b.subAsk}[r.decision]
 			for _, e := range b.widened(r, active[:i]) {
-				into.add(e)
+				into.Add(e)
 			}
 		default:
-			into := map[string]*entryList{"deny": &b.deny, "ask_user": &b.ask}[r.decision]
+			into := map[string]*importer.EntryList{"deny": &b.deny, "ask_user": &b.ask}[r.decision]
 			for _, e := range b.widened(r, active[:i]) {
-				into.add(e)
+				into.Add(e)
 			}
 			if r.decision == "ask_user" && fallback == "deny" {
 				// a call an ask rule matches is asked about, not refused
 				// as one the allow list does not hold
 				for _, e := range b.exact(r, false) {
-					b.allow.add(e)
+					b.allow.Add(e)
 				}
 			}
 		}
@@ -227,20 +232,20 @@ func Gemini(files []File, opts GeminiOptions) (Result, error) {
 		b.yoloParseGuards(active)
 	}
 	b.protections(opts.Headless)
-	tools := map[string]any{"deny": b.deny.list(), "ask": b.ask.list()}
+	tools := map[string]any{"deny": b.deny.List(), "ask": b.ask.List()}
 	switch fallback {
 	case "allow":
 		tools["allow"] = nil
 	case "deny":
-		tools["allow"], tools["otherwise"] = b.allow.list(), "deny"
+		tools["allow"], tools["otherwise"] = b.allow.List(), "deny"
 	default:
-		tools["allow"], tools["otherwise"] = b.allow.list(), "ask"
+		tools["allow"], tools["otherwise"] = b.allow.List(), "ask"
 	}
-	overlay := map[string]any{"preset": GeminiPreset, "builtin_tools": geminiBuiltinTools(), "tools": tools}
-	if len(b.subDeny.items) > 0 || len(b.subAsk.items) > 0 {
-		overlay["subagents"] = map[string]any{"deny": b.subDeny.list(), "ask": b.subAsk.list()}
+	overlay := map[string]any{"preset": Preset, "builtin_tools": geminiBuiltinTools(), "tools": tools}
+	if b.subDeny.Len() > 0 || b.subAsk.Len() > 0 {
+		overlay["subagents"] = map[string]any{"deny": b.subDeny.List(), "ask": b.subAsk.List()}
 	}
-	return result(overlay, places.inFileOrder(uniqueNotes(b.notes))), nil
+	return importer.NewResult(overlay, places.InFileOrder(uniqueNotes(b.notes))), nil
 }
 
 // applies: the rule is in force in this mode and run.

@@ -1,8 +1,10 @@
-package importer
+package codex
 
 import (
 	"encoding/json"
 	"errors"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"strings"
 	"testing"
 
@@ -10,15 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func codexImport(t *testing.T, rules, policy string) Result {
+func codexImport(t *testing.T, rules, policy string) importer.Result {
 	t.Helper()
-	res, err := Codex([]File{{Name: "r.rules", Data: []byte(rules)}}, CodexOptions{ApprovalPolicy: policy})
+	res, err := Import([]importer.File{{Name: "r.rules", Data: []byte(rules)}}, Options{ApprovalPolicy: policy})
 	require.NoError(t, err, rules)
 	return res
 }
 
 // the command entries of list for one shell tool (shell), as JSON
-func shellEntries(t *testing.T, res Result, list string) string {
+func shellEntries(t *testing.T, res importer.Result, list string) string {
 	t.Helper()
 	var out []any
 	entries, _ := res.Overlay["tools"].(map[string]any)[list].([]any)
@@ -100,7 +102,7 @@ func TestCodexExpansionIsBounded(t *testing.T) {
 func TestCodexApprovalPolicies(t *testing.T) {
 	rules := `prefix_rule(pattern = ["ls"])
 prefix_rule(pattern = ["gh"], decision = "prompt")`
-	tools := func(res Result) map[string]any { return res.Overlay["tools"].(map[string]any) }
+	tools := func(res importer.Result) map[string]any { return res.Overlay["tools"].(map[string]any) }
 
 	untrusted := tools(codexImport(t, rules, ""))
 	assert.Equal(t, "ask", untrusted["otherwise"])
@@ -130,7 +132,7 @@ prefix_rule(pattern = ["gh"], decision = "prompt")`
 	assert.Contains(t, never["deny"], map[string]any{"tool": "shell", "command_prefix": "rm"})
 	assert.Contains(t, never["deny"], escalation)
 
-	_, err := Codex(nil, CodexOptions{ApprovalPolicy: "sometimes"})
+	_, err := Import(nil, Options{ApprovalPolicy: "sometimes"})
 	assert.ErrorContains(t, err, "untrusted, on-request, on-failure and never")
 }
 
@@ -152,8 +154,8 @@ func TestCodexInvalidRules(t *testing.T) {
 		{`while True: pass`, "too many steps"},
 	} {
 		t.Run(tc.rules, func(t *testing.T) {
-			_, err := Codex([]File{{Name: "r.rules", Data: []byte(tc.rules)}}, CodexOptions{})
-			require.ErrorIs(t, err, ErrInvalid)
+			_, err := Import([]importer.File{{Name: "r.rules", Data: []byte(tc.rules)}}, Options{})
+			require.ErrorIs(t, err, importer.ErrInvalid)
 			assert.ErrorContains(t, err, "r.rules")
 			assert.ErrorContains(t, err, tc.want)
 		})
@@ -198,9 +200,9 @@ func TestCodexRefusesWhatCodexRefuses(t *testing.T) {
 		`host_executable(name = "git", paths = [1])`,
 	} {
 		t.Run(rules, func(t *testing.T) {
-			_, err := Codex([]File{{Name: "r.rules", Data: []byte("prefix_rule(pattern = [\"git\"])\n" + rules)}}, CodexOptions{})
+			_, err := Import([]importer.File{{Name: "r.rules", Data: []byte("prefix_rule(pattern = [\"git\"])\n" + rules)}}, Options{})
 			require.Error(t, err)
-			assert.True(t, errors.Is(err, ErrInvalid), "%v", err)
+			assert.True(t, errors.Is(err, importer.ErrInvalid), "%v", err)
 			assert.Contains(t, err.Error(), "r.rules:2")
 		})
 	}
@@ -215,8 +217,8 @@ func TestCodexRefusesUnknownCalls(t *testing.T) {
 		`prefix_rule(pattern = ["git"], decison = "forbidden")`: `unexpected keyword argument "decison" (did you mean decision?)`,
 		`prefx_rule(pattern = ["git"])`:                         "undefined: prefx_rule",
 	} {
-		_, err := Codex([]File{{Name: "r.rules", Data: []byte(rules)}}, CodexOptions{})
-		require.ErrorIs(t, err, ErrInvalid)
+		_, err := Import([]importer.File{{Name: "r.rules", Data: []byte(rules)}}, Options{})
+		require.ErrorIs(t, err, importer.ErrInvalid)
 		assert.Contains(t, err.Error(), says)
 	}
 }
@@ -226,10 +228,10 @@ func TestCodexNoRules(t *testing.T) {
 	t.Parallel()
 	for _, rules := range []string{"# none yet\n", `network_rule(host = "api.github.com", protocol = "https", decision = "allow")`} {
 		res := codexImport(t, rules, "untrusted")
-		requireNoted(t, res.Notes, []noted{{"r.rules", "no prefix_rule calls"}}, nil)
+		importertest.RequireNoted(t, res.Notes, []importertest.Noted{{"r.rules", "no prefix_rule calls"}}, nil)
 	}
 	res := codexImport(t, `prefix_rule(pattern = ["git"])`, "untrusted")
-	requireNoted(t, res.Notes, nil, []string{"r.rules"})
+	importertest.RequireNoted(t, res.Notes, nil, []string{"r.rules"})
 }
 
 // Codex rules name commands, never a tool: no overlay names an MCP
@@ -239,6 +241,6 @@ func TestCodexDeclaresNoMCPServers(t *testing.T) {
 	for _, policy := range []string{"untrusted", "on-request", "on-failure", "never"} {
 		res := codexImport(t, `prefix_rule(pattern = ["mcp__github__get_issue"], decision = "forbidden")`+"\n"+
 			`prefix_rule(pattern = ["git", "status"])`, policy)
-		requireServersDeclared(t, res.Overlay)
+		importertest.RequireServersDeclared(t, res.Overlay)
 	}
 }

@@ -1,4 +1,7 @@
-package importer
+// Package claudecode imports Claude Code's permission settings
+// (settings.json files: permissions.allow, ask, deny, defaultMode) into a
+// tooleval configuration overlay (docs/import.md, "Claude Code").
+package claudecode
 
 import (
 	"bytes"
@@ -7,6 +10,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/tooleval/tooleval/internal/importer"
 )
 
 // Claude Code's permission settings, as its public documentation gives
@@ -101,31 +106,31 @@ var claudeRuleSyntax = regexp.MustCompile(`^([^\s()]+)(?:\((.*)\))?$`)
 // name is lower-case ASCII, which no other spelling folds onto.
 var claudeMCPExact = regexp.MustCompile(`^mcp__[a-z0-9_-]+(__[a-z0-9_-]*\*?)?$`)
 
-// ClaudeCode imports Claude Code settings files, given lowest precedence
+// Import imports Claude Code settings files, given lowest precedence
 // first (user, project, local, managed), into a configuration overlay.
-func ClaudeCode(files []File) (Result, error) {
+func Import(files []importer.File) (importer.Result, error) {
 	var allow, ask, deny []claudeRule
 	mode, modeAt := "default", ""
 	disableBypass := false
-	var notes []Note
-	places := notePlaces{}
+	var notes []importer.Note
+	places := importer.NotePlaces{}
 	for i, f := range files {
 		var s claudeSettings
 		dec := json.NewDecoder(bytes.NewReader(f.Data))
 		if err := dec.Decode(&s); err != nil {
-			return Result{}, invalid(f.Name, "a settings file is a JSON object (%v)", err)
+			return importer.Result{}, importer.Invalid(f.Name, "a settings file is a JSON object (%v)", err)
 		}
 		if dec.More() {
-			return Result{}, invalid(f.Name, "a settings file is one JSON object")
+			return importer.Result{}, importer.Invalid(f.Name, "a settings file is one JSON object")
 		}
-		places.jsonPlaces(i, f.Name, f.Data)
+		places.JSONPlaces(i, f.Name, f.Data)
 		rules := 0
 		if s.Permissions != nil {
 			rules = len(s.Permissions.Allow) + len(s.Permissions.Ask) + len(s.Permissions.Deny)
 		}
 		notes = append(notes, claudeUnknownKeys(f, rules)...)
 		if len(s.Hooks) > 0 && string(s.Hooks) != "null" && string(s.Hooks) != "{}" {
-			notes = append(notes, Note{f.Name + ": hooks", "not carried: a PreToolUse hook's decisions are its own; keep the hook in the runtime"})
+			notes = append(notes, importer.Note{Location: f.Name + ": hooks", Text: "not carried: a PreToolUse hook's decisions are its own; keep the hook in the runtime"})
 		}
 		p := s.Permissions
 		if p == nil {
@@ -139,7 +144,7 @@ func ClaudeCode(files []File) (Result, error) {
 			for i, r := range list.rules {
 				at := fmt.Sprintf("%s: permissions.%s[%d]", f.Name, list.name, i)
 				if !claudeRuleSyntax.MatchString(r) {
-					return Result{}, invalid(at, "%q is not a rule (Tool or Tool(specifier))", r)
+					return importer.Result{}, importer.Invalid(at, "%q is not a rule (Tool or Tool(specifier))", r)
 				}
 				*list.into = append(*list.into, claudeRule{r, at})
 			}
@@ -151,20 +156,20 @@ func ClaudeCode(files []File) (Result, error) {
 			disableBypass = true
 		}
 		if len(p.AdditionalDirectories) > 0 {
-			notes = append(notes, Note{f.Name + ": permissions.additionalDirectories",
-				"not carried: directories are the request's workspace (workspace.read_roots), which the runtime sends; none is added"})
+			notes = append(notes, importer.Note{Location: f.Name + ": permissions.additionalDirectories",
+				Text: "not carried: directories are the request's workspace (workspace.read_roots), which the runtime sends; none is added"})
 		}
 	}
 
 	m, err := claudeModeOf(mode, modeAt, disableBypass, &notes)
 	if err != nil {
-		return Result{}, err
+		return importer.Result{}, err
 	}
-	var allowList, askList, denyList entryList
+	var allowList, askList, denyList importer.EntryList
 	deniedNames := map[string]bool{}
 	for _, r := range deny {
 		for _, e := range claudeEntries(r, "deny", &notes) {
-			denyList.add(e)
+			denyList.Add(e)
 			if name, ok := e.(string); ok {
 				deniedNames[name] = true
 			}
@@ -174,32 +179,32 @@ func ClaudeCode(files []File) (Result, error) {
 		into := &askList
 		if m.asksAreDenied {
 			into = &denyList
-			notes = append(notes, Note{r.location, fmt.Sprintf("%s: dontAsk denies what would be asked: carried as a deny rule", r.text)})
+			notes = append(notes, importer.Note{Location: r.location, Text: fmt.Sprintf("%s: dontAsk denies what would be asked: carried as a deny rule", r.text)})
 		}
 		for _, e := range claudeEntries(r, "ask", &notes) {
-			into.add(e)
+			into.Add(e)
 		}
 	}
 	if !m.allowAll {
 		for _, name := range claudePermissionFree {
 			if !deniedNames[name] {
-				allowList.add(name)
+				allowList.Add(name)
 			}
 		}
 		if m.acceptEdits {
 			for _, name := range claudeEditTools {
 				if !deniedNames[name] {
-					allowList.add(name)
+					allowList.Add(name)
 				}
 			}
 		}
 		for _, r := range allow {
 			if m.readOnly {
-				notes = append(notes, Note{r.location, fmt.Sprintf("%s: plan mode runs read-only tools only: not carried", r.text)})
+				notes = append(notes, importer.Note{Location: r.location, Text: fmt.Sprintf("%s: plan mode runs read-only tools only: not carried", r.text)})
 				continue
 			}
 			for _, e := range claudeEntries(r, "allow", &notes) {
-				allowList.add(e)
+				allowList.Add(e)
 			}
 		}
 	}
@@ -211,25 +216,25 @@ func ClaudeCode(files []File) (Result, error) {
 		}
 		for _, t := range claudeEditTools {
 			for _, p := range claudeProtectedPaths {
-				into.add(map[string]any{"tool": t, "path": p})
+				into.Add(map[string]any{"tool": t, "path": p})
 			}
 		}
 	}
 	if at := firstReadRule(slices.Concat(deny, ask)); at != "" {
-		notes = append(notes, Note{at, "Read rules with a path apply to Read, Grep and LSP here, on the paths they name: Glob (files named by a pattern) and a Grep over a directory that holds the file escape them; deny Glob or Grep by name if that matters"})
+		notes = append(notes, importer.Note{Location: at, Text: "Read rules with a path apply to Read, Grep and LSP here, on the paths they name: Glob (files named by a pattern) and a Grep over a directory that holds the file escape them; deny Glob or Grep by name if that matters"})
 	}
 
 	tools := map[string]any{
-		"deny":      denyList.list(),
-		"ask":       askList.list(),
+		"deny":      denyList.List(),
+		"ask":       askList.List(),
 		"otherwise": m.otherwise,
 	}
 	if m.allowAll {
 		tools["allow"] = nil
 	} else {
-		tools["allow"] = allowList.list()
+		tools["allow"] = allowList.List()
 	}
-	return result(map[string]any{"preset": "claude_code", "tools": tools}, places.inFileOrder(notes)), nil
+	return importer.NewResult(map[string]any{"preset": "claude_code", "tools": tools}, places.InFileOrder(notes)), nil
 }
 
 // claudeMode is what a permission mode makes of the overlay.
@@ -241,30 +246,30 @@ type claudeMode struct {
 	otherwise     string // what a call no rule allows gets
 }
 
-func claudeModeOf(mode, at string, disableBypass bool, notes *[]Note) (claudeMode, error) {
+func claudeModeOf(mode, at string, disableBypass bool, notes *[]importer.Note) (claudeMode, error) {
 	switch mode {
 	case "default", "manual":
 		return claudeMode{otherwise: "ask"}, nil
 	case "acceptEdits":
-		*notes = append(*notes, Note{at, "acceptEdits: file edits run without asking (not in protected paths); its filesystem commands (mkdir, touch, mv, cp, etc.) are asked about, since tooleval cannot tell that their paths stay in the working directory; edits outside the workspace are refused by the workspace rules"})
+		*notes = append(*notes, importer.Note{Location: at, Text: "acceptEdits: file edits run without asking (not in protected paths); its filesystem commands (mkdir, touch, mv, cp, etc.) are asked about, since tooleval cannot tell that their paths stay in the working directory; edits outside the workspace are refused by the workspace rules"})
 		return claudeMode{acceptEdits: true, otherwise: "ask"}, nil
 	case "plan":
-		*notes = append(*notes, Note{at, "plan: read-only tools run, everything else is refused (read-only shell commands too: tooleval cannot tell them)"})
+		*notes = append(*notes, importer.Note{Location: at, Text: "plan: read-only tools run, everything else is refused (read-only shell commands too: tooleval cannot tell them)"})
 		return claudeMode{readOnly: true, otherwise: "deny"}, nil
 	case "dontAsk":
 		return claudeMode{asksAreDenied: true, otherwise: "deny"}, nil
 	case "auto":
-		*notes = append(*notes, Note{at, "auto: its classifier cannot be carried; read as default (what no rule allows is asked about)"})
+		*notes = append(*notes, importer.Note{Location: at, Text: "auto: its classifier cannot be carried; read as default (what no rule allows is asked about)"})
 		return claudeMode{otherwise: "ask"}, nil
 	case "bypassPermissions":
 		if disableBypass {
-			*notes = append(*notes, Note{at, "bypassPermissions is disabled (disableBypassPermissionsMode): read as default"})
+			*notes = append(*notes, importer.Note{Location: at, Text: "bypassPermissions is disabled (disableBypassPermissionsMode): read as default"})
 			return claudeMode{otherwise: "ask"}, nil
 		}
-		*notes = append(*notes, Note{at, "bypassPermissions: every tool runs, but deny and ask rules still apply (the stricter reading)"})
+		*notes = append(*notes, importer.Note{Location: at, Text: "bypassPermissions: every tool runs, but deny and ask rules still apply (the stricter reading)"})
 		return claudeMode{allowAll: true, otherwise: "deny"}, nil
 	}
-	return claudeMode{}, invalid(at, "%q is not a permission mode (default, acceptEdits, plan, auto, dontAsk, bypassPermissions)", mode)
+	return claudeMode{}, importer.Invalid(at, "%q is not a permission mode (default, acceptEdits, plan, auto, dontAsk, bypassPermissions)", mode)
 }
 
 // firstReadRule is the location of the first Read rule with a
@@ -282,11 +287,11 @@ func firstReadRule(rules []claudeRule) string {
 // ask or deny). What tooleval cannot express exactly is carried in its
 // stricter reading: an allow is dropped or narrowed, a deny or ask
 // widened, with a note.
-func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
+func claudeEntries(r claudeRule, list string, notes *[]importer.Note) []any {
 	m := claudeRuleSyntax.FindStringSubmatch(r.text)
 	tool, spec, hasSpec := m[1], m[2], strings.Contains(r.text, "(")
 	note := func(format string, args ...any) {
-		*notes = append(*notes, Note{r.location, r.text + ": " + fmt.Sprintf(format, args...)})
+		*notes = append(*notes, importer.Note{Location: r.location, Text: r.text + ": " + fmt.Sprintf(format, args...)})
 	}
 	if strings.HasPrefix(tool, "mcp__") {
 		server, _, _ := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
@@ -323,9 +328,9 @@ func claudeEntries(r claudeRule, list string, notes *[]Note) []any {
 		}
 		switch tool { // the rule covers every tool it applies to
 		case "Edit":
-			return toAny(claudeEditTools)
+			return importer.AnyList(claudeEditTools)
 		case "Read":
-			return toAny(append(slices.Clone(claudeReadTools), "Glob"))
+			return importer.AnyList(append(slices.Clone(claudeReadTools), "Glob"))
 		}
 		return []any{tool}
 	}
@@ -383,14 +388,6 @@ var (
 	claudeWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
 )
 
-func toAny(names []string) []any {
-	out := make([]any, len(names))
-	for i, n := range names {
-		out[i] = n
-	}
-	return out
-}
-
 // claudeToolName is a rule's tool as a list entry: MCP server rules
 // (mcp__server, which in Claude Code matches every tool of the server)
 // become mcp__server__*.
@@ -414,7 +411,7 @@ func claudeBash(tool, spec, list string, note func(string, ...any), unexpressibl
 		return unexpressible("a command longer than tooleval reads in a rule")
 	}
 	if first := strings.Fields(strings.TrimSuffix(spec, ":*")); list == "allow" && len(first) > 0 &&
-		shellWrappers[first[0][strings.LastIndex(first[0], "/")+1:]] {
+		importer.IsShellWrapper(first[0][strings.LastIndex(first[0], "/")+1:]) {
 		return unexpressible("a command run by a wrapper (sudo, env, sh ...), whose words are not the command that runs")
 	}
 	prefix, isPrefix := strings.CutSuffix(spec, ":*")

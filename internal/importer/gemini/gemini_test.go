@@ -1,9 +1,12 @@
-package importer
+package gemini
 
 import (
 	"encoding/json"
 	"errors"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,20 +15,20 @@ import (
 
 // The most exceptions a rule carries is the policy's.
 func TestShapeMaxEntriesIsThePolicys(t *testing.T) {
-	assert.Equal(t, json.Number(strconv.Itoa(shapeMaxEntries)), policyValue(t, "data.tooleval.shape.max_entries"))
+	assert.Equal(t, json.Number(strconv.Itoa(shapeMaxEntries)), importertest.PolicyValue(t, "data.tooleval.shape.max_entries"))
 }
 
-func geminiImport(t *testing.T, policy string, opts GeminiOptions) Result {
+func geminiImport(t *testing.T, policy string, opts Options) importer.Result {
 	t.Helper()
 	opts.NoDefaults = true
-	res, err := Gemini([]File{{Name: "p.toml", Data: []byte(policy)}}, opts)
+	res, err := Import([]importer.File{{Name: "p.toml", Data: []byte(policy)}}, opts)
 	require.NoError(t, err, policy)
 	return res
 }
 
 // listJSON is an overlay list without the entries of Gemini CLI's
 // protections, which every import holds (TestGeminiProtections).
-func listJSON(t *testing.T, res Result, list string) string {
+func listJSON(t *testing.T, res importer.Result, list string) string {
 	t.Helper()
 	var p geminiBuilder
 	p.protections(false)
@@ -33,9 +36,7 @@ func listJSON(t *testing.T, res Result, list string) string {
 	out := []any{}
 	entries, _ := res.Overlay["tools"].(map[string]any)[list].([]any)
 	for _, e := range entries {
-		key, err := json.Marshal(e)
-		require.NoError(t, err)
-		if !p.ask.seen[string(key)] && !p.deny.seen[string(key)] {
+		if !p.ask.Has(e) && !p.deny.Has(e) {
 			out = append(out, e)
 		}
 	}
@@ -51,7 +52,7 @@ func listJSON(t *testing.T, res Result, list string) string {
 func TestGeminiProtections(t *testing.T) {
 	t.Parallel()
 	for _, headless := range []bool{false, true} {
-		res := geminiImport(t, "", GeminiOptions{Headless: headless, ApprovalMode: "yolo"})
+		res := geminiImport(t, "", Options{Headless: headless, ApprovalMode: "yolo"})
 		asked := map[bool]string{false: "ask", true: "deny"}[headless]
 		var got []any
 		require.NoError(t, json.Unmarshal([]byte(mustJSON(t, res.Overlay["tools"].(map[string]any)[asked])), &got))
@@ -160,7 +161,7 @@ func TestGeminiRuleForms(t *testing.T) {
 		{rule(`toolName = "read_file"` + "\n" + `decision = "deny"` + "\n" + `interactive = false`), "deny", `[]`, false},
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
-			res := geminiImport(t, tc.policy, GeminiOptions{})
+			res := geminiImport(t, tc.policy, Options{})
 			assert.JSONEq(t, tc.want, listJSON(t, res, tc.list))
 			assert.Equal(t, tc.noted, len(res.Notes) > 0, "%v", res.Notes)
 		})
@@ -219,7 +220,7 @@ priority = 5
 toolName = "glob"
 decision = "allow"
 priority = 1
-`, GeminiOptions{})
+`, Options{})
 	assert.JSONEq(t, `[
 		{"command_prefix":"git log","tool":"run_shell_command","unless":[{"command_prefix":"git status","tool":"run_shell_command"}]},
 		{"command_prefix":"git","tool":"run_shell_command","unless":[
@@ -241,11 +242,11 @@ priority = 1
 	assert.JSONEq(t, `{"deny":["read_file"],"ask":[]}`, string(sub))
 
 	// headless: ask_user is deny, and nothing asks
-	res = geminiImport(t, "[[rule]]\ntoolName = \"glob\"\ndecision = \"ask_user\"\npriority = 1\n", GeminiOptions{Headless: true})
+	res = geminiImport(t, "[[rule]]\ntoolName = \"glob\"\ndecision = \"ask_user\"\npriority = 1\n", Options{Headless: true})
 	assert.JSONEq(t, `["glob"]`, listJSON(t, res, "deny"))
 	assert.Equal(t, "deny", res.Overlay["tools"].(map[string]any)["otherwise"])
 	// yolo: what no rule matches runs
-	res = geminiImport(t, "[[rule]]\ntoolName = \"glob\"\ndecision = \"ask_user\"\npriority = 1\n", GeminiOptions{ApprovalMode: "yolo"})
+	res = geminiImport(t, "[[rule]]\ntoolName = \"glob\"\ndecision = \"ask_user\"\npriority = 1\n", Options{ApprovalMode: "yolo"})
 	assert.Nil(t, res.Overlay["tools"].(map[string]any)["allow"])
 }
 
@@ -289,14 +290,14 @@ func TestGeminiInvalidFiles(t *testing.T) {
 		{"a = {b = 1}\na.c = 2\n[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1", "dotted key"},
 		{"[[rule]]\ntoolName = \"x\"\ndecision = \"allow\"\npriority = 1\ntoolAnnotations = { a.b = 1 }", "dotted key"},
 	} {
-		_, err := Gemini([]File{{Name: "p.toml", Data: []byte(tc.policy)}}, GeminiOptions{NoDefaults: true})
+		_, err := Import([]importer.File{{Name: "p.toml", Data: []byte(tc.policy)}}, Options{NoDefaults: true})
 		require.Error(t, err, tc.policy)
-		assert.True(t, errors.Is(err, ErrInvalid), "%s: %v", tc.policy, err)
+		assert.True(t, errors.Is(err, importer.ErrInvalid), "%s: %v", tc.policy, err)
 		assert.Contains(t, err.Error(), tc.where, tc.policy)
 	}
-	_, err := Gemini(nil, GeminiOptions{ApprovalMode: "auto"})
+	_, err := Import(nil, Options{ApprovalMode: "auto"})
 	require.Error(t, err)
-	assert.False(t, errors.Is(err, ErrInvalid))
+	assert.False(t, errors.Is(err, importer.ErrInvalid))
 }
 
 // What TOML 0.5 takes reads: the refusals above do not bite on dots,
@@ -316,7 +317,7 @@ func TestGeminiTOMLItTakes(t *testing.T) {
 		"toolAnnotations = { readOnlyHint = true, \"x.y\" = \"a.b\" }\n" +
 		"[rule.safety_checker]\n" +
 		"type = \"in-process\"\n"
-	_, err := Gemini([]File{{Name: "p.toml", Data: []byte(policy)}}, GeminiOptions{NoDefaults: true})
+	_, err := Import([]importer.File{{Name: "p.toml", Data: []byte(policy)}}, Options{NoDefaults: true})
 	require.NoError(t, err)
 }
 
@@ -324,7 +325,43 @@ func TestGeminiTOMLItTakes(t *testing.T) {
 // the import.
 func TestGeminiDropsWhatGeminiDrops(t *testing.T) {
 	t.Parallel()
-	res := geminiImport(t, "[[rule]]\ntoolName = \"read_file\"\nargsPattern = '(a+)+'\ndecision = \"deny\"\npriority = 1\n", GeminiOptions{})
+	res := geminiImport(t, "[[rule]]\ntoolName = \"read_file\"\nargsPattern = '(a+)+'\ndecision = \"deny\"\npriority = 1\n", Options{})
 	assert.JSONEq(t, `[]`, listJSON(t, res, "deny"))
 	require.Len(t, res.Notes, 1)
+}
+
+// A Gemini commandRegex tooleval cannot read as Gemini does becomes a
+// deny of every shell call; the import's note names the allow rules that
+// can then never allow a call, as check's unreachable_entry does.
+func TestAnImportNamesTheAllowsItMadeUnreachable(t *testing.T) {
+	res := geminiImport(t, `
+[[rule]]
+toolName = "run_shell_command"
+commandRegex = "rm(?=\\s)"
+decision = "deny"
+priority = 100
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "npm test"
+decision = "allow"
+priority = 10
+
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "git status"
+decision = "allow"
+priority = 10
+`, Options{})
+	var found []string
+	for _, n := range res.Notes {
+		if strings.Contains(n.Text, "unreachable") {
+			found = append(found, n.String())
+		}
+	}
+	require.Len(t, found, 1, "%v", res.Notes)
+	require.Contains(t, found[0], "config.tools.deny[0]")
+	require.Contains(t, found[0], `{"command_prefix":"npm test","tool":"run_shell_command"}`)
+	require.Contains(t, found[0], `{"command_prefix":"git status","tool":"run_shell_command"}`)
+	require.Contains(t, found[0], "2 allow entries")
 }

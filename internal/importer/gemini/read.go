@@ -1,4 +1,4 @@
-package importer
+package gemini
 
 import (
 	"errors"
@@ -7,14 +7,15 @@ import (
 	"slices"
 
 	"github.com/BurntSushi/toml"
-	"github.com/tooleval/tooleval/internal/importer/geminipolicies"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/gemini/geminipolicies"
 )
 
 // uniqueNotes drops a note said again (a rule of several tool names is
 // several rules, each noted alike).
-func uniqueNotes(notes []Note) []Note {
-	seen := map[Note]bool{}
-	var out []Note
+func uniqueNotes(notes []importer.Note) []importer.Note {
+	seen := map[importer.Note]bool{}
+	var out []importer.Note
 	for _, n := range notes {
 		if !seen[n] {
 			seen[n] = true
@@ -30,20 +31,20 @@ func uniqueNotes(notes []Note) []Note {
 // range, commandPrefix on another tool) makes it not valid policy; a key
 // Gemini drops is dropped, with a note. The places of the file's rules
 // are recorded in places, as file number file.
-func readGeminiPolicy(f File, tier int, places notePlaces, file int) ([]geminiRule, []Note, error) {
+func readGeminiPolicy(f importer.File, tier int, places importer.NotePlaces, file int) ([]geminiRule, []importer.Note, error) {
 	var doc map[string]any
 	md, err := toml.Decode(string(f.Data), &doc)
 	if err != nil {
-		return nil, nil, invalid(f.Name, "not TOML: %v", err)
+		return nil, nil, importer.Invalid(f.Name, "not TOML: %v", err)
 	}
 	if err := tomlNewer(string(f.Data)); err != nil {
-		return nil, nil, invalid(f.Name, "%v", err)
+		return nil, nil, importer.Invalid(f.Name, "%v", err)
 	}
 	if err := mixedArray(doc); err != nil {
-		return nil, nil, invalid(f.Name, "%v", err)
+		return nil, nil, importer.Invalid(f.Name, "%v", err)
 	}
 	if err := tomlDates(doc); err != nil {
-		return nil, nil, invalid(f.Name, "%v", err)
+		return nil, nil, importer.Invalid(f.Name, "%v", err)
 	}
 	tables := func(key string) ([]map[string]any, error) {
 		v, ok := doc[key]
@@ -68,11 +69,11 @@ func readGeminiPolicy(f File, tier int, places notePlaces, file int) ([]geminiRu
 	}
 	ruleTables, err := tables("rule")
 	if err != nil {
-		return nil, nil, invalid(f.Name, "%v", err)
+		return nil, nil, importer.Invalid(f.Name, "%v", err)
 	}
 	checkerTables, err := tables("safety_checker")
 	if err != nil {
-		return nil, nil, invalid(f.Name, "%v", err)
+		return nil, nil, importer.Invalid(f.Name, "%v", err)
 	}
 	layout := tomlLayoutOf(md)
 	layout.places(places, file, f.Name, len(ruleTables), len(checkerTables))
@@ -81,7 +82,7 @@ func readGeminiPolicy(f File, tier int, places notePlaces, file int) ([]geminiRu
 	// and not noted, as nothing there is the user's to fix
 	userFile := tier != geminiDefaultTier
 	var rules []geminiRule
-	var notes []Note
+	var notes []importer.Note
 	if userFile {
 		notes = geminiFileNotes(f.Name, doc, len(ruleTables), len(checkerTables))
 	}
@@ -89,7 +90,7 @@ func readGeminiPolicy(f File, tier int, places notePlaces, file int) ([]geminiRu
 		at := fmt.Sprintf("%s: rule #%d", f.Name, i+1)
 		got, ruleNotes, err := readGeminiRule(t, at, tier, false)
 		if err != nil {
-			return nil, nil, invalid(at, "%v", err)
+			return nil, nil, importer.Invalid(at, "%v", err)
 		}
 		rules = append(rules, got...)
 		if userFile {
@@ -102,7 +103,7 @@ func readGeminiPolicy(f File, tier int, places notePlaces, file int) ([]geminiRu
 		at := fmt.Sprintf("%s: safety_checker #%d", f.Name, i+1)
 		got, ruleNotes, err := readGeminiRule(t, at, tier, true)
 		if err != nil {
-			return nil, nil, invalid(at, "%v", err)
+			return nil, nil, importer.Invalid(at, "%v", err)
 		}
 		rules = append(rules, got...)
 		if userFile {
@@ -117,7 +118,7 @@ func readGeminiPolicy(f File, tier int, places notePlaces, file int) ([]geminiRu
 // readGeminiRule checks one [[rule]] (or [[safety_checker]]) table
 // against Gemini's schema and expands it: one rule per tool name and
 // command prefix.
-func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]geminiRule, []Note, error) {
+func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]geminiRule, []importer.Note, error) {
 	str := func(key string) (*string, error) {
 		v, ok := t[key]
 		if !ok {
@@ -259,7 +260,7 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 	}
 	// validateShellCommandSyntax (rules only)
 	if !checker && (hasPrefix || commandRegex != nil) {
-		if nameList || names[0] != GeminiShellTool {
+		if nameList || names[0] != ShellTool {
 			return nil, nil, errors.New(`commandPrefix and commandRegex can only be used with toolName = "run_shell_command"`)
 		}
 		if argsPattern != nil {
@@ -288,7 +289,7 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 	if checker {
 		r.notes = append(r.notes, "a safety checker's verdicts are its own: carried as a deny of every call it checks (keep the checker in Gemini CLI, or leave it out here)")
 	}
-	var notes []Note
+	var notes []importer.Note
 	// buildArgsPatterns: each command prefix is a pattern of its own
 	var conds []geminiRule
 	switch {
@@ -313,7 +314,7 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 	var out []geminiRule
 	for _, c := range conds {
 		if c.pattern != nil && geminiDropsPattern(*c.pattern) {
-			notes = append(notes, Note{at, "Gemini CLI refuses to load a pattern this long or with nested quantifiers (a possible ReDoS): the rule is not in force there, and is not carried"})
+			notes = append(notes, importer.Note{Location: at, Text: "Gemini CLI refuses to load a pattern this long or with nested quantifiers (a possible ReDoS): the rule is not in force there, and is not carried"})
 			continue
 		}
 		for _, n := range names {
@@ -325,13 +326,13 @@ func readGeminiRule(t map[string]any, at string, tier int, checker bool) ([]gemi
 }
 
 // geminiDefaultPolicies are the policies Gemini CLI ships, in the order
-// of their names (internal/importer/geminipolicies).
-func geminiDefaultPolicies() []File {
+// of their names (internal/importer/gemini/geminipolicies).
+func geminiDefaultPolicies() []importer.File {
 	entries, _ := geminipolicies.Files.ReadDir(".") // embedded: cannot fail
-	var out []File
+	var out []importer.File
 	for _, e := range entries {
 		data, _ := geminipolicies.Files.ReadFile(e.Name())
-		out = append(out, File{Name: "gemini default policy " + e.Name(), Data: data})
+		out = append(out, importer.File{Name: "gemini default policy " + e.Name(), Data: data})
 	}
 	return out
 }

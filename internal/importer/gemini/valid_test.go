@@ -1,7 +1,9 @@
-package importer
+package gemini
 
 import (
 	"fmt"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,9 +44,9 @@ func TestGeminiImportIsAlwaysValid(t *testing.T) {
 	src.WriteString("[[safety_checker]]\ntoolName = \"write_file\"\npriority = 100\n[safety_checker.checker]\ntype = \"in-process\"\nname = \"allowed-path\"\n")
 	for _, mode := range []string{"default", "autoEdit", "plan", "yolo"} {
 		for _, headless := range []bool{false, true} {
-			res, err := Gemini([]File{{Name: "p.toml", Data: []byte(src.String())}}, GeminiOptions{ApprovalMode: mode, Headless: headless})
+			res, err := Import([]importer.File{{Name: "p.toml", Data: []byte(src.String())}}, Options{ApprovalMode: mode, Headless: headless})
 			require.NoError(t, err, mode)
-			requireValidOverlay(t, fmt.Sprintf("%s headless=%v", mode, headless), res.Overlay)
+			importertest.RequireValid(t, fmt.Sprintf("%s headless=%v", mode, headless), res.Overlay)
 		}
 	}
 }
@@ -53,14 +55,14 @@ func TestGeminiImportIsAlwaysValid(t *testing.T) {
 // the page says.
 func TestGeminiWorkedExampleDecides(t *testing.T) {
 	t.Parallel()
-	read := func(name string) File {
-		data, err := os.ReadFile(filepath.Join("..", "..", "inputs", "import", "gemini", name))
+	read := func(name string) importer.File {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "inputs", "import", "gemini", name))
 		require.NoError(t, err)
-		return File{Name: name, Data: data}
+		return importer.File{Name: name, Data: data}
 	}
-	res, err := Gemini([]File{read("user.toml")}, GeminiOptions{Admin: []File{read("admin.toml")}})
+	res, err := Import([]importer.File{read("user.toml")}, Options{Admin: []importer.File{read("admin.toml")}})
 	require.NoError(t, err)
-	rows := []importRow{
+	rows := []importertest.Row{
 		{"user.toml: git status is allowed above git's ask", "run_shell_command", shell("git status -s"), "allow", "allow"},
 		{"user.toml: git's other commands ask", "run_shell_command", shell("git commit -m x"), "ask", "ask"},
 		{"user.toml: git push is refused", "run_shell_command", shell("git push"), "deny", "deny"},
@@ -75,5 +77,5 @@ func TestGeminiWorkedExampleDecides(t *testing.T) {
 	declared := []any{map[string]any{"name": "run_shell_command"}, map[string]any{"name": "read_file"},
 		map[string]any{"name": "mcp__jira__get_issue", "mcp": map[string]any{"server": "jira", "tool": "get_issue"}},
 		map[string]any{"name": "mcp__github__get_issue", "mcp": map[string]any{"server": "github", "tool": "get_issue"}}}
-	holdImported(t, "worked example", res.Overlay, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}}, rows)
+	importertest.Hold(t, "worked example", res.Overlay, map[string]any{"declared": declared, "workspace": map[string]any{"root": "/ws"}}, rows)
 }

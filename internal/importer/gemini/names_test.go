@@ -1,6 +1,7 @@
-package importer
+package gemini
 
 import (
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -37,11 +38,11 @@ decision = "deny"
 priority = 400
 `
 	for _, headless := range []bool{false, true} {
-		res := geminiImport(t, policy, GeminiOptions{Headless: headless})
-		requireServersDeclared(t, res.Overlay, "github", "jira", "my", "my_srv")
+		res := geminiImport(t, policy, Options{Headless: headless})
+		importertest.RequireServersDeclared(t, res.Overlay, "github", "jira", "my", "my_srv")
 	}
-	res := geminiImport(t, "[[rule]]\ntoolName = \"read_file\"\ndecision = \"allow\"\npriority = 10\n", GeminiOptions{})
-	requireServersDeclared(t, res.Overlay)
+	res := geminiImport(t, "[[rule]]\ntoolName = \"read_file\"\ndecision = \"allow\"\npriority = 10\n", Options{})
+	importertest.RequireServersDeclared(t, res.Overlay)
 }
 
 // The overlay declares the family of tools Gemini CLI discovers by
@@ -50,7 +51,7 @@ priority = 400
 func TestGeminiDeclaresDiscoveredTools(t *testing.T) {
 	t.Parallel()
 	for _, headless := range []bool{false, true} {
-		res, err := Gemini(nil, GeminiOptions{Headless: headless})
+		res, err := Import(nil, Options{Headless: headless})
 		require.NoError(t, err)
 		assert.Contains(t, res.Overlay["builtin_tools"], any("discovered_tool_*"))
 		// the sub-agents Gemini ships, two of which its default policies allow

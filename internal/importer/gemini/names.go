@@ -1,8 +1,10 @@
-package importer
+package gemini
 
 import (
 	"maps"
 	"slices"
+
+	"github.com/tooleval/tooleval/internal/importer"
 )
 
 // geminiDiscoveredTools is the family of the tools Gemini CLI discovers
@@ -33,5 +35,5 @@ var geminiBuiltinAgents = []string{"codebase_investigator", "cli_help", "general
 // discovers.
 func geminiBuiltinTools() []any {
 	names := slices.Concat(geminiTools, slices.Sorted(maps.Keys(geminiLegacyNames)), geminiBuiltinAgents, []string{geminiDiscoveredTools})
-	return toAny(names)
+	return importer.AnyList(names)
 }

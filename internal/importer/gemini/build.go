@@ -1,18 +1,20 @@
-package importer
+package gemini
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/tooleval/tooleval/internal/importer"
 )
 
 // geminiBuilder gathers the overlay's lists.
 type geminiBuilder struct {
-	allow, deny, ask, subDeny, subAsk entryList
-	notes                             []Note
+	allow, deny, ask, subDeny, subAsk importer.EntryList
+	notes                             []importer.Note
 }
 
 func (b *geminiBuilder) note(r geminiRule, format string, args ...any) {
-	b.notes = append(b.notes, Note{r.location, fmt.Sprintf(format, args...)})
+	b.notes = append(b.notes, importer.Note{Location: r.location, Text: fmt.Sprintf(format, args...)})
 }
 
 // exact are the allow entries that let through exactly what r matches,
@@ -55,7 +57,7 @@ func (b *geminiBuilder) exact(r geminiRule, noted bool) []any {
 				out = append(out, map[string]any{"tool": geminiAgentTool, "args": map[string]any{"agent_name": t.agent}})
 			}
 		case r.prefix != nil:
-			if t.name != GeminiShellTool {
+			if t.name != ShellTool {
 				note("commandPrefix on another tool than run_shell_command: not carried")
 				continue
 			}
@@ -68,11 +70,11 @@ func (b *geminiBuilder) exact(r geminiRule, noted bool) []any {
 				note("commandPrefix %q is not one command tooleval reads exactly (plain words): not carried", *r.prefix)
 				continue
 			}
-			if program := strings.Fields(words)[0]; shellWrappers[strings.ToLower(program[strings.LastIndex(program, "/")+1:])] {
+			if program := strings.Fields(words)[0]; importer.IsShellWrapper(strings.ToLower(program[strings.LastIndex(program, "/")+1:])) {
 				note("commandPrefix %q starts with a wrapper (sudo, env, sh ...), whose words are not the command that runs: not carried", *r.prefix)
 				continue
 			}
-			out = append(out, map[string]any{"tool": GeminiShellTool, "command_prefix": words})
+			out = append(out, map[string]any{"tool": ShellTool, "command_prefix": words})
 		default:
 			out = append(out, t.name)
 		}
@@ -86,15 +88,15 @@ func (b *geminiBuilder) exact(r geminiRule, noted bool) []any {
 func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 	var exceptions []any
 	if !r.checker {
-		seen := entryList{}
+		seen := importer.EntryList{}
 		for _, q := range before {
 			if q.decision == "allow" || r.decision == "deny" && q.decision == "ask_user" {
 				for _, e := range b.exact(q, false) {
-					seen.add(e)
+					seen.Add(e)
 				}
 			}
 		}
-		exceptions = seen.items
+		exceptions = seen.Entries()
 	}
 	if r.subagent != "" {
 		b.note(r, "subagent %q: tooleval's sub-agent policy does not tell one sub-agent from another: carried in config.subagents, for every sub-agent", r.subagent)
@@ -132,7 +134,7 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 		case r.prefix != nil:
 			entry = b.widenedPrefix(r, tool)
 		case r.pattern != nil:
-			p, ok := geminiDenyPattern(*r.pattern, tool == GeminiShellTool)
+			p, ok := geminiDenyPattern(*r.pattern, tool == ShellTool)
 			if !ok {
 				p = ""
 				if !patternNoted {
@@ -141,7 +143,7 @@ func (b *geminiBuilder) widened(r geminiRule, before []geminiRule) []any {
 				}
 			}
 			entry = map[string]any{"tool": tool, "args_pattern": p}
-			if ok && tool == GeminiShellTool {
+			if ok && tool == ShellTool {
 				companion = true
 			}
 		}
@@ -236,7 +238,7 @@ func geminiList(decision string) string {
 // widenedPrefix is a deny or ask of a command prefix: its words, or the
 // program's commands when the words are not plain, or the whole tool.
 func (b *geminiBuilder) widenedPrefix(r geminiRule, tool string) map[string]any {
-	if tool != GeminiShellTool {
+	if tool != ShellTool {
 		b.note(r, "commandPrefix on another tool than run_shell_command: carried as a %s of every call of it", geminiList(r.decision))
 		return map[string]any{"tool": tool, "args_pattern": ""}
 	}
@@ -262,11 +264,11 @@ func (b *geminiBuilder) widenedPrefix(r geminiRule, tool string) map[string]any 
 // reads an assignment otherwise).
 func geminiPrefixWords(prefix string) (string, bool) {
 	fields := strings.Fields(prefix)
-	if len(fields) == 0 || len(prefix) > maxCodexToken || strings.Contains(fields[0], "=") {
+	if len(fields) == 0 || len(prefix) > importer.MaxToken || strings.Contains(fields[0], "=") {
 		return "", false // an assignment in front: tooleval does not read the command
 	}
 	for i, w := range fields {
-		if !plainShellWord.MatchString(w) {
+		if !importer.PlainShellWord.MatchString(w) {
 			return "", false
 		}
 		if strings.Contains(w, "=") {
@@ -322,7 +324,7 @@ func (b *geminiBuilder) shellHeuristics(r geminiRule, before []geminiRule, mode 
 			continue
 		}
 		for _, e := range b.exact(q, false) {
-			if exceptionConcerns(e, GeminiShellTool) {
+			if exceptionConcerns(e, ShellTool) {
 				unless = append(unless, e)
 			}
 		}
@@ -335,14 +337,14 @@ func (b *geminiBuilder) shellHeuristics(r geminiRule, before []geminiRule, mode 
 		if kept, _ := ofItsKind(entry, unless); len(kept) > 0 {
 			entry["unless"] = kept
 		}
-		into.add(entry)
+		into.Add(entry)
 	}
 	for _, c := range geminiDangerous {
-		add(map[string]any{"tool": GeminiShellTool, "command_prefix": c})
+		add(map[string]any{"tool": ShellTool, "command_prefix": c})
 	}
 	b.note(r, "Gemini CLI asks about the commands it calls dangerous where a rule allows every shell command: every rm, sudo, rg, git, base64 and find is %s", list)
 	if !r.redirection && mode != "autoEdit" {
-		add(map[string]any{"tool": GeminiShellTool, "args_pattern": "[<>]"})
+		add(map[string]any{"tool": ShellTool, "args_pattern": "[<>]"})
 		b.note(r, "Gemini CLI asks about a redirected command where a rule without allowRedirection allows it: every shell call with < or > is %s", list)
 	}
 }
@@ -365,7 +367,7 @@ func (b *geminiBuilder) yoloParseGuards(active []geminiRule) {
 		for _, q := range active[:i] {
 			if q.decision != "deny" {
 				for _, e := range b.exact(q, false) {
-					if exceptionConcerns(e, GeminiShellTool) {
+					if exceptionConcerns(e, ShellTool) {
 						above = append(above, e)
 					}
 				}
@@ -376,7 +378,7 @@ func (b *geminiBuilder) yoloParseGuards(active []geminiRule) {
 			if !ok {
 				continue
 			}
-			b.deny.add(map[string]any{"tool": GeminiShellTool, "command_prefix": m["command_prefix"],
+			b.deny.Add(map[string]any{"tool": ShellTool, "command_prefix": m["command_prefix"],
 				"unless": append([]any{e}, above...)})
 			b.note(r, "yolo mode: Gemini CLI refuses a command it cannot parse where this rule matches it: every shell command tooleval does not read exactly, or run by a wrapper, is refused")
 		}

@@ -1,13 +1,13 @@
-package importer
+package gemini
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/tooleval/tooleval/internal/importer"
 )
 
 // Keys a runtime does not read. An import does with such a key what the
@@ -16,100 +16,6 @@ import (
 // drops the key, the import reads the rest as the runtime does and says
 // so in a note at the key's place, with what the rule became. A file
 // with no rules at all says so too.
-
-// Claude Code ignores a settings key it does not know. Claude Code is
-// not open source: its settings reference
-// (https://code.claude.com/docs/en/settings, "Permission settings") names
-// the keys of permissions below, and a key it does not name is ignored
-// (https://github.com/anthropics/claude-code/issues/40014:
-// "permission-mode" and permissions.dangerouslySkipPermissions are
-// "silently ignored").
-var claudePermissionKeys = []string{
-	"allow", "ask", "deny", "additionalDirectories", "defaultMode", "disableBypassPermissionsMode", "disableAutoMode",
-}
-
-// claudeReadKeys are the top-level keys the import reads. Claude Code
-// has many more settings (model, env, sandbox, ...), which govern other
-// things than its permission rules: a top-level key is noted only when it
-// looks like a slip for one of these, or is a permission key written
-// outside permissions.
-var claudeReadKeys = []string{"permissions", "hooks"}
-
-// claudeUnknownKeys are the notes on the keys of one settings file that
-// Claude Code does not read and that look meant for its permissions, and
-// on a file with no permission rules.
-func claudeUnknownKeys(f File, rules int) []Note {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(f.Data, &top); err != nil {
-		return nil // the settings decoder reports it
-	}
-	var notes []Note
-	for _, key := range sortedKeys(top) {
-		switch {
-		case slices.Contains(claudeReadKeys, key) || key == "$schema":
-		case slices.Contains(claudePermissionKeys, key):
-			notes = append(notes, Note{f.Name + ": " + key, fmt.Sprintf(
-				"permission settings are read under permissions (did you mean permissions.%s?): not read here%s",
-				key, claudeRulesIn(top[key]))})
-		default:
-			if hint := didYouMean(key, claudeReadKeys); hint != "" {
-				notes = append(notes, Note{f.Name + ": " + key,
-					"not a Claude Code setting" + hint + ": Claude Code ignores a key it does not know, and so does the import" + claudeRulesIn(top[key])})
-			}
-		}
-	}
-	var perms map[string]json.RawMessage
-	if raw, ok := top["permissions"]; ok && json.Unmarshal(raw, &perms) == nil {
-		for _, key := range sortedKeys(perms) {
-			if slices.Contains(claudePermissionKeys, key) {
-				continue
-			}
-			notes = append(notes, Note{f.Name + ": permissions." + key,
-				"not a permission setting in Claude Code's settings reference" + didYouMean(key, claudePermissionKeys) +
-					": Claude Code ignores a key it does not know, and so does the import" + claudeRulesIn(perms[key])})
-		}
-	}
-	if rules == 0 {
-		notes = append(notes, Note{f.Name, "no permission rules (permissions.allow, ask or deny): no rule is imported from this file"})
-	}
-	return notes
-}
-
-// claudeRulesIn is "; its N rules are not carried" for a list of rules,
-// or an object that holds lists of rules (allow, ask, deny), and "" for
-// anything else.
-func claudeRulesIn(raw json.RawMessage) string {
-	var list []string
-	n := 0
-	if json.Unmarshal(raw, &list) == nil {
-		n = len(list)
-	} else {
-		var lists map[string]json.RawMessage
-		if json.Unmarshal(raw, &lists) == nil {
-			for _, key := range []string{"allow", "ask", "deny"} {
-				if json.Unmarshal(lists[key], &list) == nil {
-					n += len(list)
-				}
-			}
-		}
-	}
-	switch n {
-	case 0:
-		return ""
-	case 1:
-		return "; its 1 rule is not carried"
-	}
-	return fmt.Sprintf("; its %d rules are not carried", n)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
 
 // Gemini CLI's policy loader
 // (https://github.com/google-gemini/gemini-cli/blob/5411f113cafae26161b4969b0237b8e1e024e2c2/packages/core/src/policy/toml-loader.ts)
@@ -185,7 +91,7 @@ func (l tomlLayout) table(array string, i int, t map[string]any) (at int, keys [
 	} else if len(tables) > 0 {
 		at = tables[len(tables)-1].at
 	}
-	for _, k := range sortedKeys(t) {
+	for _, k := range importer.SortedKeys(t) {
 		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
 		}
@@ -195,10 +101,10 @@ func (l tomlLayout) table(array string, i int, t map[string]any) (at int, keys [
 
 // places records where each rule, safety checker and top-level key of a
 // policy file (file index file) is.
-func (l tomlLayout) places(p notePlaces, file int, name string, rules, checkers int) {
-	p.add(name, notePlace{file: file, pos: -1})
+func (l tomlLayout) places(p importer.NotePlaces, file int, name string, rules, checkers int) {
+	p.Add(name, importer.NotePlace{FileIndex: file, Pos: -1})
 	for key, at := range l.top {
-		p.add(name+": "+key, notePlace{file: file, pos: at})
+		p.Add(name+": "+key, importer.NotePlace{FileIndex: file, Pos: at})
 	}
 	for _, a := range []struct {
 		array, label string
@@ -206,16 +112,16 @@ func (l tomlLayout) places(p notePlaces, file int, name string, rules, checkers 
 	}{{"rule", "rule", rules}, {"safety_checker", "safety_checker", checkers}} {
 		for i := range a.n {
 			at, _ := l.table(a.array, i, nil)
-			p.add(fmt.Sprintf("%s: %s #%d", name, a.label, i+1), notePlace{file: file, pos: at, rank: i})
+			p.Add(fmt.Sprintf("%s: %s #%d", name, a.label, i+1), importer.NotePlace{FileIndex: file, Pos: at, Rank: i})
 		}
 	}
 }
 
 // geminiFileNotes are the notes on a policy file's top-level keys that
 // Gemini CLI does not read, and on a file with no rules.
-func geminiFileNotes(name string, doc map[string]any, rules, checkers int) []Note {
-	var notes []Note
-	for _, key := range sortedKeys(doc) {
+func geminiFileNotes(name string, doc map[string]any, rules, checkers int) []importer.Note {
+	var notes []importer.Note
+	for _, key := range importer.SortedKeys(doc) {
 		if slices.Contains(geminiFileKeys, key) {
 			continue
 		}
@@ -230,11 +136,11 @@ func geminiFileNotes(name string, doc map[string]any, rules, checkers int) []Not
 				what = "; its 1 table is not in force"
 			}
 		}
-		notes = append(notes, Note{name + ": " + key, "not a " + kind + " Gemini CLI reads" + didYouMean(key, geminiFileKeys) +
+		notes = append(notes, importer.Note{Location: name + ": " + key, Text: "not a " + kind + " Gemini CLI reads" + importer.DidYouMean(key, geminiFileKeys) +
 			": Gemini reads [[rule]] and [[safety_checker]] tables only and drops the rest, and so does the import" + what})
 	}
 	if rules+checkers == 0 {
-		notes = append(notes, Note{name, "no rules ([[rule]] or [[safety_checker]] tables): Gemini CLI loads no rule from this file"})
+		notes = append(notes, importer.Note{Location: name, Text: "no rules ([[rule]] or [[safety_checker]] tables): Gemini CLI loads no rule from this file"})
 	}
 	return notes
 }
@@ -243,24 +149,24 @@ func geminiFileNotes(name string, doc map[string]any, rules, checkers int) []Not
 // [[safety_checker]] table (keys, in the file's order) that Gemini's
 // schema does not name: Gemini drops each, and so does the import; the
 // note says what the rule is without them.
-func geminiUnknownKeys(t map[string]any, keys []string, at string, checker bool) []Note {
+func geminiUnknownKeys(t map[string]any, keys []string, at string, checker bool) []importer.Note {
 	known, kind := geminiRuleKeys, "a [[rule]]"
 	if checker {
 		known, kind = geminiCheckerKeys, "a [[safety_checker]]"
 	}
-	var notes []Note
+	var notes []importer.Note
 	became := geminiReadAs(t, known, checker)
 	for _, key := range keys {
 		if !slices.Contains(known, key) {
-			notes = append(notes, Note{at, fmt.Sprintf("%s is not a key Gemini CLI reads in %s%s: Gemini drops it, and so does the import: %s",
-				key, kind, didYouMean(key, known), became)})
+			notes = append(notes, importer.Note{Location: at, Text: fmt.Sprintf("%s is not a key Gemini CLI reads in %s%s: Gemini drops it, and so does the import: %s",
+				key, kind, importer.DidYouMean(key, known), became)})
 		}
 	}
 	if c, ok := t["checker"].(map[string]any); ok && checker {
-		for _, key := range sortedKeys(c) {
+		for _, key := range importer.SortedKeys(c) {
 			if !slices.Contains(geminiCheckerTableKeys, key) {
-				notes = append(notes, Note{at, fmt.Sprintf("checker.%s is not a key Gemini CLI reads in a checker%s: Gemini drops it, and so does the import",
-					key, didYouMean(key, geminiCheckerTableKeys))})
+				notes = append(notes, importer.Note{Location: at, Text: fmt.Sprintf("checker.%s is not a key Gemini CLI reads in a checker%s: Gemini drops it, and so does the import",
+					key, importer.DidYouMean(key, geminiCheckerTableKeys))})
 			}
 		}
 	}

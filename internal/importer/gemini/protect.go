@@ -1,4 +1,4 @@
-package importer
+package gemini
 
 import "slices"
 
@@ -54,13 +54,13 @@ func (b *geminiBuilder) protections(headless bool) {
 	}
 	for _, t := range geminiEditTools {
 		for _, p := range append(slices.Clone(geminiBuildFiles), ".vscode") {
-			into.add(map[string]any{"tool": t, "path": p})
+			into.Add(map[string]any{"tool": t, "path": p})
 		}
 	}
-	into.add(map[string]any{"tool": GeminiShellTool, "args_pattern": `"additional_permissions":`})
+	into.Add(map[string]any{"tool": ShellTool, "args_pattern": `"additional_permissions":`})
 	for _, t := range geminiReadPathTools {
 		for _, p := range geminiBlockedSegments {
-			b.deny.add(map[string]any{"tool": t, "path": p})
+			b.deny.Add(map[string]any{"tool": t, "path": p})
 		}
 	}
 }

@@ -1,15 +1,18 @@
-package importer
+// Package codex imports Codex's exec policy rules (Starlark .rules
+// files) into a tooleval configuration overlay (docs/import.md, "Codex").
+package codex
 
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/shlex"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	"github.com/tooleval/tooleval/internal/importer"
 )
 
 // Codex's exec policy (docs/import.md, "Codex"), from its public rules
@@ -23,34 +26,34 @@ import (
 // a `bash -lc` script is split into its commands, each of which must be
 // allowed. A command no rule matches follows the approval policy.
 
-// CodexOptions are the settings of the Codex runtime an import mirrors.
-type CodexOptions struct {
+// Options are the settings of the Codex runtime an import mirrors.
+type Options struct {
 	// ApprovalPolicy is Codex's approval_policy: "untrusted" (the
 	// default here, the strictest that asks), "on-request", "on-failure"
 	// or "never".
 	ApprovalPolicy string
 }
 
-// CodexShellTools are Codex's tools that run a command, which its rules
+// ShellTools are Codex's tools that run a command, which its rules
 // govern: shell takes an argument vector (command), shell_command a
 // script for the user's shell (command), exec_command one too (cmd), and
 // local_shell (the Responses API's built-in) nests its vector in action,
 // where no rule can read it (its calls are never allowed by a rule, and
 // every forbidden or prompt rule bites on them).
-var CodexShellTools = []string{"shell", "shell_command", "exec_command", "local_shell"}
+var ShellTools = []string{"shell", "shell_command", "exec_command", "local_shell"}
 
 // codexReadShellTools are the shell tools whose arguments the overlay
 // names (codexRuleArguments): all but local_shell.
 var codexReadShellTools = []string{"shell", "shell_command", "exec_command"}
 
-// CodexPreset is the preset the overlay selects (docs/presets.md, codex):
+// Preset is the preset the overlay selects (docs/presets.md, codex):
 // where each shell tool keeps its command (rule_arguments: shell an
 // argument vector in command, shell_command a script in command,
 // exec_command one in cmd; sandbox_permissions and exec_command's tty are
 // not inert, so a call that carries one is not read), which argument of
 // which tool is a path, and that a sub-agent at Codex's depth limit does
 // not spawn.
-const CodexPreset = "codex"
+const Preset = "codex"
 
 // codexReadOnlyTools are the Codex tools outside the shell that only
 // read or plan, allowed without asking under untrusted; every other tool
@@ -61,7 +64,7 @@ var codexReadOnlyTools = []string{"update_plan", "view_image", "list_mcp_resourc
 // (config.builtin_tools), so that tooleval check knows them: the shell
 // tools, write_stdin (which types into a command exec_command started),
 // apply_patch, and the read-only tools.
-var codexTools = slices.Concat(CodexShellTools, []string{"write_stdin", "apply_patch", "web_search"}, codexReadOnlyTools)
+var codexTools = slices.Concat(ShellTools, []string{"write_stdin", "apply_patch", "web_search"}, codexReadOnlyTools)
 
 // codexDangerous are the commands Codex asks about (on-request,
 // on-failure) or refuses (never) when no rule matches
@@ -76,10 +79,6 @@ var codexDangerous = []string{"git reset", "git rm", "rm", "sudo"}
 // policy is on-request, where it asks.
 var codexEscalations = []string{"require_escalated", "with_additional_permissions"}
 
-// maxCodexToken is the longest token written into a rule (a rule's
-// command is at most 10,000 characters).
-const maxCodexToken = 1000
-
 // maxCodexExpansion bounds the rules one prefix_rule becomes: its
 // alternatives multiplied out.
 const maxCodexExpansion = 256
@@ -93,36 +92,36 @@ type codexRule struct {
 	location string
 }
 
-// Codex imports Codex rules files (any order: every rule counts) into a
+// Import imports Codex rules files (any order: every rule counts) into a
 // configuration overlay.
-func Codex(files []File, opts CodexOptions) (Result, error) {
+func Import(files []importer.File, opts Options) (importer.Result, error) {
 	policy := opts.ApprovalPolicy
 	if policy == "" {
 		policy = "untrusted"
 	}
 	if !slices.Contains([]string{"untrusted", "on-request", "on-failure", "never"}, policy) {
-		return Result{}, fmt.Errorf("approval policy %q: Codex's are untrusted, on-request, on-failure and never", policy)
+		return importer.Result{}, fmt.Errorf("approval policy %q: Codex's are untrusted, on-request, on-failure and never", policy)
 	}
 	var rules []codexRule
-	var notes []Note
-	places := notePlaces{}
+	var notes []importer.Note
+	places := importer.NotePlaces{}
 	for i, f := range files {
 		got, fileNotes, err := readCodexRules(f, i, places)
 		if err != nil {
-			return Result{}, err
+			return importer.Result{}, err
 		}
 		rules = append(rules, got...)
 		notes = append(notes, fileNotes...)
 	}
 
-	var allowList, askList, denyList entryList
+	var allowList, askList, denyList importer.EntryList
 	for _, r := range rules {
-		list, into := r.decision, map[string]*entryList{"allow": &allowList, "prompt": &askList, "forbidden": &denyList}[r.decision]
+		list, into := r.decision, map[string]*importer.EntryList{"allow": &allowList, "prompt": &askList, "forbidden": &denyList}[r.decision]
 		if r.decision == "prompt" {
 			list = "ask"
 			if policy == "never" {
 				list, into = "deny", &denyList
-				notes = append(notes, Note{r.location, "approval policy never refuses what would be asked: carried as a deny rule"})
+				notes = append(notes, importer.Note{Location: r.location, Text: "approval policy never refuses what would be asked: carried as a deny rule"})
 			}
 		}
 		if list == "allow" && policy != "untrusted" {
@@ -131,7 +130,7 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 			continue
 		}
 		for _, e := range codexEntries(r, list, &notes) {
-			into.add(e)
+			into.Add(e)
 		}
 	}
 	// what Codex does with a command no rule matches, beyond the default
@@ -144,50 +143,50 @@ func Codex(files []File, opts CodexOptions) (Result, error) {
 	}
 	if policy != "untrusted" {
 		for _, cmd := range codexDangerous {
-			for _, tool := range CodexShellTools {
-				heuristics.add(map[string]any{"tool": tool, "command_prefix": cmd})
+			for _, tool := range ShellTools {
+				heuristics.Add(map[string]any{"tool": tool, "command_prefix": cmd})
 			}
 		}
 	}
 	for _, value := range codexEscalations {
 		for _, tool := range codexReadShellTools {
-			escalations.add(map[string]any{"tool": tool, "args": map[string]any{"sandbox_permissions": value}})
+			escalations.Add(map[string]any{"tool": tool, "args": map[string]any{"sandbox_permissions": value}})
 		}
 	}
-	tools := map[string]any{"deny": denyList.list()}
+	tools := map[string]any{"deny": denyList.List()}
 	switch policy {
 	case "untrusted":
-		allow := entryList{}
+		allow := importer.EntryList{}
 		for _, name := range codexReadOnlyTools {
-			allow.add(name)
+			allow.Add(name)
 		}
-		for _, e := range allowList.list() {
-			allow.add(e)
+		for _, e := range allowList.List() {
+			allow.Add(e)
 		}
-		tools["allow"], tools["otherwise"] = allow.list(), "ask"
-		notes = append(notes, Note{"approval policy untrusted", "Codex runs the commands it knows to be safe (is_known_safe_command) without asking; here only the rules' allow and the read-only tools run without asking, every other command is asked about"})
+		tools["allow"], tools["otherwise"] = allow.List(), "ask"
+		notes = append(notes, importer.Note{Location: "approval policy untrusted", Text: "Codex runs the commands it knows to be safe (is_known_safe_command) without asking; here only the rules' allow and the read-only tools run without asking, every other command is asked about"})
 	default:
 		tools["allow"] = nil
-		notes = append(notes, Note{"approval policy " + policy, "a command no rule matches runs (Codex's sandbox, which the runtime keeps, contains it); every rm, sudo, git reset and git rm is " +
+		notes = append(notes, importer.Note{Location: "approval policy " + policy, Text: "a command no rule matches runs (Codex's sandbox, which the runtime keeps, contains it); every rm, sudo, git reset and git rm is " +
 			map[bool]string{true: "refused", false: "asked about"}[policy == "never"] + " (Codex: a forced rm and the rest)"})
 	}
-	tools["ask"] = askList.list()
-	overlay := map[string]any{"preset": CodexPreset, "builtin_tools": toAny(codexTools), "tools": tools}
-	return result(overlay, places.inFileOrder(notes)), nil
+	tools["ask"] = askList.List()
+	overlay := map[string]any{"preset": Preset, "builtin_tools": importer.AnyList(codexTools), "tools": tools}
+	return importer.NewResult(overlay, places.InFileOrder(notes)), nil
 }
 
 // readCodexRules runs one rules file (file number file) in a Starlark
 // interpreter with Codex's builtins and returns its prefix rules; the
 // places of the calls are recorded in places.
-func readCodexRules(f File, file int, places notePlaces) ([]codexRule, []Note, error) {
+func readCodexRules(f importer.File, file int, places importer.NotePlaces) ([]codexRule, []importer.Note, error) {
 	var rules []codexRule
-	var notes []Note
+	var notes []importer.Note
 	thread := &starlark.Thread{Name: f.Name}
 	thread.SetMaxExecutionSteps(10_000_000)
 	at := func(thread *starlark.Thread) string {
 		pos := thread.CallFrame(1).Pos
 		location := fmt.Sprintf("%s:%d", f.Name, pos.Line)
-		places.add(location, notePlace{file: file, pos: int(pos.Line)})
+		places.Add(location, importer.NotePlace{FileIndex: file, Pos: int(pos.Line)})
 		return location
 	}
 	prefixRule := starlark.NewBuiltin("prefix_rule", func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -233,7 +232,9 @@ func readCodexRules(f File, file int, places notePlaces) ([]codexRule, []Note, e
 		rules = append(rules, r)
 		return starlark.None, nil
 	})
-	note := func(thread *starlark.Thread, text string) { notes = append(notes, Note{at(thread), text}) }
+	note := func(thread *starlark.Thread, text string) {
+		notes = append(notes, importer.Note{Location: at(thread), Text: text})
+	}
 	predeclared := starlark.StringDict{
 		"prefix_rule":     prefixRule,
 		"host_executable": codexHostExecutable(note),
@@ -243,13 +244,13 @@ func readCodexRules(f File, file int, places notePlaces) ([]codexRule, []Note, e
 	if _, err := starlark.ExecFileOptions(opts, thread, f.Name, f.Data, predeclared); err != nil {
 		var evalErr *starlark.EvalError
 		if errors.As(err, &evalErr) {
-			return nil, nil, invalid(f.Name, "%s", evalErr.Backtrace())
+			return nil, nil, importer.Invalid(f.Name, "%s", evalErr.Backtrace())
 		}
-		return nil, nil, invalid(f.Name, "%v", err)
+		return nil, nil, importer.Invalid(f.Name, "%v", err)
 	}
 	if len(rules) == 0 {
-		places.add(f.Name, notePlace{file: file})
-		notes = append(notes, Note{f.Name, "no prefix_rule calls: no command rule is imported from this file"})
+		places.Add(f.Name, importer.NotePlace{FileIndex: file})
+		notes = append(notes, importer.Note{Location: f.Name, Text: "no prefix_rule calls: no command rule is imported from this file"})
 	}
 	return rules, notes, nil
 }
@@ -349,9 +350,9 @@ func codexMatches(pattern [][]string, argv []string) bool {
 // is dropped from an allow list (narrower) and widened in a deny or ask
 // list (to the tokens before the first one it cannot write, or the
 // alternatives of the program).
-func codexEntries(r codexRule, list string, notes *[]Note) []any {
+func codexEntries(r codexRule, list string, notes *[]importer.Note) []any {
 	note := func(format string, args ...any) {
-		*notes = append(*notes, Note{r.location, fmt.Sprintf(format, args...)})
+		*notes = append(*notes, importer.Note{Location: r.location, Text: fmt.Sprintf(format, args...)})
 	}
 	pattern := r.pattern
 	expressible := len(pattern)
@@ -367,7 +368,7 @@ func codexEntries(r codexRule, list string, notes *[]Note) []any {
 			if list == "allow" {
 				return nil
 			}
-			return toAny(CodexShellTools) // every call of the shell tools
+			return importer.AnyList(ShellTools) // every call of the shell tools
 		}
 		note("a token tooleval cannot write as a word: carried as a %s of the tokens before it", list)
 		pattern = pattern[:expressible]
@@ -384,7 +385,7 @@ func codexEntries(r codexRule, list string, notes *[]Note) []any {
 	all := combinations(pattern)
 	combined := len(all)
 	for _, p := range all {
-		if list == "allow" && shellWrappers[p[0][strings.LastIndex(p[0], "/")+1:]] {
+		if list == "allow" && importer.IsShellWrapper(p[0][strings.LastIndex(p[0], "/")+1:]) {
 			note("%q starts with a wrapper (sudo, env, sh ...), whose words are not the command that runs: not carried", strings.Join(p, " "))
 			continue
 		}
@@ -396,7 +397,7 @@ func codexEntries(r codexRule, list string, notes *[]Note) []any {
 		for i, t := range p {
 			words[i], _ = shellWord(t)
 		}
-		for _, tool := range CodexShellTools {
+		for _, tool := range ShellTools {
 			if tool == "local_shell" && list == "allow" {
 				continue // its command cannot be read: an allow rule never lets it through
 			}
@@ -436,7 +437,7 @@ func carriedExamples(examples [][]string) []any {
 		if slices.ContainsFunc(ex, func(t string) bool { _, ok := shellWord(t); return !ok || t == "" }) || codexScript(ex) {
 			continue
 		}
-		out = append(out, toAny(ex))
+		out = append(out, importer.AnyList(ex))
 	}
 	return out
 }
@@ -473,17 +474,15 @@ func combinations(pattern [][]string) [][]string {
 	return out
 }
 
-var plainShellWord = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
-
 // shellWord writes token as one word that tooleval's shell reading reads
 // back as exactly token: as it is when nothing in it is special (and it
 // is not an assignment), else in single quotes, else in double quotes;
 // false when none of these can (it holds both kinds of quote, or NUL).
 func shellWord(token string) (string, bool) {
 	switch {
-	case strings.ContainsRune(token, 0) || len(token) > maxCodexToken:
+	case strings.ContainsRune(token, 0) || len(token) > importer.MaxToken:
 		return "", false
-	case plainShellWord.MatchString(token) && !strings.Contains(token, "="):
+	case importer.PlainShellWord.MatchString(token) && !strings.Contains(token, "="):
 		return token, true
 	case !strings.Contains(token, "'"):
 		return "'" + token + "'", true

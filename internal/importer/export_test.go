@@ -1,0 +1,7 @@
+package importer
+
+// What the external tests of this package read of its unexported names.
+var (
+	ShellWrappers = shellWrappers
+	MCPServer     = mcpServer
+)
