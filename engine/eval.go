@@ -13,8 +13,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 )
 
-// orFailed evaluates an input converted for one of the engine's *Value
-// methods (eval), or, when the conversion failed (err), returns err with
+// orFailed evaluates an input converted from one of its forms (see
+// [JSON]) with eval, or, when the conversion failed (err), returns err with
 // the document failed makes of no request: every call or tool refused.
 func orFailed[T any](ctx context.Context, value ast.Value, err error, failed func(ast.Value) T,
 	eval func(context.Context, ast.Value) (T, error),

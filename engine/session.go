@@ -193,8 +193,9 @@ func withoutBatch(v ast.Value) ast.Value {
 	return out
 }
 
-// Decide decides one dispatch batch. calls is a list of calls ([]Call,
-// or any JSON-compatible list); with a [RunGuard] the run's totals are
+// Decide decides one dispatch batch. calls is a list of calls in any of
+// the input forms (see [JSON]: []Call or any JSON-compatible list, an
+// ast.Value, or JSON text); with a [RunGuard] the run's totals are
 // sent along and updated from the decision. On an evaluation error the
 // returned decision refuses every call.
 func (s *Session) Decide(ctx context.Context, calls any) (*Decision, error) {

@@ -23,10 +23,10 @@ import data.tooleval.checks
 #   tooleval.verdict.undecided).
 default outcome(_, _, _) := {"outcome": "refused", "undecided": true}
 
-# One clause a check, each a call of the check's own function: OPA tries
-# every clause of outcome whose head may match (its index does not look
-# at constant arguments), so that a clause a check is one head to try,
-# where the check's else chain would be one a branch.
+# One clause a check, each calling the check's own function. OPA's rule
+# index does not look at a constant argument, so a call of outcome tries
+# the head of every clause: one a check here, where else chains in these
+# heads would make it try every branch of every check.
 outcome("input", _, f) := _input_outcome(f)
 
 outcome("config", _, f) := _config_outcome(f)
