@@ -1,4 +1,4 @@
-package tests
+package importer_test
 
 import (
 	"context"
@@ -20,16 +20,16 @@ import (
 // exceeds_thread_spawn_depth_limit, codex-rs/core/src/agent/registry.rs).
 func TestImportSelectsTheRuntimePreset(t *testing.T) {
 	t.Parallel()
-	gemini, err := gemini.Import(nil, gemini.Options{ApprovalMode: "yolo"})
+	fromGemini, err := gemini.Import(nil, gemini.Options{ApprovalMode: "yolo"})
 	require.NoError(t, err)
-	codex, err := codex.Import(nil, codex.Options{ApprovalPolicy: "never"})
+	fromCodex, err := codex.Import(nil, codex.Options{ApprovalPolicy: "never"})
 	require.NoError(t, err)
 	for _, c := range []struct {
 		name, preset, spawn string
 		overlay             map[string]any
 	}{
-		{"gemini yolo", "gemini_cli", "invoke_agent", gemini.Overlay},
-		{"codex never", "codex", "spawn_agent", codex.Overlay},
+		{"gemini yolo", "gemini_cli", "invoke_agent", fromGemini.Overlay},
+		{"codex never", "codex", "spawn_agent", fromCodex.Overlay},
 	} {
 		require.Equal(t, c.preset, c.overlay["preset"], c.name)
 		ctx := context.Background()
