@@ -12,7 +12,8 @@ import (
 
 // The worked example of docs/import.md imports with the command the page
 // shows, with the notes it shows, and checks clean;
-// internal/importer's TestGeminiWorkedExampleDecides holds its calls.
+// TestGeminiWorkedExampleDecides (internal/importer/gemini) holds its
+// calls.
 func TestGeminiWorkedExample(t *testing.T) {
 	t.Parallel()
 	user := filepath.Join("..", "inputs", "import", "gemini", "user.toml")

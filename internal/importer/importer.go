@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -140,6 +141,8 @@ func mcpServer(entry string) string {
 // import stops, and nothing is printed but the error.
 var ErrInvalid = errors.New("not valid settings")
 
+// Invalid is the error of a file that is not valid settings of the
+// runtime, at location: it wraps ErrInvalid.
 func Invalid(location, format string, args ...any) error {
 	return fmt.Errorf("%s: %w: %s", location, ErrInvalid, fmt.Sprintf(format, args...))
 }
@@ -151,6 +154,7 @@ type EntryList struct {
 	seen  map[string]bool
 }
 
+// Add appends entry to the list unless the list has it.
 func (l *EntryList) Add(entry any) {
 	key, _ := json.Marshal(entry) // a string or a map of strings and maps: never fails
 	if l.seen == nil {
@@ -219,8 +223,8 @@ func AnyList(names []string) []any {
 	return out
 }
 
-// MaxToken is the longest token an importer writes into a rule (a
-// rule's command is at most 10,000 characters).
+// MaxToken is the longest token, or command prefix, an importer writes
+// into a rule (a rule's command is at most 10,000 characters).
 const MaxToken = 1000
 
 // PlainShellWord matches a word a shell reads as itself: an importer
@@ -235,4 +239,36 @@ func SortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// JSONProblem says what is wrong with a JSON document that does not
+// decode into the settings an importer reads, in the document's terms:
+// which member holds what kind of value where another is read (never a
+// Go type's name), or the syntax error.
+func JSONProblem(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	where := "the document"
+	if te.Field != "" {
+		where = te.Field
+	}
+	return fmt.Sprintf("%s is a JSON %s, not %s", where, te.Value, jsonKind(te.Type))
+}
+
+// jsonKind is the kind of JSON value a Go type is read from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	default:
+		return "a number"
+	}
 }

@@ -118,7 +118,7 @@ func Import(files []importer.File) (importer.Result, error) {
 		var s claudeSettings
 		dec := json.NewDecoder(bytes.NewReader(f.Data))
 		if err := dec.Decode(&s); err != nil {
-			return importer.Result{}, importer.Invalid(f.Name, "a settings file is a JSON object (%v)", err)
+			return importer.Result{}, importer.Invalid(f.Name, "a settings file is a JSON object (%s)", importer.JSONProblem(err))
 		}
 		if dec.More() {
 			return importer.Result{}, importer.Invalid(f.Name, "a settings file is one JSON object")

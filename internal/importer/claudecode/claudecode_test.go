@@ -3,8 +3,6 @@ package claudecode
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tooleval/tooleval/internal/importer"
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
 func importOne(t *testing.T, settings string) importer.Result {
@@ -275,4 +276,21 @@ func TestClaudeCodeDeclaresMCPServers(t *testing.T) {
 		"ask": ["mcp__wiki__*"], "deny": ["mcp__billing__delete_invoice", "mcp__github__delete_repo", "Bash(curl:*)"]}}`)
 	importertest.RequireServersDeclared(t, res.Overlay, "billing", "github", "jira", "wiki")
 	importertest.RequireServersDeclared(t, importOne(t, `{"permissions": {"allow": ["Read"], "deny": ["Bash"]}}`).Overlay)
+}
+
+// A file that is not settings is refused in the document's terms: the
+// member and the kinds of value, never a Go type of the importer.
+func TestAnInvalidFileIsSaidInTheDocumentsTerms(t *testing.T) {
+	t.Parallel()
+	for settings, want := range map[string]string{
+		`[]`:                                 "the document is a JSON array, not an object",
+		`"x"`:                                "the document is a JSON string, not an object",
+		`{"permissions": []}`:                "permissions is a JSON array, not an object",
+		`{"permissions": {"allow": "Bash"}}`: "permissions.allow is a JSON string, not an array",
+	} {
+		_, err := Import([]importer.File{{Name: "s.json", Data: []byte(settings)}})
+		require.ErrorIs(t, err, importer.ErrInvalid, settings)
+		assert.Contains(t, err.Error(), want, settings)
+		assert.NotContains(t, err.Error(), "Go value", settings)
+	}
 }

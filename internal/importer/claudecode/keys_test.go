@@ -1,8 +1,9 @@
 package claudecode
 
 import (
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"testing"
+
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
 // Claude Code ignores a settings key it does not know: a key of

@@ -3,17 +3,18 @@ package claudecode
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/tooleval/tooleval/internal/importer"
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
-// The round trips of the importers: a runtime's rules imported, then
-// calls decided by an engine under the overlay and held to what the
-// runtime's documentation or tests say it does (or stricter, as noted).
+// The round trip of Claude Code settings: imported, then calls decided by
+// an engine under the overlay and held to what Claude Code's
+// documentation says it does (or stricter, as noted).
 
 // claudeRow is a call under imported Claude Code settings.
 type claudeRow = importertest.Row

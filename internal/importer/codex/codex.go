@@ -43,7 +43,7 @@ type Options struct {
 var ShellTools = []string{"shell", "shell_command", "exec_command", "local_shell"}
 
 // codexReadShellTools are the shell tools whose arguments the overlay
-// names (codexRuleArguments): all but local_shell.
+// names (the preset's rule_arguments): all but local_shell.
 var codexReadShellTools = []string{"shell", "shell_command", "exec_command"}
 
 // Preset is the preset the overlay selects (docs/presets.md, codex):

@@ -3,8 +3,6 @@ package codex
 import (
 	"context"
 	"fmt"
-	"github.com/tooleval/tooleval/internal/importer"
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
 // codexRow is a call under imported Codex rules (runtime: Codex's

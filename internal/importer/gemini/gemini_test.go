@@ -3,14 +3,15 @@ package gemini
 import (
 	"encoding/json"
 	"errors"
-	"github.com/tooleval/tooleval/internal/importer"
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
 // The most exceptions a rule carries is the policy's.

@@ -1,12 +1,13 @@
 package gemini
 
 import (
-	"github.com/tooleval/tooleval/internal/importer"
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
 // Gemini CLI's schemas strip a key they do not name (zod's z.object,

@@ -1,11 +1,12 @@
 package gemini
 
 import (
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
 // An overlay that names an MCP server declares it (config.mcp_servers),

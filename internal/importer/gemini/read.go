@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/BurntSushi/toml"
+
 	"github.com/tooleval/tooleval/internal/importer"
 	"github.com/tooleval/tooleval/internal/importer/gemini/geminipolicies"
 )

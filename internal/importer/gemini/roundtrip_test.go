@@ -1,12 +1,13 @@
 package gemini
 
 import (
-	"github.com/tooleval/tooleval/internal/importer"
-	"github.com/tooleval/tooleval/internal/importer/importertest"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/importer"
+	"github.com/tooleval/tooleval/internal/importer/importertest"
 )
 
 // Where Gemini CLI's verdicts come from: its policy reference and its

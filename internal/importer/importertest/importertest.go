@@ -29,7 +29,8 @@ import (
 // stricter outcome the importer notes).
 //
 // It is an unnamed struct type, so that a table of rows may list them
-// without keys, as a table of the importer's own package would.
+// without keys (go vet's composites check refuses that for a named
+// struct type of another package).
 type Row = struct {
 	Source  string // where the runtime's verdict is documented
 	Tool    string
