@@ -1,4 +1,4 @@
-package tests
+package verify_test
 
 import (
 	"context"
@@ -34,12 +34,13 @@ func TestVerifyShippedPresetsAndExamplesHold(t *testing.T) {
 			assert.Empty(t, r.Violated())
 		})
 	}
-	for _, d := range deployments(t) {
-		if d.name == "agents" {
-			continue // TestVerifyWorkedExample verifies it, and checks more
+	for name, config := range deployments(t) {
+		if name == "agents" {
+			continue // tests/verify_doc_test.go's TestVerifyWorkedExample verifies it, and checks more
 		}
-		t.Run(d.name, func(t *testing.T) {
-			e, _ := configuredEngine(t, d)
+		t.Run(name, func(t *testing.T) {
+			e, err := engine.New(ctx, engine.WithConfig(config))
+			require.NoError(t, err)
 			r, err := verify.Run(ctx, e, verify.Options{})
 			require.NoError(t, err)
 			assert.Empty(t, r.Violated())
@@ -158,4 +159,23 @@ func shippedPresets(t *testing.T) []string {
 	require.NoError(t, json.Unmarshal(data, &presets))
 	require.GreaterOrEqual(t, len(presets), 5)
 	return slices.Sorted(maps.Keys(presets))
+}
+
+// policiesDir is the policy's sources.
+const policiesDir = "../../policies"
+
+// deployments are the configurations of the example deployments of
+// inputs/configured, by the name of their directory.
+func deployments(t *testing.T) map[string]engine.Config {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", "inputs", "configured", "*", "config.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, paths)
+	out := map[string]engine.Config{}
+	for _, path := range paths {
+		config, err := engine.ReadConfig(path)
+		require.NoError(t, err)
+		out[filepath.Base(filepath.Dir(path))] = config
+	}
+	return out
 }
