@@ -374,3 +374,21 @@ func TestAuditLogsRefusalsAtWarningLevel(t *testing.T) {
 	}
 	require.Equal(t, []string{"INFO", "WARN"}, levels)
 }
+
+// JSON text given as a plain []byte is refused, and every call with it,
+// not read as the base64 string encoding/json would make of it; as
+// engine.JSON it is decided.
+func TestRawBytesAreNotAnInput(t *testing.T) {
+	e := newEngine(t)
+	ctx := context.Background()
+	doc := []byte(`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}]}`)
+	d, err := e.Decide(ctx, doc)
+	require.ErrorContains(t, err, "engine.JSON(data)")
+	require.Len(t, d.Decisions, 0, "no calls are read from a []byte")
+	require.NotEmpty(t, d.Errors)
+	d, err = e.Decide(ctx, JSON(doc))
+	require.NoError(t, err)
+	require.True(t, d.Decisions[0].Allowed)
+	_, err = e.Tools(ctx, doc)
+	require.ErrorContains(t, err, "engine.JSON(data)")
+}

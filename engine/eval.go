@@ -240,7 +240,8 @@ func contextEnded(ctx context.Context) error {
 // file (numbers keep their text; a byte order mark is skipped; data
 // after the document is an error, which refuses every call). The other
 // forms are an ast.Value, taken as it is, and any other Go value,
-// converted through encoding/json.
+// converted through encoding/json, but a plain []byte, which is an error
+// (it would be read as a base64 string).
 type JSON []byte
 
 // toValue converts an input in any of its forms (see [JSON]) to AST; a
@@ -254,6 +255,10 @@ func toValue(x any) (ast.Value, error) {
 		return v, nil
 	case JSON:
 		return DecodeInput(v)
+	case []byte:
+		// encoding/json would make it a base64 string: never what a caller
+		// with JSON text means
+		return nil, errors.New("convert input: a []byte is not an input document: pass JSON text as engine.JSON(data)")
 	}
 	data, err := json.Marshal(x)
 	if err != nil {
