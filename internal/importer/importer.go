@@ -167,12 +167,6 @@ func (l *EntryList) Add(entry any) {
 	l.items = append(l.items, entry)
 }
 
-// Has reports whether entry is in the list.
-func (l *EntryList) Has(entry any) bool {
-	key, _ := json.Marshal(entry) // as Add keys it
-	return l.seen[string(key)]
-}
-
 // Len is how many entries the list has.
 func (l *EntryList) Len() int { return len(l.items) }
 

@@ -34,10 +34,18 @@ func listJSON(t *testing.T, res importer.Result, list string) string {
 	var p geminiBuilder
 	p.protections(false)
 	p.protections(true)
+	protections := map[string]bool{}
+	for _, e := range append(p.ask.Entries(), p.deny.Entries()...) {
+		key, err := json.Marshal(e)
+		require.NoError(t, err)
+		protections[string(key)] = true
+	}
 	out := []any{}
 	entries, _ := res.Overlay["tools"].(map[string]any)[list].([]any)
 	for _, e := range entries {
-		if !p.ask.Has(e) && !p.deny.Has(e) {
+		key, err := json.Marshal(e)
+		require.NoError(t, err)
+		if !protections[string(key)] {
 			out = append(out, e)
 		}
 	}
