@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -69,9 +70,8 @@ func requireFiles(t *testing.T, ws string, want map[string]bool) {
 }
 
 // requireAudit checks serve logged each call id with its outcome.
-func requireAudit(t *testing.T, h *HookServer, want map[string]string) []AuditRecord {
+func requireAudit(t *testing.T, recs []AuditRecord, want map[string]string) []AuditRecord {
 	t.Helper()
-	recs := h.AuditRecords(t)
 	got := map[string]string{}
 	for _, r := range recs {
 		got[r.ID] = r.Outcome
@@ -87,58 +87,37 @@ func TestHookClaudeCode(t *testing.T) {
 	for _, kind := range []string{"command", "http"} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			config := hookRules("claude_code", "Bash")
-			config["agents"] = map[string]any{"reader": map[string]any{"builtin": true, "disallowed_tools": []any{"Bash"}}}
-			h := StartHookServer(t, config, kind == "http")
-			hook := map[string]any{"type": "command", "command": h.Hook("claude-code"), "timeout": 60}
-			if kind == "http" {
-				hook = map[string]any{"type": "http", "url": "http://" + h.Addr + "/v1/hooks/claude-code", "timeout": 60}
-			}
-			settings := jsonText(t, map[string]any{
-				"permissions": map[string]any{"allow": []any{
-					"Bash(rm canary.txt)", "Bash(touch asked.txt)", "Bash(touch refused.txt)",
-					"Bash(touch ran.txt)", "Bash(touch sub.txt)", "Read",
-				}},
-				"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "*", "hooks": []any{hook}}}},
-			})
-			dir := t.TempDir()
-			ws := ClaudeWorkspace(dir)
-			bash := func(id, cmd string) Call { return Call{ID: id, Tool: "Bash", Args: map[string]any{"command": cmd}} }
-			read := func(id string) Call {
-				return Call{ID: id, Tool: "Read", Args: map[string]any{"file_path": filepath.Join(ws, "README")}}
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-			defer cancel()
-			o, err := ClaudeRun{
-				Binary:   ClaudeBinary(nodeModules(t)),
-				Settings: settings,
-				Mode:     "default",
-				Script: []Turn{
-					{Calls: []Call{bash("toolu_rm", "rm canary.txt"), read("toolu_read"), bash("toolu_ask", "touch asked.txt"),
-						bash("toolu_refused", "touch refused.txt"), bash("toolu_ran", "touch ran.txt")}},
-					{Calls: []Call{{ID: "toolu_agent", Tool: "Agent", Args: map[string]any{
-						"subagent_type": "reader", "description": "read the readme", "prompt": "Run the scripted calls."}}}},
-				},
-				Agents: map[string][]Turn{"E2E-READER-AGENT": {
-					{Calls: []Call{bash("toolu_sub_bash", "touch sub.txt"), read("toolu_sub_read")}},
-				}},
-				Files: map[string]string{
-					"README": "e2e\n", "canary.txt": canary,
-					".claude/agents/reader.md": "---\nname: reader\ndescription: Reads files for the e2e test.\ntools: Bash, Read\n---\nE2E-READER-AGENT: run the scripted calls.\n",
-				},
-				Dir: dir,
-			}.Run(ctx)
-			require.NoError(t, err)
-			v := ClaudeVerdicts(o.Log)
 			want := map[string]Verdict{
 				"toolu_rm": Denied, "toolu_read": Ran, "toolu_ask": Asked, "toolu_refused": Denied, "toolu_ran": Ran,
 				"toolu_agent": Ran, "toolu_sub_bash": Denied, "toolu_sub_read": Ran,
 			}
-			for id, w := range want {
-				require.Equal(t, w, v[id], "%s (verdicts %v)\n%s", id, v, tail(o.Log, 6000))
+			run := runClaudeHooks(t, kind == "http")
+			unrun := run.allowedUnrun(t, want)
+			if len(unrun) > 0 {
+				// Claude Code has refused a call its hook allowed, once
+				// in a while under load (CI, once: toolu_ran "asked" with
+				// serve's audit log saying allow): the runtime's state,
+				// not the policy's answer, which the audit log holds. Such
+				// a call must run in a second session; every other
+				// verdict must hold in the first.
+				t.Logf("Claude Code did not run %v, which serve allowed; running the session again", unrun)
+				again := runClaudeHooks(t, kind == "http")
+				for _, id := range unrun {
+					require.Equal(t, Ran, again.verdicts[id], "%s in the second session (Claude Code said: %s)\n%s",
+						id, ClaudeMessage(again.log, id), tail(again.log, 6000))
+				}
+				requireFiles(t, again.ws, map[string]bool{"asked.txt": false, "refused.txt": false, "sub.txt": false})
 			}
-			requireFiles(t, ws, map[string]bool{"ran.txt": true, "asked.txt": false, "refused.txt": false, "sub.txt": false})
-			recs := requireAudit(t, h, map[string]string{
+			for id, w := range want {
+				if !slices.Contains(unrun, id) {
+					require.Equal(t, w, run.verdicts[id], "%s (verdicts %v; Claude Code said: %s; audit log: %v)\n%s",
+						id, run.verdicts, ClaudeMessage(run.log, id), run.audit, tail(run.log, 6000))
+				}
+			}
+			requireFiles(t, run.ws, map[string]bool{
+				"ran.txt": run.verdicts["toolu_ran"] == Ran, "asked.txt": false, "refused.txt": false, "sub.txt": false,
+			})
+			recs := requireAudit(t, run.audit, map[string]string{
 				"toolu_rm": "deny", "toolu_read": "allow", "toolu_ask": "ask", "toolu_refused": "deny", "toolu_ran": "allow",
 				"toolu_agent": "allow", "toolu_sub_bash": "deny", "toolu_sub_read": "allow",
 			})
@@ -149,6 +128,82 @@ func TestHookClaudeCode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// claudeHooksRun is one Claude Code session of TestHookClaudeCode: the
+// runtime's verdicts and log, its workspace and serve's audit log.
+type claudeHooksRun struct {
+	verdicts map[string]Verdict
+	log      []byte
+	ws       string
+	audit    []AuditRecord
+}
+
+// allowedUnrun are the calls want says run that Claude Code did not run
+// although serve's audit log allowed them.
+func (r claudeHooksRun) allowedUnrun(t *testing.T, want map[string]Verdict) []string {
+	t.Helper()
+	allowed := map[string]bool{}
+	for _, rec := range r.audit {
+		allowed[rec.ID] = rec.Outcome == "allow"
+	}
+	var out []string
+	for id, w := range want {
+		if w == Ran && r.verdicts[id] != Ran && allowed[id] {
+			out = append(out, id)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// runClaudeHooks runs the hooks' session in Claude Code against a fresh
+// serve, its hook a command or (http) an http hook.
+func runClaudeHooks(t *testing.T, http bool) claudeHooksRun {
+	t.Helper()
+	config := hookRules("claude_code", "Bash")
+	config["agents"] = map[string]any{"reader": map[string]any{"builtin": true, "disallowed_tools": []any{"Bash"}}}
+	h := StartHookServer(t, config, http)
+	hook := map[string]any{"type": "command", "command": h.Hook("claude-code"), "timeout": 60}
+	if http {
+		hook = map[string]any{"type": "http", "url": "http://" + h.Addr + "/v1/hooks/claude-code", "timeout": 60}
+	}
+	settings := jsonText(t, map[string]any{
+		"permissions": map[string]any{"allow": []any{
+			"Bash(rm canary.txt)", "Bash(touch asked.txt)", "Bash(touch refused.txt)",
+			"Bash(touch ran.txt)", "Bash(touch sub.txt)", "Read",
+		}},
+		"hooks": map[string]any{"PreToolUse": []any{map[string]any{"matcher": "*", "hooks": []any{hook}}}},
+	})
+	dir := t.TempDir()
+	ws := ClaudeWorkspace(dir)
+	bash := func(id, cmd string) Call { return Call{ID: id, Tool: "Bash", Args: map[string]any{"command": cmd}} }
+	read := func(id string) Call {
+		return Call{ID: id, Tool: "Read", Args: map[string]any{"file_path": filepath.Join(ws, "README")}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	o, err := ClaudeRun{
+		Binary:   ClaudeBinary(nodeModules(t)),
+		Settings: settings,
+		Mode:     "default",
+		Script: []Turn{
+			{Calls: []Call{bash("toolu_rm", "rm canary.txt"), read("toolu_read"), bash("toolu_ask", "touch asked.txt"),
+				bash("toolu_refused", "touch refused.txt"), bash("toolu_ran", "touch ran.txt")}},
+			{Calls: []Call{{ID: "toolu_agent", Tool: "Agent", Args: map[string]any{
+				"subagent_type": "reader", "description": "read the readme", "prompt": "Run the scripted calls."}}}},
+		},
+		Agents: map[string][]Turn{"E2E-READER-AGENT": {
+			{Calls: []Call{bash("toolu_sub_bash", "touch sub.txt"), read("toolu_sub_read")}},
+		}},
+		Files: map[string]string{
+			"README": "e2e\n", "canary.txt": canary,
+			".claude/agents/reader.md": "---\nname: reader\ndescription: Reads files for the e2e test.\ntools: Bash, Read\n---\nE2E-READER-AGENT: run the scripted calls.\n",
+		},
+		Dir: dir,
+	}.Run(ctx)
+	require.NoError(t, err)
+	return claudeHooksRun{verdicts: ClaudeVerdicts(o.Log), log: o.Log, ws: ws, audit: h.AuditRecords(t)}
 }
 
 func TestHookGemini(t *testing.T) {
@@ -219,5 +274,5 @@ func TestHookCodex(t *testing.T) {
 		require.Equal(t, ran, CodexVerdict(r, ok) == Ran, "%s: %s", id, r.Output)
 	}
 	requireFiles(t, ws, map[string]bool{"ran.txt": true, "asked.txt": false, "refused.txt": false})
-	requireAudit(t, h, map[string]string{"c_rm": "deny", "c_read": "allow", "c_ask": "ask", "c_refused": "deny", "c_ran": "allow"})
+	requireAudit(t, h.AuditRecords(t), map[string]string{"c_rm": "deny", "c_read": "allow", "c_ask": "ask", "c_refused": "deny", "c_ran": "allow"})
 }
