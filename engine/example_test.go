@@ -425,26 +425,3 @@ func ExampleWithVerificationKey() {
 	// Output:
 	// true
 }
-
-// Space is what `tooleval verify` enumerates for a configuration, as
-// the policy reads it: the agent definitions, tenants and scopes, the
-// depth cap and the lists whose promises it checks.
-func ExampleEngine_Space() {
-	ctx := context.Background()
-	e, err := engine.New(ctx, engine.WithConfig(engine.Config{
-		"agents":  map[string]any{"explore": map[string]any{"builtin": true, "disallowed_tools": []any{"group:edit"}}},
-		"tenants": map[string]any{"acme": map[string]any{"tools": []any{"read_file"}}},
-	}))
-	if err != nil {
-		panic(err)
-	}
-	s, err := e.Space(ctx)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println("agents:", s.Agents, "tenants:", s.Tenants, "depth cap:", s.MaxDepth)
-	fmt.Println("spawn tools:", s.SpawnTools, "plan of acme:", s.Plans["acme"])
-	// Output:
-	// agents: [explore] tenants: [acme] depth cap: 5
-	// spawn tools: [agent invoke_agent sessions_spawn spawn_agent] plan of acme: [read_file]
-}

@@ -3,11 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
+
+	"github.com/tooleval/tooleval/internal/verifyquery"
 )
 
 // verifyQueries are the prepared queries of `tooleval verify`'s entry
@@ -17,71 +18,57 @@ type verifyQueries struct {
 	space, stacks, catalogs rego.PreparedEvalQuery
 }
 
-// ErrNoVerify is wrapped by the error of [Engine.Space] and
-// [Engine.Stacks] on a bundle that does not define the rules `tooleval
-// verify` reads.
-var ErrNoVerify = errors.New("the bundle does not define the rules tooleval verify reads (verify_space and verify_stacks of its host interface): build it from a policy that has policies/tooleval/verify")
-
 func (e *Engine) verifyQueries() (*verifyQueries, error) {
 	if q := e.current.Load().verify; q != nil {
 		return q, nil
 	}
-	return nil, ErrNoVerify
+	return nil, verifyquery.ErrNoVerify
 }
 
-// Space is what `tooleval verify` enumerates for the engine's
-// configuration, as the policy reads it (data.tooleval.verify.space,
-// policies/tooleval/verify/space.rego): who can ask, every tool name the
-// preset and the configuration know, and the lists whose promise the
-// invariants hold the decisions to.
-type Space struct {
-	// Agents, Tenants, Scopes and Users are the keys of config.agents,
-	// config.tenants, config.scopes and config.mcp_user_services, sorted.
-	Agents  []string `json:"agents"`
-	Tenants []string `json:"tenants"`
-	Scopes  []string `json:"scopes"`
-	Users   []string `json:"users"`
-	// BuiltinAgents are the keys of config.agents whose definition says
-	// builtin: the custom_agents stage spares them.
-	BuiltinAgents []string `json:"builtin_agents"`
-	// MaxDepth is the depth cap in force; sub-agents are enumerated at
-	// depths 1 to MaxDepth+1.
-	MaxDepth int `json:"max_depth"`
-	// Modes says which agent modes (async, teammate, coordinator,
-	// read_only, leaf) some part of the policy reads.
-	Modes map[string]bool `json:"modes"`
-	// Tools is one declaration per known tool name, a witness for each
-	// wildcard entry ({"name"} or {"name", "mcp": {"server", "tool"}}).
-	Tools []map[string]any `json:"tools"`
-	// Exclusions are the runtime exclusions as promised: the floor's
-	// whole lists (before floor exceptions) and the additions.
-	Exclusions map[string][]any `json:"exclusions"`
-	// SpawnTools are the entries of the tools that launch a sub-agent:
-	// the runtime's, and without a preset every preset's runtime's.
-	SpawnTools []any `json:"spawn_tools"`
-	// Errors are what verify cannot read exactly in the configuration
-	// as written (a spawn tool its preset replaces: spawn_tool_mismatch),
-	// each with its location; nil when the bundle does not say.
-	Errors []Problem `json:"errors"`
-	// DenyLists are the configured deny lists and whom each applies to.
-	DenyLists []SpaceList `json:"deny_lists"`
-	// Plans are the tenants' plans: an allow list, or nil for every tool.
-	Plans map[string]any `json:"plans"`
+// The engine gives tooleval verify its queries through
+// internal/verifyquery: they are not the engine's public API.
+func init() {
+	verifyquery.ReadSpace = func(ctx context.Context, e any) (*verifyquery.Space, error) {
+		en, err := verifyEngine(e)
+		if err != nil {
+			return nil, err
+		}
+		return en.space(ctx)
+	}
+	verifyquery.Stacks = func(ctx context.Context, e any, inputs []ast.Value) ([]string, error) {
+		en, err := verifyEngine(e)
+		if err != nil {
+			return nil, err
+		}
+		return en.stacks(ctx, inputs)
+	}
+	verifyquery.Catalogs = func(ctx context.Context, e any, declared []any, requests []ast.Value) ([]any, error) {
+		en, err := verifyEngine(e)
+		if err != nil {
+			return nil, err
+		}
+		cs, err := en.catalogs(ctx, declared, requests)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, len(cs))
+		for i, c := range cs {
+			out[i] = c
+		}
+		return out, nil
+	}
 }
 
-// SpaceList is one configured deny list: its location, its entries
-// (argument rules left out) and whom it applies to: "all", "subagent",
-// "custom" (a sub-agent whose definition is not builtin) or
-// {"agent": NAME}.
-type SpaceList struct {
-	Field   string `json:"field"`
-	List    []any  `json:"list"`
-	Applies any    `json:"applies"`
+func verifyEngine(e any) (*Engine, error) {
+	en, ok := e.(*Engine)
+	if !ok || en == nil {
+		return nil, fmt.Errorf("verify asks an engine, not a %T", e)
+	}
+	return en, nil
 }
 
-// Space evaluates data.tooleval.verify.space, the space `tooleval
-// verify` enumerates for the engine's configuration.
-func (e *Engine) Space(ctx context.Context) (*Space, error) {
+// space is verifyquery.ReadSpace.
+func (e *Engine) space(ctx context.Context) (*verifyquery.Space, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	q, err := e.verifyQueries()
@@ -92,21 +79,16 @@ func (e *Engine) Space(ctx context.Context) (*Space, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Space{}
+	s := &verifyquery.Space{}
 	if err := decodeInto(value, s); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// Stacks gives, for each decision input of inputs, what its name-level
-// verdicts depend on besides its declared tools
-// (data.tooleval.verify.stacks: its errors and compiled checks), as
-// canonical JSON: two inputs with the same stack and the same declared
-// tools get the same catalog ([Engine.Tools]). `tooleval verify` asks
-// for one catalog per distinct stack. One evaluation reads the
-// configuration once for all the inputs.
-func (e *Engine) Stacks(ctx context.Context, inputs []ast.Value) ([]string, error) {
+// stacks is verifyquery.Stacks: one evaluation reads the configuration
+// once for all the inputs.
+func (e *Engine) stacks(ctx context.Context, inputs []ast.Value) ([]string, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	terms := make([]*ast.Term, len(inputs))
@@ -147,11 +129,8 @@ func arrLen(a *ast.Array) int {
 	return a.Len()
 }
 
-// Catalogs gives the catalog ([Engine.Tools]) of each of requests with
-// declared declared (data.tooleval.verify.catalogs): one evaluation,
-// which reads the declared tools once. A request's own declared tools
-// are ignored.
-func (e *Engine) Catalogs(ctx context.Context, declared []any, requests []ast.Value) ([]*Catalog, error) {
+// catalogs is verifyquery.Catalogs.
+func (e *Engine) catalogs(ctx context.Context, declared []any, requests []ast.Value) ([]*Catalog, error) {
 	ctx, cancel := e.bounded(ctx)
 	defer cancel()
 	q, err := e.verifyQueries()

@@ -7,12 +7,14 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/internal/verifyquery"
 )
 
 // The space of the shipped configuration: no tables, the floor's tools
 // (a wildcard by its witness), the cap of 5, the shipped agent tool.
 func TestSpaceOfTheShippedConfiguration(t *testing.T) {
-	s, err := newEngine(t).Space(context.Background())
+	s, err := verifyquery.ReadSpace(context.Background(), newEngine(t))
 	require.NoError(t, err)
 	require.Equal(t, 5, s.MaxDepth)
 	require.Empty(t, s.Agents)
@@ -35,7 +37,7 @@ func TestStacksShareWhatThePolicyDoesNotTellApart(t *testing.T) {
 	for _, depth := range []string{"1", "4", "5"} {
 		inputs = append(inputs, ast.MustParseTerm(`{"agent": {"role": "subagent", "depth": `+depth+`}}`).Value)
 	}
-	stacks, err := newEngine(t).Stacks(context.Background(), inputs)
+	stacks, err := verifyquery.Stacks(context.Background(), newEngine(t), inputs)
 	require.NoError(t, err)
 	require.Len(t, stacks, 3)
 	require.Equal(t, stacks[0], stacks[1])
@@ -45,12 +47,12 @@ func TestStacksShareWhatThePolicyDoesNotTellApart(t *testing.T) {
 // A bundle without verify's rules still decides; verify is refused.
 func TestBundleWithoutVerifyRules(t *testing.T) {
 	e := newEngine(t, WithBundle(brokenBundle(t, "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := {}\n\ntools := {}\n\nlaunch := {}\n")))
-	_, err := e.Space(context.Background())
-	require.ErrorIs(t, err, ErrNoVerify)
-	_, err = e.Stacks(context.Background(), nil)
-	require.ErrorIs(t, err, ErrNoVerify)
-	_, err = e.Catalogs(context.Background(), nil, nil)
-	require.ErrorIs(t, err, ErrNoVerify)
+	_, err := verifyquery.ReadSpace(context.Background(), e)
+	require.ErrorIs(t, err, verifyquery.ErrNoVerify)
+	_, err = verifyquery.Stacks(context.Background(), e, nil)
+	require.ErrorIs(t, err, verifyquery.ErrNoVerify)
+	_, err = verifyquery.Catalogs(context.Background(), e, nil, nil)
+	require.ErrorIs(t, err, verifyquery.ErrNoVerify)
 }
 
 // Catalogs gives, for each request, the catalog Tools gives for it with
@@ -68,7 +70,7 @@ func TestCatalogsAreTheToolsOfEachRequest(t *testing.T) {
 	for _, r := range requests {
 		inputs = append(inputs, ast.MustParseTerm(r).Value)
 	}
-	got, err := e.Catalogs(ctx, declared, inputs)
+	got, err := verifyquery.Catalogs(ctx, e, declared, inputs)
 	require.NoError(t, err)
 	require.Len(t, got, len(requests))
 	for i, r := range requests {
@@ -77,7 +79,36 @@ func TestCatalogsAreTheToolsOfEachRequest(t *testing.T) {
 		doc["declared"] = declared
 		want, err := e.Tools(ctx, doc)
 		require.NoError(t, err)
-		require.Equal(t, want.Tools, got[i].Tools, r)
-		require.Equal(t, len(want.Errors) > 0, len(got[i].Errors) > 0, r)
+		c, ok := got[i].(*Catalog)
+		require.True(t, ok, "a catalog, not a %T", got[i])
+		require.Equal(t, want.Tools, c.Tools, r)
+		require.Equal(t, len(want.Errors) > 0, len(c.Errors) > 0, r)
 	}
+}
+
+// The space reads the configuration: its agent definitions, tenants,
+// the depth cap and each tenant's plan.
+func TestSpaceReadsTheConfiguration(t *testing.T) {
+	e := newEngine(t, WithConfig(Config{
+		"agents":  map[string]any{"explore": map[string]any{"builtin": true, "disallowed_tools": []any{"group:edit"}}},
+		"tenants": map[string]any{"acme": map[string]any{"tools": []any{"read_file"}}},
+	}))
+	s, err := verifyquery.ReadSpace(context.Background(), e)
+	require.NoError(t, err)
+	require.Equal(t, []string{"explore"}, s.Agents)
+	require.Equal(t, []string{"explore"}, s.BuiltinAgents)
+	require.Equal(t, []string{"acme"}, s.Tenants)
+	require.Equal(t, 5, s.MaxDepth)
+	require.Equal(t, []any{"read_file"}, s.Plans["acme"])
+}
+
+// The queries ask an engine, and refuse anything else.
+func TestVerifyQueriesAskAnEngine(t *testing.T) {
+	ctx := context.Background()
+	_, err := verifyquery.ReadSpace(ctx, "an engine")
+	require.ErrorContains(t, err, "not a string")
+	_, err = verifyquery.Stacks(ctx, (*Engine)(nil), nil)
+	require.ErrorContains(t, err, "verify asks an engine")
+	_, err = verifyquery.Catalogs(ctx, nil, nil, nil)
+	require.ErrorContains(t, err, "verify asks an engine")
 }

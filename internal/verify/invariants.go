@@ -32,7 +32,7 @@ var descriptions = map[string]string{
 // references are the lists the invariants hold the verdicts to, each as
 // the tools of the universe it matches.
 type references struct {
-	space      *engine.Space
+	space      *Space
 	exclusions map[string][]bool
 	denies     []denyRef
 	plans      map[string][]bool
@@ -51,7 +51,7 @@ type denyRef struct {
 
 // newReferences asks the policy which tools each list of the space
 // matches (see matchLists).
-func newReferences(ctx context.Context, e *engine.Engine, space *engine.Space, u *universe) (*references, error) {
+func newReferences(ctx context.Context, e *engine.Engine, space *Space, u *universe) (*references, error) {
 	var lists []refList
 	for _, name := range sortedKeys(space.Exclusions) {
 		lists = append(lists, refList{"deny", space.Exclusions[name]})

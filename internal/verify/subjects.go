@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/tooleval/tooleval/engine"
 )
 
 // Agent is the agent member of an enumerated request.
@@ -118,7 +116,7 @@ type roleAt struct {
 //
 // Exhaustive enumeration of more than maxExhaustiveScopes scopes is an
 // error (2^n subsets).
-func Enumerate(space *engine.Space, exhaustive bool) ([]Subject, error) {
+func Enumerate(space *Space, exhaustive bool) ([]Subject, error) {
 	if exhaustive && len(space.Scopes) > maxExhaustiveScopes {
 		return nil, fmt.Errorf("--exhaustive enumerates every subset of config.scopes, and it has %d scopes (at most %d): verify without --exhaustive, which takes each scope alone", len(space.Scopes), maxExhaustiveScopes)
 	}
@@ -147,7 +145,7 @@ const maxExhaustiveScopes = 12
 
 // agentModes expands base with every combination of the modes the
 // policy reads.
-func agentModes(space *engine.Space, base Agent) []Agent {
+func agentModes(space *Space, base Agent) []Agent {
 	out := []Agent{base}
 	expand := func(on bool, set func(*Agent)) {
 		if !on {
@@ -167,7 +165,7 @@ func agentModes(space *engine.Space, base Agent) []Agent {
 	return out
 }
 
-func tenants(space *engine.Space) []*string {
+func tenants(space *Space) []*string {
 	out := []*string{nil}
 	for _, t := range space.Tenants {
 		out = append(out, &t)
@@ -176,7 +174,7 @@ func tenants(space *engine.Space) []*string {
 }
 
 // callers are the callers to enumerate: nil (no caller) first.
-func callers(space *engine.Space, exhaustive bool) []*Caller {
+func callers(space *Space, exhaustive bool) []*Caller {
 	var scopeSets [][]string
 	if exhaustive {
 		n := len(space.Scopes)

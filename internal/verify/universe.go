@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-
-	"github.com/tooleval/tooleval/engine"
 )
 
 // Tools is what --tools adds to an enumeration: declarations (a
@@ -81,7 +79,7 @@ func (u *universe) withoutTools() *universe {
 	return &universe{request: u.request}
 }
 
-func newUniverse(space *engine.Space, extra Tools) *universe {
+func newUniverse(space *Space, extra Tools) *universe {
 	u := &universe{index: map[string]int{}, spawn: map[int]bool{}, request: extra.Request}
 	add := func(d any) {
 		name := ""

@@ -23,6 +23,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/verifyquery"
 )
 
 // ErrConfig is wrapped by the error of a verification whose
@@ -146,7 +147,7 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 	if len(check.Errors) > 0 {
 		return &Report{Errors: check.Errors}, fmt.Errorf("%w: run tooleval check for each with its location", ErrConfig)
 	}
-	space, err := e.Space(ctx)
+	space, err := readSpace(ctx, e)
 	if err != nil {
 		return nil, fmt.Errorf("read what to enumerate (data.tooleval.verify.space): %w", err)
 	}
@@ -154,7 +155,7 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 		return nil, err
 	}
 	if len(space.Errors) > 0 {
-		return &Report{Errors: space.Errors}, fmt.Errorf("%w: verify cannot read it exactly (each error says where and why)", ErrConfig)
+		return &Report{Errors: problems(space.Errors)}, fmt.Errorf("%w: verify cannot read it exactly (each error says where and why)", ErrConfig)
 	}
 	subjects, err := Enumerate(space, opts.Exhaustive)
 	if err != nil {
@@ -198,7 +199,7 @@ func Run(ctx context.Context, e *engine.Engine, opts Options) (*Report, error) {
 // custom bundle's): an exclusion, a mode or the spawn tool missing, or
 // a deny list whose subjects cannot be placed, would make an invariant
 // hold because nothing was checked.
-func checkSpace(space *engine.Space) error {
+func checkSpace(space *Space) error {
 	var missing []string
 	for _, name := range []string{"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "teammate_no_spawn"} {
 		if _, ok := space.Exclusions[name]; !ok {
@@ -284,8 +285,8 @@ func request(s Subject, u *universe, calls []any) map[string]any {
 
 // decideAll asks the policy for every subject's catalog (and, with
 // calls, its decisions). Subjects with the same stack (see
-// [engine.Engine.Stacks]) get the same verdicts: the policy is asked
-// once per distinct stack ([engine.Engine.Catalogs], which reads the
+// verifyquery.Stacks) get the same verdicts: the policy is asked
+// once per distinct stack (verifyquery.Catalogs, which reads the
 // universe once per batch), on opts.Workers goroutines.
 func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Subject, opts Options) ([]decided, int, error) {
 	stacks := make([]string, len(subjects))
@@ -302,7 +303,7 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 			}
 			inputs = append(inputs, input)
 		}
-		got, err := e.Stacks(ctx, inputs)
+		got, err := verifyquery.Stacks(ctx, e, inputs)
 		if err != nil {
 			return fmt.Errorf("read the stacks of subjects %d to %d: %w", lo, hi-1, err)
 		}
@@ -333,7 +334,7 @@ func decideAll(ctx context.Context, e *engine.Engine, u *universe, subjects []Su
 			}
 			inputs = append(inputs, input)
 		}
-		catalogs, err := e.Catalogs(ctx, u.declared, inputs)
+		catalogs, err := catalogs(ctx, e, u.declared, inputs)
 		if err != nil {
 			return fmt.Errorf("decide subjects %d to %d: %w", lo, hi-1, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/internal/verifyquery"
 )
 
 // writeInvariants writes one Rego file of invariants to a temporary
@@ -147,7 +148,7 @@ func TestSharedStacksDecideAsEachSubjectAlone(t *testing.T) {
 		"tenants": {"acme": {"tools": ["read_file", "agent", "mcp__github__*"]}},
 		"agent_filters": {"async_allowed": ["read_file", "agent"]}
 	}`)
-	space, err := e.Space(ctx)
+	space, err := readSpace(ctx, e)
 	require.NoError(t, err)
 	subjects, err := Enumerate(space, false)
 	require.NoError(t, err)
@@ -166,7 +167,7 @@ func TestSharedStacksDecideAsEachSubjectAlone(t *testing.T) {
 // Enumeration: every table key, each depth to the cap + 1, the modes the
 // policy reads; scopes alone or, exhaustively, every subset.
 func TestEnumerate(t *testing.T) {
-	space := &engine.Space{
+	space := &Space{
 		Agents: []string{"a"}, Tenants: []string{"t"}, Scopes: []string{"s1", "s2"}, Users: []string{"u"},
 		MaxDepth: 2, Modes: map[string]bool{"leaf": true, "read_only": true},
 	}
@@ -248,14 +249,14 @@ func TestUserInvariantsFailLoudly(t *testing.T) {
 // must not hold because nothing was checked.
 func TestIncompleteSpaceIsRefused(t *testing.T) {
 	e := configured(t, `{}`)
-	space, err := e.Space(context.Background())
+	space, err := readSpace(context.Background(), e)
 	require.NoError(t, err)
 	require.NoError(t, checkSpace(space))
 	delete(space.Exclusions, "fork_no_spawn")
 	delete(space.Modes, "leaf")
 	space.SpawnTools = nil
 	space.Errors = nil
-	space.DenyLists = append(space.DenyLists, engine.SpaceList{Field: "config.x.deny", Applies: "tenant"})
+	space.DenyLists = append(space.DenyLists, verifyquery.SpaceList{Field: "config.x.deny", Applies: "tenant"})
 	err = checkSpace(space)
 	require.ErrorContains(t, err, "exclusions.fork_no_spawn, modes.leaf, spawn_tools, errors, a known applies for deny list config.x.deny")
 }
