@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,9 +8,6 @@ import (
 	"os"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	"github.com/open-policy-agent/opa/v1/bundle"
-	"github.com/open-policy-agent/opa/v1/rego"
-	"github.com/open-policy-agent/opa/v1/storage"
 )
 
 // Config is a deployment's configuration overlay: members of
@@ -51,39 +47,6 @@ func ParseConfig(data []byte, source string) (Config, error) {
 // error, which refuses every call.
 func WithConfig(c Config) Option {
 	return func(o *options) { o.config = c }
-}
-
-// overlayQuery merges a deployment's overlay (the input) over the
-// bundle's configuration, with the policy's own merge: the same function
-// the policy's tests build configurations with.
-const overlayQuery = "data.tooleval.configuration.overlay(data.tooleval.config, input)"
-
-// applyConfig merges the overlay c over the bundle's data.tooleval.config
-// (see [WithConfig]): members that are objects on both sides merge key by
-// key, anything else replaces. The merge is the policy's, evaluated once
-// on the compiled bundle (compiler, with the bundle's data in store). The
-// merged configuration replaces data.tooleval.config in b's data and in
-// store, which is returned.
-func applyConfig(ctx context.Context, compiler *ast.Compiler, store storage.Store, b *bundle.Bundle, c Config) (storage.Store, error) {
-	if len(c) == 0 {
-		return store, nil
-	}
-	overlay, err := toValue(map[string]any(c))
-	if err != nil {
-		return nil, fmt.Errorf("apply config: %w", err)
-	}
-	q, err := rego.New(rego.Query(overlayQuery), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("apply config: %w", err)
-	}
-	merged, err := evalAST(ctx, q, overlay)
-	if err != nil {
-		return nil, fmt.Errorf("apply config: %w", err)
-	}
-	if err := putData(ctx, store, b, "config", merged); err != nil {
-		return nil, fmt.Errorf("apply config: %w", err)
-	}
-	return store, nil
 }
 
 // RequesterPolicyDigest is the digest an engine records when it captures

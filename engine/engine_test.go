@@ -91,7 +91,7 @@ func brokenBundle(t *testing.T, policy string) string {
 	shipped, err := shippedPolicy()
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "host.rego"),
-		[]byte("package tooleval.host\n\ninterface := "+string(mustJSON(t, shipped.document))+"\n"), 0o644))
+		[]byte("package tooleval.host\n\ninterface := "+string(mustJSON(t, shipped.document))+"\n\n"+testHostLoad), 0o644))
 	for _, data := range []string{"config", "config/presets", "floor", "unicode", "unicode/skeleton"} {
 		src := filepath.Join("..", "policies", "tooleval", data, "data.json")
 		dst := filepath.Join(dir, "tooleval", data, "data.json")

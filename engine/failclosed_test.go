@@ -39,9 +39,9 @@ func TestFailClosedDocumentsAreThePolicys(t *testing.T) {
 	require.NoError(t, err)
 	compiler, store, err := compileBundle(ctx, b)
 	require.NoError(t, err)
-	host, err := readHost(ctx, compiler, store)
+	l, err := loadHost(ctx, compiler, store, ast.NewObject())
 	require.NoError(t, err)
-	m := host.messages
+	m := l.host.messages
 	query := func(q string) rego.PreparedEvalQuery {
 		prepared, err := rego.New(rego.Query(q), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 		require.NoError(t, err)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -12,10 +13,27 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage"
 )
 
-// hostQuery is the one rule of the policy the engine knows by name: the
-// host interface (policies/tooleval/host), which declares everything
-// else the engine reads from the policy. It is read once per load, here.
-const hostQuery = "data.tooleval.host.interface"
+// hostLoad is the one rule of the policy the engine knows by name
+// (policies/tooleval/host): a function of the deployment's overlay that
+// gives the configuration in force, the configuration prepared from it
+// and the host interface, which declares everything else the engine
+// reads from the policy. It is evaluated once per load, here.
+const hostLoad = "data.tooleval.host.load"
+
+// hostInterfaceName is where the policy declares its host interface: the
+// name problems with the interface are reported under.
+const hostInterfaceName = "data.tooleval.host.interface"
+
+// loaded is what one evaluation of hostLoad gives the engine.
+type loaded struct {
+	// config is the configuration in force: the overlay merged over the
+	// bundle's data.tooleval.config.
+	config ast.Value
+	// prepared is config prepared (data.tooleval.prepared).
+	prepared ast.Value
+	// host is the interface, read under config.
+	host hostInterface
+}
 
 // hostInterface is data.tooleval.host.interface as the engine uses it.
 type hostInterface struct {
@@ -38,8 +56,6 @@ type entryPoints struct {
 	// session is a function of the static document; decide and catalog
 	// are functions of a compiled context and a request.
 	session, decide, catalog string
-	// prepared is the configuration prepared once.
-	prepared string
 	// verifySpace is what tooleval verify enumerates (no input);
 	// verifyStacks is a function of an array of decision inputs;
 	// verifyCatalogs a document of the input.
@@ -62,7 +78,7 @@ type entryPoints struct {
 // `tooleval verify` reads
 // (it then stops with an error).
 func (e entryPoints) rules() []string {
-	return []string{e.decision, e.tools, e.launch, e.check, e.session, e.decide, e.catalog, e.prepared}
+	return []string{e.decision, e.tools, e.launch, e.check, e.session, e.decide, e.catalog}
 }
 
 // queries are the queries the engine prepares for each entry point, by
@@ -83,21 +99,52 @@ func (e entryPoints) queries(p *policy) map[string]*rego.PreparedEvalQuery {
 	}
 }
 
-// readHost evaluates the host interface of a compiled bundle. An
-// interface that is undefined, lacks a member or holds one of another
-// kind is an error wrapping [ErrIncompleteBundle]: the engine never
+// loadHost evaluates hostLoad of a compiled bundle (compiler, with its
+// data in store) for a deployment's overlay (an object). A load that is
+// undefined, or whose interface lacks a member or holds one of another
+// kind, is an error wrapping [ErrIncompleteBundle]: the engine never
 // falls back on a default of its own.
-func readHost(ctx context.Context, compiler *ast.Compiler, store storage.Store) (hostInterface, error) {
-	rs, err := rego.New(rego.Query(hostQuery), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
+func loadHost(ctx context.Context, compiler *ast.Compiler, store storage.Store, overlay ast.Value) (loaded, error) {
+	q, err := rego.New(rego.Query(hostLoad+"(input)"), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	if err != nil {
-		return hostInterface{}, fmt.Errorf("read the host interface: %w", err)
+		return loaded{}, fmt.Errorf("load the policy: %w", err)
 	}
-	if len(rs) != 1 || len(rs[0].Expressions) != 1 {
-		return hostInterface{}, fmt.Errorf("%w: %s is undefined", ErrIncompleteBundle, hostQuery)
+	value, err := evalAST(ctx, q, overlay)
+	if errors.Is(err, ErrUndefined) {
+		return loaded{}, fmt.Errorf("%w: %s is undefined (or %s is)", ErrIncompleteBundle, hostLoad, hostInterfaceName)
 	}
-	members, ok := rs[0].Expressions[0].Value.(map[string]any)
+	if err != nil {
+		return loaded{}, fmt.Errorf("load the policy: %w", err)
+	}
+	obj, ok := value.(ast.Object)
 	if !ok {
-		return hostInterface{}, fmt.Errorf("%w: %s is not an object", ErrIncompleteBundle, hostQuery)
+		return loaded{}, fmt.Errorf("%w: %s is not an object", ErrIncompleteBundle, hostLoad)
+	}
+	l := loaded{}
+	for name, target := range map[string]*ast.Value{"config": &l.config, "prepared": &l.prepared} {
+		t := obj.Get(ast.StringTerm(name))
+		if t == nil {
+			return loaded{}, fmt.Errorf("%w: %s has no member %s", ErrIncompleteBundle, hostLoad, name)
+		}
+		*target = t.Value
+	}
+	t := obj.Get(ast.StringTerm("interface"))
+	if t == nil {
+		return loaded{}, fmt.Errorf("%w: %s has no member interface", ErrIncompleteBundle, hostLoad)
+	}
+	document, err := ast.JSON(t.Value)
+	if err != nil {
+		return loaded{}, fmt.Errorf("read the host interface: %w", err)
+	}
+	l.host, err = readHost(document)
+	return l, err
+}
+
+// readHost reads the host interface document.
+func readHost(document any) (hostInterface, error) {
+	members, ok := document.(map[string]any)
+	if !ok {
+		return hostInterface{}, fmt.Errorf("%w: %s is not an object", ErrIncompleteBundle, hostInterfaceName)
 	}
 	r := hostReader{members: members}
 	h := hostInterface{
@@ -122,7 +169,7 @@ type hostReader struct {
 }
 
 func (r *hostReader) problem(format string, args ...any) {
-	r.problems = append(r.problems, fmt.Sprintf(hostQuery+"."+format, args...))
+	r.problems = append(r.problems, fmt.Sprintf(hostInterfaceName+"."+format, args...))
 }
 
 // member returns the member name of obj (at path) when it has the kind.
@@ -166,7 +213,7 @@ func (r *hostReader) entryPoints() entryPoints {
 	return entryPoints{
 		decision: get("decision"), explain: get("explain"), tools: get("tools"), launch: get("launch"),
 		check: get("check"), mask: get("mask"), session: get("session"), decide: get("decide"),
-		catalog: get("catalog"), prepared: get("prepared"), verifySpace: get("verify_space"), verifyStacks: get("verify_stacks"),
+		catalog: get("catalog"), verifySpace: get("verify_space"), verifyStacks: get("verify_stacks"),
 		verifyCatalogs: get("verify_catalogs"),
 		hookRequest:    optional("hook_request"), hookAnswer: optional("hook_answer"),
 		overCap: optional("over_cap"), decideOverCap: optional("decide_over_cap"),

@@ -44,10 +44,12 @@ var shippedPolicy = sync.OnceValues(func() (shipped struct {
 		}
 		return rs[0].Expressions[0].Value, nil
 	}
-	if shipped.host, err = readHost(ctx, compiler, store); err != nil {
+	l, err := loadHost(ctx, compiler, store, ast.NewObject())
+	if err != nil {
 		return shipped, err
 	}
-	document, err := shipped.evaluated(hostQuery)
+	shipped.host = l.host
+	document, err := shipped.evaluated(hostInterfaceName)
 	shipped.document, _ = document.(map[string]any)
 	return shipped, err
 })
@@ -98,7 +100,6 @@ func TestHostInterfaceIsThePolicys(t *testing.T) {
 	require.Equal(t, []string{
 		"data.tooleval.decision", "data.tooleval.tools", "data.tooleval.launch", "data.tooleval.check",
 		"data.tooleval.context.session", "data.tooleval.decide", "data.tooleval.catalog.catalog",
-		"data.tooleval.configuration.prepared_document",
 	}, h.entryPoints.rules(), "the entry points embedders and OPA servers query stay where they are")
 	require.Equal(t, "data.tooleval.explain", h.entryPoints.explain)
 	require.Equal(t, "data.system.log.mask", h.entryPoints.mask)
@@ -130,13 +131,29 @@ func readHostOf(t *testing.T, edit func(map[string]any)) (hostInterface, error) 
 	return readHostModule(t, "package tooleval.host\n\ninterface := "+string(mustJSON(t, document))+"\n")
 }
 
-// readHostModule reads the host interface of a policy of one module.
+// readHostModule reads the host interface of a policy of one module (a
+// load function giving its interface is added).
 func readHostModule(t *testing.T, module string) (hostInterface, error) {
 	t.Helper()
-	compiler, err := ast.CompileModules(map[string]string{"host.rego": module})
+	compiler, err := ast.CompileModules(map[string]string{"host.rego": module + "\n" + testHostLoad})
 	require.NoError(t, err)
-	return readHost(context.Background(), compiler, inmem.New())
+	l, err := loadHost(context.Background(), compiler, inmem.New(), ast.NewObject())
+	return l.host, err
 }
+
+// testHostLoad is the host's load function of a test's policy: the
+// overlay merged over data.tooleval.config, the policy's
+// prepared_document when it has one, and its interface.
+const testHostLoad = `load(overlay) := {"config": object.union(_config, overlay), "prepared": _prepared, "interface": interface}
+
+default _config := {}
+
+_config := data.tooleval.config
+
+default _prepared := {}
+
+_prepared := data.tooleval.configuration.prepared_document
+`
 
 // TestHostInterfaceFailsClosed: an interface that is undefined, lacks a
 // member or holds one of another kind refuses the bundle, naming what is
@@ -175,7 +192,7 @@ func TestHostInterfaceFailsClosed(t *testing.T) {
 	}
 
 	for want, module := range map[string]string{
-		"data.tooleval.host.interface is undefined":     "package tooleval.host\n\ninterface := 1 if input.never\n",
+		"data.tooleval.host.load is undefined":          "package tooleval.host\n\ninterface := 1 if input.never\n",
 		"data.tooleval.host.interface is not an object": "package tooleval.host\n\ninterface := [1]\n",
 	} {
 		_, err := readHostModule(t, module)
@@ -184,16 +201,16 @@ func TestHostInterfaceFailsClosed(t *testing.T) {
 	}
 }
 
-// TestBundleWithoutHostInterfaceIsRefused: a bundle without the host
-// interface, or whose interface names an entry point that is not a rule,
-// does not load.
+// TestBundleWithoutHostInterfaceIsRefused: a bundle without the host's
+// load (and so without an interface), or whose interface names an entry
+// point that is not a rule, does not load.
 func TestBundleWithoutHostInterfaceIsRefused(t *testing.T) {
 	policy := "package tooleval\n\ndecide(x, _) := x\n\ncheck := {}\n\ndecision := {}\n\ntools := {}\n\nlaunch := {}\n"
 	dir := brokenBundle(t, policy)
 	require.NoError(t, os.Remove(filepath.Join(dir, "host.rego")))
 	_, err := New(context.Background(), WithBundle(dir))
 	require.ErrorIs(t, err, ErrIncompleteBundle)
-	require.ErrorContains(t, err, "data.tooleval.host.interface")
+	require.ErrorContains(t, err, "data.tooleval.host.load")
 
 	dir = brokenBundle(t, strings.Replace(policy, "\n\ntools := {}", "", 1))
 	_, err = New(context.Background(), WithBundle(dir))

@@ -41,40 +41,65 @@ func loadPolicy(ctx context.Context, path string, config Config, vc *bundle.Veri
 	return configuredPolicy(ctx, b, config)
 }
 
-// configuredPolicy compiles a loaded bundle once, overlays the
-// configuration on its data (see [applyConfig]) and prepares the
-// engine's queries on it. The modules are compiled once: the overlay
-// changes the bundle's data, which the compiled modules do not depend on.
+// configuredPolicy compiles a loaded bundle once, loads it with the
+// deployment's configuration (see [preparePolicy]) and prepares the
+// engine's queries on it. The modules are compiled once: the
+// configuration changes the bundle's data, which the compiled modules do
+// not depend on.
 func configuredPolicy(ctx context.Context, b *bundle.Bundle, config Config) (*policy, error) {
 	compiler, store, err := compileBundle(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	if store, err = applyConfig(ctx, compiler, store, b, config); err != nil {
-		return nil, err
-	}
-	return preparePolicy(ctx, b, compiler, store)
+	return preparePolicy(ctx, b, compiler, store, config)
 }
 
-// preparePolicy reads the host interface of a compiled bundle (compiler,
-// with its data in store), checks that the bundle holds what the
-// interface names, and prepares the engine's queries on it.
-func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler, store storage.Store) (*policy, error) {
-	if err := checkReferences(compiler, b.Data, []string{hostQuery}); err != nil {
+// preparePolicy loads a compiled bundle (compiler, with its data in
+// store) with a deployment's configuration, checks that the bundle holds
+// what its host interface names, and prepares the engine's queries on
+// it. One evaluation of the policy's load (hostLoad) gives:
+//
+//   - the configuration in force, config merged over the bundle's
+//     data.tooleval.config (see [WithConfig]) with the policy's own
+//     merge, which replaces data.tooleval.config when config has members;
+//   - the configuration prepared from it (what the policy derives from
+//     its configuration alone), which replaces data.tooleval.prepared:
+//     the policy reads prepared data only when it was prepared from the
+//     configuration in force, so this saves every decision from preparing
+//     the configuration again, and never changes one;
+//   - the host interface, read under that configuration.
+//
+// Both replace the member in b's data too, which a bundle written from b
+// carries.
+func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler, store storage.Store, config Config) (*policy, error) {
+	if err := checkReferences(compiler, b.Data, []string{hostLoad}); err != nil {
 		return nil, err
 	}
-	host, err := readHost(ctx, compiler, store)
+	overlay := ast.Value(ast.NewObject())
+	if len(config) > 0 {
+		var err error
+		if overlay, err = toValue(map[string]any(config)); err != nil {
+			return nil, fmt.Errorf("apply config: %w", err)
+		}
+	}
+	l, err := loadHost(ctx, compiler, store, overlay)
 	if err != nil {
 		return nil, err
 	}
+	host := l.host
 	if err := checkRules(compiler, host.entryPoints.rules()); err != nil {
 		return nil, err
 	}
 	if err := checkRequirements(b.Data, host.floor); err != nil {
 		return nil, err
 	}
-	if store, err = refreshPrepared(ctx, compiler, store, b, host.entryPoints.prepared); err != nil {
-		return nil, err
+	if len(config) > 0 {
+		if err := putData(ctx, store, b, "config", l.config); err != nil {
+			return nil, fmt.Errorf("apply config: %w", err)
+		}
+	}
+	if err := putData(ctx, store, b, "prepared", l.prepared); err != nil {
+		return nil, fmt.Errorf("prepare the configuration: %w", err)
 	}
 	p := &policy{revision: b.Manifest.Revision, host: host}
 	for query, target := range host.entryPoints.queries(p) {
@@ -105,28 +130,6 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler
 		return nil, err
 	}
 	return p, nil
-}
-
-// refreshPrepared evaluates the prepared configuration of a compiled
-// bundle (the rule prepared, the host interface's entry point: what the
-// policy derives from its configuration alone) and puts it in the bundle's data as data.tooleval.prepared
-// (replacing whatever the bundle carried), returning a store that holds
-// it. The policy reads prepared data only when it was prepared from the
-// configuration in force, so this step saves every decision from
-// preparing the configuration again; it never changes one.
-func refreshPrepared(ctx context.Context, compiler *ast.Compiler, store storage.Store, b *bundle.Bundle, prepared string) (storage.Store, error) {
-	q, err := rego.New(rego.Query(prepared), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("prepare the configuration: %w", err)
-	}
-	value, err := evalAST(ctx, q, ast.NewObject())
-	if err != nil {
-		return nil, fmt.Errorf("prepare the configuration: %w", err)
-	}
-	if err := putData(ctx, store, b, "prepared", value); err != nil {
-		return nil, fmt.Errorf("prepare the configuration: %w", err)
-	}
-	return store, nil
 }
 
 // putData makes value data.tooleval.KEY, both in the bundle's data (which

@@ -39,9 +39,10 @@ var fuzzEntryPoints = []string{
 // that collide or nearly collide after canonicalization or aliasing
 // (Bash and bash, a full-width spelling, a zero-width space, an
 // over-long spelling, a mark that cannot be canonicalized exactly), and
-// requests that name them. Each configuration is prepared as the engine
-// prepares it on load (data.tooleval.configuration.prepared_document,
-// written to data.tooleval.prepared) and every entry point is evaluated
+// requests that name them. Each configuration is loaded as the engine
+// loads it (data.tooleval.host.load: the configuration in force and the
+// configuration prepared, written to data.tooleval.config and
+// data.tooleval.prepared) and every entry point is evaluated
 // with real OPA: none may fail (no eval_conflict_error, no undefined
 // result), a decision, explain or catalog with errors refuses every
 // call and tool, a launch with errors is invalid, and a batch decided
@@ -100,15 +101,14 @@ var configFuzzSeeds = []struct {
 // configFuzzer is the policy compiled once, over a store whose
 // configuration and prepared configuration each case replaces.
 type configFuzzer struct {
-	store    storage.Store
-	base     any
-	overlay  rego.PreparedEvalQuery
-	prepared rego.PreparedEvalQuery
-	queries  map[string]rego.PreparedEvalQuery
-	session  rego.PreparedEvalQuery
-	decide   rego.PreparedEvalQuery
-	catalog  rego.PreparedEvalQuery
-	paths    rego.PreparedEvalQuery
+	store   storage.Store
+	base    any
+	load    rego.PreparedEvalQuery
+	queries map[string]rego.PreparedEvalQuery
+	session rego.PreparedEvalQuery
+	decide  rego.PreparedEvalQuery
+	catalog rego.PreparedEvalQuery
+	paths   rego.PreparedEvalQuery
 }
 
 func newConfigFuzzer(t *testing.T) *configFuzzer {
@@ -136,8 +136,7 @@ func newConfigFuzzer(t *testing.T) *configFuzzer {
 		require.NoError(t, err)
 		return q
 	}
-	f.overlay = prepare("data.tooleval.configuration.overlay(input.base, input.overlay)")
-	f.prepared = prepare("data.tooleval.configuration.prepared_document")
+	f.load = prepare("data.tooleval.host.load(input.overlay) with data.tooleval.config as input.base")
 	for _, q := range fuzzEntryPoints {
 		f.queries[q] = prepare(q)
 	}
@@ -161,18 +160,18 @@ func (f *configFuzzer) eval(ctx context.Context, q rego.PreparedEvalQuery, input
 	return rs[0].Expressions[0].Value, nil
 }
 
-// install merges the overlay over the shipped configuration with the
-// policy's own merge, writes it to data.tooleval.config, and prepares
-// it as the engine does on load.
+// install loads the overlay over the shipped configuration as the engine
+// does (data.tooleval.host.load), and writes the configuration in force
+// and the configuration prepared to the data.
 func (f *configFuzzer) install(t *testing.T, overlay map[string]any) {
 	t.Helper()
 	ctx := context.Background()
-	merged, err := f.eval(ctx, f.overlay, map[string]any{"base": f.base, "overlay": overlay})
-	require.NoError(t, err)
-	f.write(t, "/tooleval/config", merged)
-	prepared, err := f.eval(ctx, f.prepared, map[string]any{})
-	require.NoError(t, err, "prepared_document of %s", mustJSON(overlay))
-	f.write(t, "/tooleval/prepared", prepared)
+	loaded, err := f.eval(ctx, f.load, map[string]any{"base": f.base, "overlay": overlay})
+	require.NoError(t, err, "load %s", mustJSON(overlay))
+	l, ok := loaded.(map[string]any)
+	require.True(t, ok, "load %s: %v", mustJSON(overlay), loaded)
+	f.write(t, "/tooleval/config", l["config"])
+	f.write(t, "/tooleval/prepared", l["prepared"])
 }
 
 func (f *configFuzzer) write(t *testing.T, path string, value any) {

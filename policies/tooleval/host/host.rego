@@ -3,14 +3,35 @@
 # description: |
 #   Everything a host (the Go engine) reads from the policy besides the
 #   documents of its entry points, declared once: the engine evaluates
-#   interface once when it loads a bundle (engine/host.go) and refuses a
-#   bundle whose interface is undefined or lacks a member. Nothing here
-#   changes a decision; it says what the host may rely on.
+#   load once when it loads a bundle (engine/host.go) and refuses a
+#   bundle whose load or interface is undefined or lacks a member.
+#   Nothing here changes a decision; it says what the host may rely on.
 package tooleval.host
 
 import data.tooleval.arguments
 import data.tooleval.configuration
 import data.tooleval.shape
+
+# METADATA
+# description: |
+#   What the host reads when it loads a bundle, in one evaluation of the
+#   deployment's overlay (an object; {} for none): the configuration in
+#   force, the overlay merged over data.tooleval.config
+#   (configuration.overlay); the configuration prepared from it
+#   (configuration.prepared_document), which the host puts in the data
+#   as data.tooleval.prepared; and the interface read under it (its path
+#   arguments follow the configuration).
+load(overlay) := {"config": config, "prepared": prepared, "interface": host} if {
+	config := configuration.overlay(data.tooleval.config, overlay)
+
+	# The host evaluates load once, before it serves: these with are not on
+	# any decision's path.
+	# regal ignore:with-outside-test-context
+	prepared := configuration.prepared_document with data.tooleval.config as config
+
+	# regal ignore:with-outside-test-context
+	host := interface with data.tooleval.config as config
+}
 
 # METADATA
 # description: |
@@ -44,10 +65,9 @@ interface := {
 #   explain, tools, launch, check and mask are documents of the input;
 #   session is a function of the static part of a request (the compiled
 #   context of a session), decide and catalog functions of a compiled
-#   context and a request; prepared is the configuration prepared once,
-#   evaluated without input, and so is verify_space, what tooleval verify
-#   enumerates; verify_stacks is a function of an array of decision
-#   inputs (what the verdicts of each depend on, besides its declared
+#   context and a request; verify_space, what tooleval verify
+#   enumerates, is evaluated without input; verify_stacks is a function
+#   of an array of decision inputs (what the verdicts of each depend on, besides its declared
 #   tools), and verify_catalogs a document of the input (the catalogs of
 #   many requests over one set of declared tools). hook_request is a
 #   function of a runtime's name and its hook payload (the decision
@@ -68,7 +88,6 @@ entry_points := {
 	"session": "data.tooleval.context.session",
 	"decide": "data.tooleval.decide",
 	"catalog": "data.tooleval.catalog.catalog",
-	"prepared": "data.tooleval.configuration.prepared_document",
 	"verify_space": "data.tooleval.verify.space",
 	"verify_stacks": "data.tooleval.verify.stacks",
 	"verify_catalogs": "data.tooleval.verify.catalogs",

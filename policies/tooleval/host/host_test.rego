@@ -24,6 +24,28 @@ test_interface_members if {
 	}
 }
 
+# Without an overlay, load reads the bundle as it is: its configuration,
+# that configuration prepared, and the interface.
+test_load_without_an_overlay_is_the_bundles if {
+	loaded := host.load({})
+	loaded.config == data.tooleval.config
+	loaded.prepared == configuration.prepared_document
+	loaded.interface == host.interface
+}
+
+# load merges the overlay over the bundle's configuration and prepares,
+# and reads the interface, under the merged configuration.
+test_load_reads_everything_under_the_overlay if {
+	overlay := {"preset": "claude_code", "agents": {"explore": {"builtin": true}}}
+	loaded := host.load(overlay)
+	loaded.config == configuration.overlay(data.tooleval.config, overlay)
+	loaded.config.agents.explore.builtin
+	loaded.prepared == configuration.prepared_document with data.tooleval.config as loaded.config
+	loaded.prepared != configuration.prepared_document
+	loaded.interface.path_arguments.read.file_path.read
+	loaded.interface == host.interface with data.tooleval.config as loaded.config
+}
+
 # The path arguments the host resolves are the configuration's in force,
 # a preset's included.
 test_path_arguments_follow_the_configuration if {
