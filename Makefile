@@ -181,7 +181,7 @@ soak: bundle
 	TOOLEVAL_RACE_TRIALS=1000 TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -race -run 'TestRunGuardSharedBySessionsNeverOverspends|TestConcurrentUse|TestHotReloadUnderConcurrency' -v -timeout 0 ./engine/ ./tests/
 	@echo "differential seed $(SEED) (replay: make soak SEED=$(SEED))"
 	TOOLEVAL_DIFFERENTIAL_SEED=$(SEED) TOOLEVAL_DIFFERENTIAL_CASES=10000000 TOOLEVAL_EXPLAIN_EVERY=1 $(GO) test -count=1 -run TestDifferentialAgainstOracle -v -timeout 0 ./tests/
-	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/
+	TOOLEVAL_DIFF_CORPUS=10000 $(GO) test -count=1 -run TestDiffCorpus -v -timeout 0 ./tests/e2e/cli/
 	TOOLEVAL_CONFIG_FUZZ_CASES=10000 $(GO) test -count=1 -run TestConfigurationFuzzNeverConflicts -v -timeout 0 ./tests/
 	TOOLEVAL_BUNDLE=$(CURDIR)/$(BUNDLE) TOOLEVAL_TEST_SCALE=10 $(GO) test -count=1 -run 'TestProperty|TestRESTEqualsEmbedded|TestSessionEqualsOneShot|TestNumbersSpelledAsJavaScript|TestIncompleteBundlesAreRefused' -v -timeout 0 ./tests/ ./engine/
 	TOOLEVAL_EVERY_CODE_POINT=1 $(GO) test -count=1 -run 'TestAgreementEveryCodePoint|TestNFCAgreement' -v -timeout 0 ./engine/canonical/

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // argumentBypassRequest puts every attempt under one layer that allows
@@ -211,7 +212,7 @@ func pathBypasses(t *testing.T, e *engine.Engine) (input ast.Value, calls []any,
 func TestArgumentBypassesOnAStockOPAServer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	server := harness.StartOPA(t, "--log-level", "error", "--bundle", harness.BundlePath(t))
 	e, err := engine.New(ctx)
 	require.NoError(t, err)
 
@@ -236,9 +237,9 @@ func TestArgumentBypassesOnAStockOPAServer(t *testing.T) {
 // decideOnServer posts input to data.tooleval.decision on the server,
 // requires the document to be the embedded engine's (want), and reads it
 // back as the engine's type.
-func decideOnServer(t *testing.T, server *opaServer, input []byte, want *engine.Decision) *engine.Decision {
+func decideOnServer(t *testing.T, server *harness.OPAServer, input []byte, want *engine.Decision) *engine.Decision {
 	t.Helper()
-	raw, ok, err := server.query("tooleval/decision", input)
+	raw, ok, err := server.Query("tooleval/decision", input)
 	require.NoError(t, err)
 	require.True(t, ok, "data.tooleval.decision is undefined on the server")
 	wantJSON, err := want.JSON()

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // aloneStatic is the static part of the requests of
@@ -109,7 +110,7 @@ func decisionTexts(t *testing.T, doc []byte, member string) []string {
 // spelling.
 func TestPropertyCallDecidedAlone(t *testing.T) {
 	t.Parallel()
-	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	server := harness.StartOPA(t, "--log-level", "error", "--bundle", harness.BundlePath(t))
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -162,7 +163,7 @@ func TestPropertyCallDecidedAlone(t *testing.T) {
 			return decisionTexts(t, j, "decisions")
 		}
 		viaREST := func(data []byte) []string {
-			got, ok, err := server.query("tooleval/decision", data)
+			got, ok, err := server.Query("tooleval/decision", data)
 			require.NoError(t, err)
 			require.True(t, ok)
 			return decisionTexts(t, got, "decisions")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // dirEntries lists the names in dir (a temporary left behind shows).
@@ -29,7 +30,7 @@ func TestRefusedBundleBuildKeepsTheBundle(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	bundle := filepath.Join(dir, "existing.tar.gz")
-	_, stderr, code := cli(t, "", "bundle", "build", "-o", bundle)
+	_, stderr, code := harness.CLI(t, "", "bundle", "build", "-o", bundle)
 	require.Equal(t, 0, code, stderr)
 	good, err := os.ReadFile(bundle)
 	require.NoError(t, err)
@@ -37,7 +38,7 @@ func TestRefusedBundleBuildKeepsTheBundle(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"tools": {"deny": "web_search"}}`), 0o600))
 
-	_, stderr, code = cli(t, "", "bundle", "build", "--config", bad, "-o", bundle)
+	_, stderr, code = harness.CLI(t, "", "bundle", "build", "--config", bad, "-o", bundle)
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "config.tools.deny")
 	after, err := os.ReadFile(bundle)
@@ -52,12 +53,12 @@ func TestRefusedBundleBuildKeepsTheBundle(t *testing.T) {
 // a report that can be written replaces it.
 func TestFailedDiffReportKeepsTheFile(t *testing.T) {
 	t.Parallel()
-	bin, err := buildCLI()
+	bin, err := harness.BuildCLI()
 	require.NoError(t, err)
 	dir := t.TempDir()
 	report := filepath.Join(dir, "diff.html")
 	require.NoError(t, os.WriteFile(report, []byte("the previous report\n"), 0o644))
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
 	inputs, err := filepath.Glob("../inputs/*.json")
 	require.NoError(t, err)
 	args := append([]string{"-c", `ulimit -f 1; exec "$0" "$@"`, bin, "diff", "--candidate", candidate, "--format", "html", "-o", report}, inputs...)
@@ -71,7 +72,7 @@ func TestFailedDiffReportKeepsTheFile(t *testing.T) {
 	require.Equal(t, "the previous report\n", string(data))
 	require.Equal(t, []string{"diff.html"}, dirEntries(t, dir))
 
-	_, stderr, code := cli(t, "", append([]string{"diff", "--candidate", candidate, "--format", "html", "-o", report}, inputs...)...)
+	_, stderr, code := harness.CLI(t, "", append([]string{"diff", "--candidate", candidate, "--format", "html", "-o", report}, inputs...)...)
 	require.Contains(t, []int{0, 1}, code, stderr)
 	data, err = os.ReadFile(report)
 	require.NoError(t, err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestAuthoringExampleRuns runs the deployment test of the authoring
@@ -14,7 +15,7 @@ import (
 // tells a reader to.
 func TestAuthoringExampleRuns(t *testing.T) {
 	t.Parallel()
-	out := opa(t, "test", policiesDir, "../docs/authoring", "-r", "data.deploy_test", "--format", "json")
+	out := harness.OPA(t, "test", harness.PoliciesDir(), "../docs/authoring", "-r", "data.deploy_test", "--format", "json")
 	require.Contains(t, string(out), `"name": "test_acme"`)
 	require.NotContains(t, string(out), `"fail": true`)
 	require.Contains(t, string(out), `"name": "test_the_overlay_has_no_problems"`)
@@ -45,7 +46,7 @@ func TestAuthoringCheckPassesOnTheShippedExamples(t *testing.T) {
 				fields[i] = filepath.Join("..", f)
 			}
 		}
-		out, stderr, code := cli(t, "", append([]string{"check"}, fields...)...)
+		out, stderr, code := harness.CLI(t, "", append([]string{"check"}, fields...)...)
 		require.Equal(t, 0, code, "docs/authoring.md: tooleval check %s\n%s%s", args, out, stderr)
 		require.Contains(t, out, "no problems", args)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // revisionDir is a copy of a bundle directory with its manifest's
@@ -69,7 +70,7 @@ func signedDir(t *testing.T, source, rev, private string) string {
 		}
 		return err
 	}))
-	bin, err := opaBinary()
+	bin, err := harness.OPABinary()
 	require.NoError(t, err)
 	// From inside the directory, so that the signed file names are
 	// relative to the bundle root.
@@ -97,7 +98,7 @@ func TestReloadWhileSignedDirectoryChangesInPlace(t *testing.T) {
 	private, public := signingKey(t)
 	key, err := os.ReadFile(public)
 	require.NoError(t, err)
-	revA := signedDir(t, policiesDir, "rev-a", private)
+	revA := signedDir(t, harness.PoliciesDir(), "rev-a", private)
 	revB := signedDir(t, changedPolicies(t, "rev-b"), "rev-b", private)
 	live := t.TempDir()
 	require.NoError(t, os.CopyFS(live, os.DirFS(revA)))
@@ -145,7 +146,7 @@ func TestReloadWhileSignedDirectoryChangesInPlace(t *testing.T) {
 func TestReloadFollowsAnAtomicSymlinkSwap(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	revA := revisionDir(t, policiesDir, "rev-a")
+	revA := revisionDir(t, harness.PoliciesDir(), "rev-a")
 	revB := revisionDir(t, changedPolicies(t, "rev-b"), "rev-b")
 	links := t.TempDir()
 	current := filepath.Join(links, "current")
@@ -195,7 +196,7 @@ func TestReloadRefusesADirectoryChangingWhileRead(t *testing.T) {
 	// On a tmpfs, so that the writer rewrites the file many times during
 	// one reading (on the build machine's disk it managed one write in 3 ms).
 	live := filepath.Join(mountTmpfs(t, "64m"), "bundle")
-	require.NoError(t, os.CopyFS(live, os.DirFS(revisionDir(t, policiesDir, "rev-a"))))
+	require.NoError(t, os.CopyFS(live, os.DirFS(revisionDir(t, harness.PoliciesDir(), "rev-a"))))
 	e, err := engine.New(ctx, engine.WithBundle(live))
 	require.NoError(t, err)
 	noise := filepath.Join(live, "NOTES.txt") // a file the loader reads and OPA ignores

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestEngineVerifiesBundles: with a verification key, the engine loads a
@@ -25,13 +26,13 @@ func TestEngineVerifiesBundles(t *testing.T) {
 	require.NoError(t, err)
 	key := engine.WithVerificationKey(engine.VerificationKey{Key: string(pub)})
 
-	signedData := buildBundle(t, policiesDir, "signed-a", "--signing-key", private, "--signing-alg", "RS256")
-	signed := writeFile(t, "signed.tar.gz", signedData)
+	signedData := harness.BuildBundle(t, harness.PoliciesDir(), "signed-a", "--signing-key", private, "--signing-alg", "RS256")
+	signed := harness.WriteFile(t, "signed.tar.gz", signedData)
 	// The tampered bundle would let sub-agents use gateway.
-	tampered := writeFile(t, "tampered.tar.gz", tamper(t, signedData,
+	tampered := harness.WriteFile(t, "tampered.tar.gz", tamper(t, signedData,
 		"data.json", func(s string) string { return strings.Replace(s, `"gateway",`, "", 1) }))
-	unsigned := bundlePath(t)
-	foreign := writeFile(t, "foreign.tar.gz", buildBundle(t, policiesDir, "foreign", "--signing-key", otherPrivate, "--signing-alg", "RS256"))
+	unsigned := harness.BundlePath(t)
+	foreign := harness.WriteFile(t, "foreign.tar.gz", harness.BuildBundle(t, harness.PoliciesDir(), "foreign", "--signing-key", otherPrivate, "--signing-alg", "RS256"))
 
 	e, err := engine.New(ctx, engine.WithBundle(signed), key)
 	require.NoError(t, err)
@@ -51,13 +52,13 @@ func TestEngineVerifiesBundles(t *testing.T) {
 	require.NoError(t, err)
 
 	// The command line.
-	_, stderr, code := cli(t, gateway, "eval", "--bundle", signed, "--verification-key", public)
+	_, stderr, code := harness.CLI(t, gateway, "eval", "--bundle", signed, "--verification-key", public)
 	require.Equal(t, 1, code, stderr)
-	_, stderr, code = cli(t, gateway, "eval", "--bundle", tampered, "--verification-key", public)
+	_, stderr, code = harness.CLI(t, gateway, "eval", "--bundle", tampered, "--verification-key", public)
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "digest mismatch")
 	require.Contains(t, stderr, "--signing-key")
-	_, stderr, code = cli(t, gateway, "eval", "--verification-key", public)
+	_, stderr, code = harness.CLI(t, gateway, "eval", "--verification-key", public)
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "--bundle")
 }

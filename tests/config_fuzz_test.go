@@ -18,6 +18,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/storage"
 	"github.com/open-policy-agent/opa/v1/storage/inmem"
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // configFuzzCases is how many generated configurations
@@ -114,7 +115,7 @@ type configFuzzer struct {
 func newConfigFuzzer(t *testing.T) *configFuzzer {
 	t.Helper()
 	ctx := context.Background()
-	result, err := loader.NewFileLoader().Filtered([]string{policiesDir}, func(_ string, info fs.FileInfo, _ int) bool {
+	result, err := loader.NewFileLoader().Filtered([]string{harness.PoliciesDir()}, func(_ string, info fs.FileInfo, _ int) bool {
 		return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
 	})
 	require.NoError(t, err)

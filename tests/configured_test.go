@@ -16,6 +16,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/corpus"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // deployment is one directory of inputs/configured: a configuration
@@ -23,7 +24,7 @@ import (
 // expected documents are under inputs/expected/configured/NAME/.
 type deployment struct {
 	name, config string
-	examples     []example
+	examples     []harness.Example
 }
 
 func deployments(t *testing.T) []deployment {
@@ -39,10 +40,10 @@ func deployments(t *testing.T) []deployment {
 			if f == d.config {
 				continue
 			}
-			d.examples = append(d.examples, example{
-				input:    f,
-				expected: filepath.Join("..", "inputs", "expected", "configured", d.name, filepath.Base(f)),
-				query:    "data.tooleval.decision",
+			d.examples = append(d.examples, harness.Example{
+				Input:    f,
+				Expected: filepath.Join("..", "inputs", "expected", "configured", d.name, filepath.Base(f)),
+				Query:    "data.tooleval.decision",
 			})
 		}
 		require.NotEmpty(t, d.examples, "%s has no example", dir)
@@ -70,7 +71,7 @@ func configuredBundle(t *testing.T, d deployment) string {
 		if err != nil {
 			return "", err
 		}
-		if err := engine.WriteBundle(context.Background(), f, policiesDir, "configured-"+d.name, config); err != nil {
+		if err := engine.WriteBundle(context.Background(), f, harness.PoliciesDir(), "configured-"+d.name, config); err != nil {
 			return "", err
 		}
 		return path, f.Close()
@@ -111,17 +112,17 @@ func TestConfiguredInputs(t *testing.T) {
 	update := os.Getenv("TOOLEVAL_UPDATE_EXPECTED") == "1"
 	for _, d := range deployments(t) {
 		e, _ := configuredEngine(t, d)
-		out, _ := cliEach(t, []string{"eval", "--config", d.config, "--format", "json"}, inputsOf(d.examples))
+		out, _ := harness.CLIEach(t, []string{"eval", "--config", d.config, "--format", "json"}, harness.InputsOf(d.examples))
 		for i, ex := range d.examples {
-			t.Run(strings.TrimPrefix(ex.input, "../"), func(t *testing.T) {
-				input, err := os.ReadFile(ex.input)
+			t.Run(strings.TrimPrefix(ex.Input, "../"), func(t *testing.T) {
+				input, err := os.ReadFile(ex.Input)
 				require.NoError(t, err)
 				dec, err := e.Decide(ctx, engine.JSON(input))
 				require.NoError(t, err)
 				got, err := dec.JSON()
 				require.NoError(t, err)
 				require.JSONEq(t, string(got), string(out[i]), "the command line with --config differs from the engine given the overlay")
-				matchExpected(t, ex.expected, got, update)
+				matchExpected(t, ex.Expected, got, update)
 			})
 		}
 	}
@@ -141,15 +142,15 @@ func TestConfiguredExamplesHaveNoConfigurationErrors(t *testing.T) {
 		// Every example in one run: the configuration has no line of its own
 		// (no error, no warning), each example is reported on lines of its
 		// own, and only the examples that exist to show a problem have one.
-		out, stderr, _ := cli(t, "", append([]string{"check", "--config", d.config}, inputsOf(d.examples)...)...)
+		out, stderr, _ := harness.CLI(t, "", append([]string{"check", "--config", d.config}, harness.InputsOf(d.examples)...)...)
 		require.NotContains(t, out, "configuration: ", "%s: %s", d.name, stderr)
 		for _, ex := range d.examples {
-			if want, ok := shown[filepath.Base(ex.input)]; ok {
-				require.Contains(t, out, ex.input+want)
+			if want, ok := shown[filepath.Base(ex.Input)]; ok {
+				require.Contains(t, out, ex.Input+want)
 				continue
 			}
-			require.NotContains(t, out, ex.input+": error:", "%s: %s", ex.input, out)
-			require.NotContains(t, out, ex.input+": warning:", "%s: %s", ex.input, out)
+			require.NotContains(t, out, ex.Input+": error:", "%s: %s", ex.Input, out)
+			require.NotContains(t, out, ex.Input+": warning:", "%s: %s", ex.Input, out)
 		}
 	}
 }
@@ -169,7 +170,7 @@ func TestCheckReportsConfigurationProblemsWithLocations(t *testing.T) {
 		"agent": {"name": "helper"},
 		"declared": [{"name": "read_file"}, {"name": "re\u0430d_file"}]
 	}`), 0o600))
-	out, _, code := cli(t, "", "check", "--config", config, input)
+	out, _, code := harness.CLI(t, "", "check", "--config", config, input)
 	require.Equal(t, 3, code, out)
 	for _, want := range []string{
 		`configuration: error: colliding_names:`,
@@ -202,11 +203,11 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 		e, config := configuredEngine(t, d)
 		// With the store flag docs/deploy.md recommends (TestRESTEqualsEmbedded
 		// runs without it): a decision is the same either way.
-		server := startOPA(t, "--log-level", "error", "--optimize-store-for-read-speed", "--bundle", configuredBundle(t, d))
+		server := harness.StartOPA(t, "--log-level", "error", "--optimize-store-for-read-speed", "--bundle", configuredBundle(t, d))
 
 		var inputs [][]byte
 		for _, ex := range d.examples {
-			data, err := os.ReadFile(ex.input)
+			data, err := os.ReadFile(ex.Input)
 			require.NoError(t, err)
 			inputs = append(inputs, data)
 		}
@@ -234,7 +235,7 @@ func TestRESTEqualsEmbeddedConfigured(t *testing.T) {
 			for path, doc := range docs {
 				want, err := doc.JSON()
 				require.NoError(t, err)
-				got, ok, err := server.query(path, input)
+				got, ok, err := server.Query(path, input)
 				require.NoError(t, err)
 				require.True(t, ok, "%s: %s is undefined on the server", d.name, path)
 				total++

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestDeployPinnedOPASnippetRuns runs docs/deploy.md's "OPA from this
@@ -32,13 +33,13 @@ func TestDeployPinnedOPASnippetRuns(t *testing.T) {
 	blocks := docBlocks(t, section, "sh")
 	require.NotEmpty(t, blocks)
 	script := blocks[0]
-	addr := freeAddr(t)
+	addr := harness.FreeAddr(t)
 	script = strings.ReplaceAll(script, "127.0.0.1:8181", addr)
 	script = strings.ReplaceAll(script, "localhost:8181", addr)
 
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bundle"), 0o755))
-	bundle, err := os.ReadFile(bundlePath(t))
+	bundle, err := os.ReadFile(harness.BundlePath(t))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bundle", "tooleval.tar.gz"), bundle, 0o600))
 	// go build resolves OPA from this repository's go.mod: the line runs
@@ -80,7 +81,7 @@ func TestDeployRESTExamplesAnswerAsShown(t *testing.T) {
 	_, section, found := strings.Cut(string(data), "## REST requests")
 	require.True(t, found)
 	section, _, _ = strings.Cut(section, "\n## ")
-	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	server := harness.StartOPA(t, "--log-level", "error", "--bundle", harness.BundlePath(t))
 	block := regexp.MustCompile("(?s)```(sh|json)\n(.*?)```")
 	blocks := block.FindAllStringSubmatch(section, -1)
 	requests := 0
@@ -89,8 +90,8 @@ func TestDeployRESTExamplesAnswerAsShown(t *testing.T) {
 			continue
 		}
 		requests++
-		script := strings.ReplaceAll(b[2], "http://localhost:8181", server.url)
-		script = strings.ReplaceAll(script, "localhost:8181", strings.TrimPrefix(server.url, "http://"))
+		script := strings.ReplaceAll(b[2], "http://localhost:8181", server.URL)
+		script = strings.ReplaceAll(script, "localhost:8181", strings.TrimPrefix(server.URL, "http://"))
 		out, err := exec.Command("bash", "-euo", "pipefail", "-c", script).CombinedOutput()
 		require.NoError(t, err, "%s\n%s", script, out)
 		var got map[string]any
@@ -117,7 +118,7 @@ func TestDeployOPARunCommandsServe(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile("../docs/deploy.md")
 	require.NoError(t, err)
-	bundle, err := os.ReadFile(bundlePath(t))
+	bundle, err := os.ReadFile(harness.BundlePath(t))
 	require.NoError(t, err)
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "bundle"), 0o755))
@@ -141,10 +142,10 @@ func TestDeployOPARunCommandsServe(t *testing.T) {
 
 // docOPA is an OPA server a test started from a command the docs show.
 type docOPA struct {
-	addr    string      // the loopback address it listens on
-	out     *syncBuffer // what it printed
-	healthy bool        // it served its bundle (/health?bundles answered 200)
-	stop    func()      // stops it and waits for it (also at the test's end)
+	addr    string              // the loopback address it listens on
+	out     *harness.SyncBuffer // what it printed
+	healthy bool                // it served its bundle (/health?bundles answered 200)
+	stop    func()              // stops it and waits for it (also at the test's end)
 }
 
 // serveDocOPA runs an opa run command the docs show, as written but for
@@ -153,14 +154,14 @@ type docOPA struct {
 // waits until it serves its bundle, stops, or two minutes pass.
 func serveDocOPA(t *testing.T, dir, command string) *docOPA {
 	t.Helper()
-	bin, err := opaBinary()
+	bin, err := harness.OPABinary()
 	require.NoError(t, err)
 	path := filepath.Join(dir, "path")
 	if _, err := os.Stat(filepath.Join(path, "opa")); err != nil {
 		require.NoError(t, os.MkdirAll(path, 0o755))
 		require.NoError(t, os.Symlink(bin, filepath.Join(path, "opa")))
 	}
-	s := &docOPA{addr: freeAddr(t), out: &syncBuffer{}}
+	s := &docOPA{addr: harness.FreeAddr(t), out: &harness.SyncBuffer{}}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, "bash", "-c", "exec "+strings.NewReplacer("0.0.0.0:8181", s.addr, "127.0.0.1:8181", s.addr).Replace(command))
 	cmd.Dir = dir
@@ -235,7 +236,7 @@ func TestMakeBundleSignsWithSigningKey(t *testing.T) {
 	list, err := exec.Command("tar", "-tzf", bundle).CombinedOutput()
 	require.NoError(t, err, "%s", list)
 	require.Contains(t, string(list), ".signatures.json")
-	tooleval, err := buildCLI()
+	tooleval, err := harness.BuildCLI()
 	require.NoError(t, err)
 	out, err = exec.Command(tooleval, "check", "--bundle", bundle, "--verification-key", public).CombinedOutput()
 	require.NoError(t, err, "tooleval verifies the signed bundle with the public key: %s", out)

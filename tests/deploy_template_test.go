@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestDeployBundleServiceTemplateServes runs docs/deploy.md's bundle
@@ -34,7 +35,7 @@ func TestDeployBundleServiceTemplateServes(t *testing.T) {
 
 	private, public := signingKey(t)
 	service := newBundleService(t)
-	service.publish(buildBundle(t, policiesDir, "template-1", "--signing-key", private, "--signing-alg", "RS256"))
+	service.publish(harness.BuildBundle(t, harness.PoliciesDir(), "template-1", "--signing-key", private, "--signing-alg", "RS256"))
 	publicPEM, err := os.ReadFile(public)
 	require.NoError(t, err)
 	const url, placeholder = "https://bundles.example.internal", "      ...\n"

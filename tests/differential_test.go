@@ -16,6 +16,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/corpus"
+	"github.com/tooleval/tooleval/tests/harness"
 	"github.com/tooleval/tooleval/tests/oracle"
 )
 
@@ -54,7 +55,7 @@ func envInt(t *testing.T, name string, def int) int {
 
 func oracleConfig(t *testing.T) oracle.Config {
 	t.Helper()
-	cfg, err := oracle.LoadConfig(policiesDir)
+	cfg, err := oracle.LoadConfig(harness.PoliciesDir())
 	require.NoError(t, err)
 	return cfg
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // bundleService is a bundle server: it serves whichever tarball was
@@ -57,25 +58,13 @@ func (s *bundleService) publish(tarball []byte) {
 	s.tarball = tarball
 }
 
-// buildBundle runs `go tool opa build` on a policy directory, as `make
-// bundle` does, and returns the tarball.
-func buildBundle(t *testing.T, source, revision string, extra ...string) []byte {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "bundle.tar.gz")
-	args := append([]string{"build", "--bundle", source, "--ignore", "*_test.rego", "--revision", revision, "--output", out}, extra...)
-	opa(t, args...)
-	data, err := os.ReadFile(out)
-	require.NoError(t, err)
-	return data
-}
-
 // changedPolicies copies policies/ and changes one rule: the not_allowed
 // message gains a marker, so a server's answers show which revision it
 // runs.
 func changedPolicies(t *testing.T, marker string) string {
 	t.Helper()
 	dst := t.TempDir()
-	require.NoError(t, os.CopyFS(dst, os.DirFS(policiesDir)))
+	require.NoError(t, os.CopyFS(dst, os.DirFS(harness.PoliciesDir())))
 	messages := filepath.Join(dst, "tooleval", "verdict", "messages.rego")
 	data, err := os.ReadFile(messages)
 	require.NoError(t, err)
@@ -105,9 +94,9 @@ const refusedInput = `{"declared": [{"name": "read_file"}, {"name": "write_file"
 	"calls": [{"id": "call_a", "name": "write_file", "args": {"path": "/ws/x", "content": "TOP-SECRET-CONTENT"}}]}`
 
 // messageOf returns the first decision's message from a server.
-func messageOf(t *testing.T, s *opaServer) (string, bool) {
+func messageOf(t *testing.T, s *harness.OPAServer) (string, bool) {
 	t.Helper()
-	result, ok, err := s.query("tooleval/decision", []byte(refusedInput))
+	result, ok, err := s.Query("tooleval/decision", []byte(refusedInput))
 	if err != nil || !ok {
 		return "", false
 	}
@@ -128,14 +117,14 @@ func messageOf(t *testing.T, s *opaServer) (string, bool) {
 func TestBundleDistribution(t *testing.T) {
 	t.Parallel()
 	service := newBundleService(t)
-	service.publish(buildBundle(t, policiesDir, "rev-a"))
-	config := writeFile(t, "opa.yaml", serverConfig(service.server.URL, ""))
-	servers := []*opaServer{
-		startOPA(t, "--log-level", "error", "--config-file", config),
-		startOPA(t, "--log-level", "error", "--config-file", config),
+	service.publish(harness.BuildBundle(t, harness.PoliciesDir(), "rev-a"))
+	config := harness.WriteFile(t, "opa.yaml", serverConfig(service.server.URL, ""))
+	servers := []*harness.OPAServer{
+		harness.StartOPA(t, "--log-level", "error", "--config-file", config),
+		harness.StartOPA(t, "--log-level", "error", "--config-file", config),
 	}
 	for _, s := range servers {
-		require.Equal(t, "rev-a", s.revision("tooleval"))
+		require.Equal(t, "rev-a", s.Revision("tooleval"))
 		msg, ok := messageOf(t, s)
 		require.True(t, ok)
 		require.Equal(t, `tool "write_file" is not permitted: refused by layer "tenant"`, msg)
@@ -166,12 +155,12 @@ func TestBundleDistribution(t *testing.T) {
 	}
 
 	published := time.Now()
-	service.publish(buildBundle(t, changedPolicies(t, "rev-b"), "rev-b"))
+	service.publish(harness.BuildBundle(t, changedPolicies(t, "rev-b"), "rev-b"))
 	bound := 10 * time.Second
 	for i, s := range servers {
 		require.Eventually(t, func() bool {
 			msg, _ := messageOf(t, s)
-			return s.revision("tooleval") == "rev-b" && strings.HasSuffix(msg, "(rev-b)")
+			return s.Revision("tooleval") == "rev-b" && strings.HasSuffix(msg, "(rev-b)")
 		}, bound, 50*time.Millisecond, "server %d did not switch to rev-b", i)
 		t.Logf("server %d switched to rev-b %.1fs after publication", i, time.Since(published).Seconds())
 	}
@@ -190,8 +179,8 @@ func signingKey(t *testing.T) (private, public string) {
 	require.NoError(t, err)
 	der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
 	require.NoError(t, err)
-	private = writeFile(t, "signing.pem", pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
-	public = writeFile(t, "verify.pem", pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
+	private = harness.WriteFile(t, "signing.pem", pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)}))
+	public = harness.WriteFile(t, "verify.pem", pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
 	return private, public
 }
 
@@ -203,7 +192,7 @@ func verifyingServerConfig(t *testing.T, service *bundleService, public string) 
 	pubPEM, err := os.ReadFile(public)
 	require.NoError(t, err)
 	indented := "      " + strings.ReplaceAll(strings.TrimSpace(string(pubPEM)), "\n", "\n      ")
-	return writeFile(t, "opa.yaml", serverConfig(service.server.URL, fmt.Sprintf(`    signing:
+	return harness.WriteFile(t, "opa.yaml", serverConfig(service.server.URL, fmt.Sprintf(`    signing:
       keyid: tooleval
 keys:
   tooleval:
@@ -255,34 +244,34 @@ func tamper(t *testing.T, tarball []byte, file string, edit func(string) string)
 func TestSignedBundles(t *testing.T) {
 	t.Parallel()
 	private, public := signingKey(t)
-	signed := buildBundle(t, policiesDir, "signed-a", "--signing-key", private, "--signing-alg", "RS256")
+	signed := harness.BuildBundle(t, harness.PoliciesDir(), "signed-a", "--signing-key", private, "--signing-alg", "RS256")
 	service := newBundleService(t)
 	service.publish(signed)
-	server := startOPA(t, "--log-level", "info", "--config-file", verifyingServerConfig(t, service, public))
-	require.Equal(t, "signed-a", server.revision("tooleval"))
+	server := harness.StartOPA(t, "--log-level", "info", "--config-file", verifyingServerConfig(t, service, public))
+	require.Equal(t, "signed-a", server.Revision("tooleval"))
 
 	// The tampered bundle would let sub-agents use gateway.
-	tampered := tamper(t, buildBundle(t, policiesDir, "signed-b", "--signing-key", private, "--signing-alg", "RS256"),
+	tampered := tamper(t, harness.BuildBundle(t, harness.PoliciesDir(), "signed-b", "--signing-key", private, "--signing-alg", "RS256"),
 		"data.json", func(s string) string { return strings.Replace(s, `"gateway",`, "", 1) })
 	service.publish(tampered)
 	require.Eventually(t, func() bool {
-		return strings.Contains(server.output.String(), "digest mismatch")
+		return strings.Contains(server.Output.String(), "digest mismatch")
 	}, 15*time.Second, 100*time.Millisecond, "the server did not reject the tampered bundle")
 	time.Sleep(2 * time.Second) // a few more polling rounds
-	require.Equal(t, "signed-a", server.revision("tooleval"), "the tampered bundle was activated")
-	result, ok, err := server.query("tooleval/decision", []byte(`{"agent": {"role": "subagent", "depth": 1},
+	require.Equal(t, "signed-a", server.Revision("tooleval"), "the tampered bundle was activated")
+	result, ok, err := server.Query("tooleval/decision", []byte(`{"agent": {"role": "subagent", "depth": 1},
 		"declared": [{"name": "gateway"}], "calls": [{"id": "g", "name": "gateway"}]}`))
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Contains(t, string(result), `"subagent_hard_deny"`)
 
 	// An unsigned bundle is rejected too.
-	failures := strings.Count(server.output.String(), "Bundle load failed")
-	service.publish(buildBundle(t, policiesDir, "unsigned"))
+	failures := strings.Count(server.Output.String(), "Bundle load failed")
+	service.publish(harness.BuildBundle(t, harness.PoliciesDir(), "unsigned"))
 	require.Eventually(t, func() bool {
-		return strings.Count(server.output.String(), "Bundle load failed") > failures+1
+		return strings.Count(server.Output.String(), "Bundle load failed") > failures+1
 	}, 15*time.Second, 100*time.Millisecond, "the server did not reject the unsigned bundle")
-	require.Equal(t, "signed-a", server.revision("tooleval"))
+	require.Equal(t, "signed-a", server.Revision("tooleval"))
 }
 
 // TestDecisionLogsMaskArguments: with the console decision log on, each
@@ -290,20 +279,20 @@ func TestSignedBundles(t *testing.T) {
 // policy shipped in the bundle keeps call arguments out.
 func TestDecisionLogsMaskArguments(t *testing.T) {
 	t.Parallel()
-	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
-	_, ok, err := server.query("tooleval/decision", []byte(refusedInput))
+	server := harness.StartOPA(t, "--log-level", "info", "--bundle", harness.BundlePath(t), "--set", "decision_logs.console=true")
+	_, ok, err := server.Query("tooleval/decision", []byte(refusedInput))
 	require.NoError(t, err)
 	require.True(t, ok)
 	var line string
 	require.Eventually(t, func() bool {
-		for _, l := range strings.Split(server.output.String(), "\n") {
+		for _, l := range strings.Split(server.Output.String(), "\n") {
 			if strings.Contains(l, `"Decision Log"`) && strings.Contains(l, "call_a") {
 				line = l
 				return true
 			}
 		}
 		return false
-	}, 10*time.Second, 100*time.Millisecond, "no decision log line:\n%s", server.output.String())
+	}, 10*time.Second, 100*time.Millisecond, "no decision log line:\n%s", server.Output.String())
 	require.Contains(t, line, `"decision_id"`)
 	require.Contains(t, line, `"write_file"`)
 	require.Contains(t, line, `/input/calls/0/args`, "the log should say what was erased")
@@ -318,7 +307,7 @@ func TestDecisionLogsMaskArguments(t *testing.T) {
 // and names, verdicts, reasons, layers, rules) stays.
 func TestDecisionLogsMaskWhatIdentifies(t *testing.T) {
 	t.Parallel()
-	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
+	server := harness.StartOPA(t, "--log-level", "info", "--bundle", harness.BundlePath(t), "--set", "decision_logs.console=true")
 	pathRefusal := `{"declared": [{"name": "write_file"}, {"name": "read_file"}],
 		"workspace": {"root": "/home/alice/ws", "read_roots": ["/home/alice/skills"], "excluded": ["alice-private"]},
 		"caller": {"user": "alice@example.com", "scopes": null},
@@ -328,25 +317,25 @@ func TestDecisionLogsMaskWhatIdentifies(t *testing.T) {
 		"requester": {"session": "alice-session-1", "batch": "alice-batch-1", "policy_digest": "d"},
 		"handoff": {"session": "alice-session-1", "batch": "alice-batch-1", "children": []},
 		"calls": [{"id": "call_h", "name": "read_file"}]}`
-	result, ok, err := server.query("tooleval/decision", []byte(pathRefusal))
+	result, ok, err := server.Query("tooleval/decision", []byte(pathRefusal))
 	require.NoError(t, err)
 	require.True(t, ok)
 	require.Contains(t, string(result), `/home/alice/.ssh/authorized_keys\" is outside the workspace`, "the caller gets the message")
-	_, ok, err = server.query("tooleval/decision", []byte(continuation))
+	_, ok, err = server.Query("tooleval/decision", []byte(continuation))
 	require.NoError(t, err)
 	require.True(t, ok)
 
 	logLine := func(id string) string {
 		var line string
 		require.Eventually(t, func() bool {
-			for _, l := range strings.Split(server.output.String(), "\n") {
+			for _, l := range strings.Split(server.Output.String(), "\n") {
 				if strings.Contains(l, `"Decision Log"`) && strings.Contains(l, id) {
 					line = l
 					return true
 				}
 			}
 			return false
-		}, 10*time.Second, 100*time.Millisecond, "no decision log line:\n%s", server.output.String())
+		}, 10*time.Second, 100*time.Millisecond, "no decision log line:\n%s", server.Output.String())
 		require.NotContains(t, strings.ToLower(line), "alice", "the log identifies a person or a file:\n%s", line)
 		return line
 	}
@@ -369,9 +358,9 @@ func TestDecisionLogsMaskWhatIdentifies(t *testing.T) {
 func TestCLIConfiguredAndSignedBundle(t *testing.T) {
 	t.Parallel()
 	private, public := signingKey(t)
-	overlay := writeFile(t, "config.json", []byte(`{"tenants": {"acme": {"tools": ["read_file"]}}}`))
+	overlay := harness.WriteFile(t, "config.json", []byte(`{"tenants": {"acme": {"tools": ["read_file"]}}}`))
 	tarball := filepath.Join(t.TempDir(), "tooleval.tar.gz")
-	_, stderr, code := cli(t, "", "bundle", "build", "--config", overlay, "--revision", "configured-signed",
+	_, stderr, code := harness.CLI(t, "", "bundle", "build", "--config", overlay, "--revision", "configured-signed",
 		"--signing-key", private, "--signing-key-id", "tooleval", "-o", tarball)
 	require.Equal(t, 0, code, stderr)
 	signed, err := os.ReadFile(tarball)
@@ -379,9 +368,9 @@ func TestCLIConfiguredAndSignedBundle(t *testing.T) {
 
 	service := newBundleService(t)
 	service.publish(signed)
-	server := startOPA(t, "--config-file", verifyingServerConfig(t, service, public))
-	require.Equal(t, "configured-signed", server.revision("tooleval"))
-	result, ok, err := server.query("tooleval/decision", []byte(`{"tenant": "acme",
+	server := harness.StartOPA(t, "--config-file", verifyingServerConfig(t, service, public))
+	require.Equal(t, "configured-signed", server.Revision("tooleval"))
+	result, ok, err := server.Query("tooleval/decision", []byte(`{"tenant": "acme",
 		"declared": [{"name": "read_file"}, {"name": "write_file"}],
 		"calls": [{"id": "r", "name": "read_file"}, {"id": "w", "name": "write_file"}]}`))
 	require.NoError(t, err)
@@ -397,7 +386,7 @@ func TestCLIConfiguredAndSignedBundle(t *testing.T) {
 	require.True(t, d.Decisions[0].Allowed)
 	require.Equal(t, "tenant", d.Decisions[1].Layer, "the configuration is in the signed bundle")
 
-	_, stderr, code = cli(t, "", "bundle", "build", "--signing-key", private, "--signing-alg", "XX1", "-o", tarball)
+	_, stderr, code = harness.CLI(t, "", "bundle", "build", "--signing-key", private, "--signing-alg", "XX1", "-o", tarball)
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "signing key")
 	kept, err := os.ReadFile(tarball)

@@ -166,12 +166,12 @@ func goTestSources(t *testing.T) string {
 // or the .ci/run line.
 var docCommandRunners = map[string]string{
 	"claude mcp add --scope project filesystem -- tooleval mcp proxy --server-name filesystem --config /etc/tooleval/filesystem.json --tenant acme --layer /etc/tooleval/operator.json --workspace /home/me/project --audit-log /home/me/.local/state/tooleval/filesystem.jsonl -- npx -y @modelcontextprotocol/server-filesystem /home/me/project": "TestMCPGatewayDocRegistersWithClaudeCode",
-	"opa run --server --addr 0.0.0.0:8181 --skip-version-check --optimize-store-for-read-speed --config-file bundle/opa-config.yaml":            "TestDeployBundleServiceTemplateServes",
-	"go test -run '^$' -bench '^BenchmarkNew$' -benchtime 20x -count 8 ./engine/":                                                               "TestShownBenchmarksRun",
-	"make bundle && TOOLEVAL_BUNDLE=$PWD/bundle/tooleval.tar.gz go test -run '^$' -bench BenchmarkProxyCall -benchtime 2000x -count 3 ./tests/": "TestShownBenchmarksRun",
-	"go test -run '^$' -bench ProxyCallInProcess -benchtime 1000x -count 3 ./internal/mcpproxy/":                                                "TestShownBenchmarksRun",
-	"go test -run '^$' -bench Hook -benchtime 200x -count 3 ./internal/hooks/":                                                                  "TestShownBenchmarksRun",
-	"go test -run '^$' -bench DeciderAnswer -benchtime 2000x -count 3 ./internal/hooks/":                                                        "TestShownBenchmarksRun",
+	"opa run --server --addr 0.0.0.0:8181 --skip-version-check --optimize-store-for-read-speed --config-file bundle/opa-config.yaml":                    "TestDeployBundleServiceTemplateServes",
+	"go test -run '^$' -bench '^BenchmarkNew$' -benchtime 20x -count 8 ./engine/":                                                                       "TestShownBenchmarksRun",
+	"make bundle && TOOLEVAL_BUNDLE=$PWD/bundle/tooleval.tar.gz go test -run '^$' -bench BenchmarkProxyCall -benchtime 2000x -count 3 ./tests/e2e/cli/": "TestShownBenchmarksRun",
+	"go test -run '^$' -bench ProxyCallInProcess -benchtime 1000x -count 3 ./internal/mcpproxy/":                                                        "TestShownBenchmarksRun",
+	"go test -run '^$' -bench Hook -benchtime 200x -count 3 ./internal/hooks/":                                                                          "TestShownBenchmarksRun",
+	"go test -run '^$' -bench DeciderAnswer -benchtime 2000x -count 3 ./internal/hooks/":                                                                "TestShownBenchmarksRun",
 	"make run":  "ci: make run",
 	"make test": "ci: make test",
 

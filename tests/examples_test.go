@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestCLIHelpExamplesRun runs every example of every command's --help,
@@ -22,7 +23,7 @@ func TestCLIHelpExamplesRun(t *testing.T) {
 	dir, bin := exampleWorkdir(t)
 	examples := 0
 	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "verify", "version"} {
-		help, _, code := cli(t, "", command, "--help")
+		help, _, code := harness.CLI(t, "", command, "--help")
 		require.Equal(t, 0, code)
 		_, section, found := strings.Cut(help, "\nExamples:\n")
 		require.True(t, found, "%s --help has no examples", command)
@@ -119,13 +120,13 @@ func TestREADMEExamplesRun(t *testing.T) {
 // review.tar.gz, and decisions.log (events of an OPA decision log).
 func exampleWorkdir(t *testing.T) (dir, bin string) {
 	t.Helper()
-	bin, err := buildCLI()
+	bin, err := harness.BuildCLI()
 	require.NoError(t, err)
 	dir = t.TempDir()
 	copyTree(t, "../inputs", filepath.Join(dir, "inputs"))
 	copyTree(t, "../inputs/verify/invariants", filepath.Join(dir, "policy", "invariants"))
-	copyTree(t, policiesDir, filepath.Join(dir, "policies"))
-	bundle, err := os.ReadFile(bundlePath(t))
+	copyTree(t, harness.PoliciesDir(), filepath.Join(dir, "policies"))
+	bundle, err := os.ReadFile(harness.BundlePath(t))
 	require.NoError(t, err)
 	request, err := os.ReadFile("../inputs/fork_tools.json")
 	require.NoError(t, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 	"github.com/tooleval/tooleval/tests/oracle"
 )
 
@@ -40,7 +41,7 @@ func FuzzDecideJSON(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	cfg, err := oracle.LoadConfig(policiesDir)
+	cfg, err := oracle.LoadConfig(harness.PoliciesDir())
 	if err != nil {
 		f.Fatal(err)
 	}

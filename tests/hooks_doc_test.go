@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // docBlocks returns the fenced code blocks of a language in a document.
@@ -57,7 +58,7 @@ func TestHooksDocRuns(t *testing.T) {
 	require.ElementsMatch(t, []string{serveSocket, lean, inProcess, serveListen, bundleBuild, opaRun}, shown)
 	// The examples of tooleval hook --help and serve --help are lines run here.
 	for _, command := range []string{"hook", "serve"} {
-		help, _, code := cli(t, "", command, "--help")
+		help, _, code := harness.CLI(t, "", command, "--help")
 		require.Equal(t, 0, code)
 		_, examples, found := strings.Cut(help, "\nExamples:\n")
 		require.True(t, found)
@@ -88,9 +89,9 @@ func TestHooksDocRuns(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "payload.json"), payloads["claude-code"], 0o600))
 	binDir := filepath.Join(dir, "bin")
 	require.NoError(t, os.MkdirAll(binDir, 0o755))
-	tooleval, err := buildCLI()
+	tooleval, err := harness.BuildCLI()
 	require.NoError(t, err)
-	opa, err := opaBinary()
+	opa, err := harness.OPABinary()
 	require.NoError(t, err)
 	out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "tooleval-hook"), "../cmd/tooleval-hook").CombinedOutput()
 	require.NoError(t, err, "%s", out)
@@ -120,7 +121,7 @@ func TestHooksDocRuns(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cmd := exec.CommandContext(ctx, "sh", "-c", "exec "+line)
 		cmd.Dir, cmd.Env = dir, env
-		var output syncBuffer
+		var output harness.SyncBuffer
 		cmd.Stdout, cmd.Stderr = &output, &output
 		require.NoError(t, cmd.Start(), line)
 		t.Cleanup(func() {
@@ -164,7 +165,7 @@ func TestHooksDocRuns(t *testing.T) {
 	}
 
 	// tooleval serve on a loopback port, and the http hook's URL.
-	serveAddr := freeAddr(t)
+	serveAddr := harness.FreeAddr(t)
 	background(strings.Replace(serveListen, "127.0.0.1:8787", serveAddr, 1))
 	url := regexp.MustCompile(`"url": "http://127.0.0.1:8787(/v1/hooks/claude-code)"`).FindStringSubmatch(doc)
 	require.Len(t, url, 2, "the http hook snippet")
@@ -174,7 +175,7 @@ func TestHooksDocRuns(t *testing.T) {
 	// A stock OPA server with the bundle built from the same overlay.
 	_, stderr, code = shell(bundleBuild, nil)
 	require.Equal(t, 0, code, stderr)
-	opaAddr := freeAddr(t)
+	opaAddr := harness.FreeAddr(t)
 	background(strings.Replace(opaRun, "127.0.0.1:8181", opaAddr, 1) + " --log-level error --skip-version-check")
 	require.Contains(t, doc, "`url` set to `http://127.0.0.1:8181/`")
 	answered := postWhenUp(t, "http://"+opaAddr+"/", payloads["claude-code"])

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/hooks"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // hooksConfig is a deployment answering Claude Code's hooks.
@@ -64,9 +65,9 @@ func TestClaudeCodeHTTPHookOnStockOPA(t *testing.T) {
 	bundle := filepath.Join(dir, "hooks.tar.gz")
 	f, err := os.Create(bundle)
 	require.NoError(t, err)
-	require.NoError(t, engine.WriteBundle(context.Background(), f, policiesDir, "hooks", hooksConfig))
+	require.NoError(t, engine.WriteBundle(context.Background(), f, harness.PoliciesDir(), "hooks", hooksConfig))
 	require.NoError(t, f.Close())
-	server := startOPA(t, "--log-level", "error", "--bundle", bundle, "--set", "default_decision=tooleval/hooks/claude_code")
+	server := harness.StartOPA(t, "--log-level", "error", "--bundle", bundle, "--set", "default_decision=tooleval/hooks/claude_code")
 
 	e, err := engine.New(context.Background(), engine.WithConfig(hooksConfig))
 	require.NoError(t, err)
@@ -78,7 +79,7 @@ func TestClaudeCodeHTTPHookOnStockOPA(t *testing.T) {
 		"another event": "deny", "not an object": "deny",
 	}
 	for name, payload := range hookPayloads(t) {
-		resp, err := server.client.Post(server.url+"/", "application/json", bytes.NewReader(payload))
+		resp, err := server.Client.Post(server.URL+"/", "application/json", bytes.NewReader(payload))
 		require.NoError(t, err, name)
 		body, err := io.ReadAll(resp.Body)
 		resp.Body.Close()

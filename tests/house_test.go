@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // maxGoFileLines is the most lines a Go file of the repository may have:
@@ -39,13 +40,13 @@ func TestEveryRegoFileHasItsTests(t *testing.T) {
 	t.Parallel()
 	var missing []string
 	files := 0
-	require.NoError(t, filepath.WalkDir(policiesDir, func(path string, d fs.DirEntry, err error) error {
+	require.NoError(t, filepath.WalkDir(harness.PoliciesDir(), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".rego") || strings.HasSuffix(path, "_test.rego") {
 			return err
 		}
 		files++
 		if _, statErr := os.Stat(strings.TrimSuffix(path, ".rego") + "_test.rego"); statErr != nil {
-			rel, err := filepath.Rel(policiesDir, path)
+			rel, err := filepath.Rel(harness.PoliciesDir(), path)
 			if err != nil {
 				return err
 			}

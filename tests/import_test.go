@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // The examples of docs/import.md import and check clean: no error, and
@@ -29,11 +30,11 @@ func TestImportExamplesCheckClean(t *testing.T) {
 		if strings.HasSuffix(ex, ".rules") {
 			runtime = "codex"
 		}
-		overlay, stderr, code := cli(t, "", "import", runtime, ex)
+		overlay, stderr, code := harness.CLI(t, "", "import", runtime, ex)
 		require.Equal(t, 0, code, "%s: %s", ex, stderr)
 		var o map[string]any
 		require.NoError(t, json.Unmarshal([]byte(overlay), &o), ex)
-		out, errOut, code := cli(t, overlay, "check", "--config", "-")
+		out, errOut, code := harness.CLI(t, overlay, "check", "--config", "-")
 		require.Equal(t, 0, code, "%s: %s%s", ex, out, errOut)
 		require.NotContains(t, out, ": error:", ex)
 	}
@@ -56,17 +57,17 @@ func TestImportExamplesCheckClean(t *testing.T) {
 	}
 
 	// a file that is not settings: exit 3, nothing written
-	bad := writeFile(t, "bad.json", []byte(`{"permissions": {"allow": ["Bash(("]}}`))
-	out, stderr, code := cli(t, "", "import", "claude-code", bad)
+	bad := harness.WriteFile(t, "bad.json", []byte(`{"permissions": {"allow": ["Bash(("]}}`))
+	out, stderr, code := harness.CLI(t, "", "import", "claude-code", bad)
 	require.Equal(t, 3, code, stderr)
 	require.Empty(t, out)
 	require.Contains(t, stderr, "permissions.allow[0]")
 
 	// --config - and a document cannot both be standard input
-	_, stderr, code = cli(t, "{}", "check", "--config", "-", "-")
+	_, stderr, code = harness.CLI(t, "{}", "check", "--config", "-", "-")
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "both read standard input")
-	_, stderr, code = cli(t, "{}", "eval", "--config", "-")
+	_, stderr, code = harness.CLI(t, "{}", "eval", "--config", "-")
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "both read standard input")
 }
@@ -116,9 +117,9 @@ func requireImportPassesCheck(t *testing.T, importArgs, checkArgs []string) {
 		}
 		return out
 	}
-	overlay, stderr, code := cli(t, "", fromRoot(importArgs)...)
+	overlay, stderr, code := harness.CLI(t, "", fromRoot(importArgs)...)
 	require.Equal(t, 0, code, "tooleval %v: %s", importArgs, stderr)
-	path := writeFile(t, "overlay.json", []byte(overlay))
+	path := harness.WriteFile(t, "overlay.json", []byte(overlay))
 	args := fromRoot(checkArgs)
 	for i, a := range args {
 		if a == "overlay.json" {
@@ -126,7 +127,7 @@ func requireImportPassesCheck(t *testing.T, importArgs, checkArgs []string) {
 		}
 	}
 	require.Contains(t, args, "--strict", "tooleval %v: the gate is check --strict", checkArgs)
-	out, errOut, code := cli(t, "", args...)
+	out, errOut, code := harness.CLI(t, "", args...)
 	require.Equal(t, 0, code, "tooleval %v, then tooleval %v: %s%s", importArgs, checkArgs, out, errOut)
 	require.NotContains(t, out, "warning", "tooleval %v", importArgs)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/corpus"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // bundleFiles lists the files of the policy bundle, as a loader reads
@@ -22,7 +23,7 @@ import (
 func bundleFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	require.NoError(t, filepath.WalkDir(policiesDir, func(path string, d fs.DirEntry, err error) error {
+	require.NoError(t, filepath.WalkDir(harness.PoliciesDir(), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -30,7 +31,7 @@ func bundleFiles(t *testing.T) []string {
 		if strings.HasSuffix(name, "_test.rego") || strings.HasSuffix(name, ".go") {
 			return nil
 		}
-		rel, err := filepath.Rel(policiesDir, path)
+		rel, err := filepath.Rel(harness.PoliciesDir(), path)
 		files = append(files, rel)
 		return err
 	}))
@@ -47,7 +48,7 @@ func bundleCopy(t *testing.T, skip string, replace map[string]string) string {
 		if rel == skip {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(policiesDir, rel))
+		data, err := os.ReadFile(filepath.Join(harness.PoliciesDir(), rel))
 		require.NoError(t, err)
 		if r, ok := replace[rel]; ok {
 			data = []byte(r)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tooleval/tooleval/internal/benchload"
 	"github.com/tooleval/tooleval/internal/corpus"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // loadRates are the fixed request rates of the load test, per second.
@@ -58,10 +59,10 @@ func loadInputs(t *testing.T) [][]byte {
 // Run it with `make load`; it sends traffic to 127.0.0.1 only and stops by
 // itself.
 func TestLoad(t *testing.T) {
-	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	server := harness.StartOPA(t, "--log-level", "error", "--bundle", harness.BundlePath(t))
 	bodies := loadInputs(t)
 	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: maxInFlight}}
-	url := server.url + "/v1/data/tooleval/decision"
+	url := server.URL + "/v1/data/tooleval/decision"
 
 	fmt.Printf("\n| rate (req/s) | sent | errors | dropped | p50 | p90 | p99 | max |\n|---|---|---|---|---|---|---|---|\n")
 	for _, rate := range loadRates {
@@ -141,11 +142,11 @@ func TestLoadAgainstTrivialPolicy(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, ".manifest"), []byte(`{"roots": ["trivial"]}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "trivial.rego"), []byte(trivialPolicy), 0o644))
-	server := startOPA(t, "--log-level", "error", "--optimize-store-for-read-speed", "--bundle", bundlePath(t), "--bundle", dir)
+	server := harness.StartOPA(t, "--log-level", "error", "--optimize-store-for-read-speed", "--bundle", harness.BundlePath(t), "--bundle", dir)
 	client := &http.Client{Timeout: 30 * time.Second}
 	post := func(path string, body []byte) time.Duration {
 		t0 := time.Now()
-		resp, err := client.Post(server.url+"/v1/data/"+path, "application/json", bytes.NewReader(body))
+		resp, err := client.Post(server.URL+"/v1/data/"+path, "application/json", bytes.NewReader(body))
 		require.NoError(t, err)
 		var doc struct {
 			Result json.RawMessage `json:"result"`

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // maskKeptStrings are the places of the input whose strings may reach a
@@ -229,7 +230,7 @@ var maskEntryPoints = []string{"tooleval/decision", "tooleval/explain", "tooleva
 func TestMaskFuzzedShapesOnOPA(t *testing.T) {
 	t.Parallel()
 	n, seed := maskCases(t)
-	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
+	server := harness.StartOPA(t, "--log-level", "info", "--bundle", harness.BundlePath(t), "--set", "decision_logs.console=true")
 	g := &maskGen{r: rand.New(rand.NewPCG(seed, 0)), allowed: map[string]bool{}}
 	type sent struct {
 		id, path string
@@ -241,7 +242,7 @@ func TestMaskFuzzedShapesOnOPA(t *testing.T) {
 		require.NoError(t, err)
 		path := maskEntryPoints[i%len(maskEntryPoints)]
 		body := append(append([]byte(`{"input":`), input...), '}')
-		resp, err := server.client.Post(server.url+"/v1/data/"+path, "application/json", bytes.NewReader(body))
+		resp, err := server.Client.Post(server.URL+"/v1/data/"+path, "application/json", bytes.NewReader(body))
 		require.NoError(t, err)
 		var doc struct {
 			DecisionID string `json:"decision_id"`
@@ -253,7 +254,7 @@ func TestMaskFuzzedShapesOnOPA(t *testing.T) {
 	}
 	events := map[string]string{}
 	require.Eventually(t, func() bool {
-		for _, line := range strings.Split(server.output.String(), "\n") {
+		for _, line := range strings.Split(server.Output.String(), "\n") {
 			var ev struct {
 				Msg        string `json:"msg"`
 				DecisionID string `json:"decision_id"`
@@ -265,7 +266,7 @@ func TestMaskFuzzedShapesOnOPA(t *testing.T) {
 		return len(events) >= len(all)
 	}, 30*time.Second, 200*time.Millisecond, "decision log events dropped: %d of %d logged", len(events), len(all))
 	for _, word := range []string{"masking failed", "mask rule skipped"} {
-		require.NotContains(t, server.output.String(), word)
+		require.NotContains(t, server.Output.String(), word)
 	}
 	for _, s := range all {
 		line, ok := events[s.id]

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestMCPGatewayDocExample holds docs/mcp-gateway.md's filesystem example
@@ -38,7 +39,7 @@ func TestMCPGatewayDocExample(t *testing.T) {
 	dir := t.TempDir()
 	config := filepath.Join(dir, "filesystem.json")
 	require.NoError(t, os.WriteFile(config, []byte(overlay), 0o600))
-	out, _, code := cli(t, "", "check", "--config", config)
+	out, _, code := harness.CLI(t, "", "check", "--config", config)
 	require.Equal(t, 0, code, out)
 	require.Contains(t, strings.ToLower(out), "no problems")
 
@@ -58,12 +59,12 @@ func TestMCPGatewayDocExample(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	out, _, code = cli(t, string(input), "tools", "--config", config, "--format", "table", "-i", "-")
+	out, _, code = harness.CLI(t, string(input), "tools", "--config", config, "--format", "table", "-i", "-")
 	require.Equal(t, 1, code, out)
 	printed, _, _ := strings.Cut(out, "\neffective:")
 	require.Equal(t, strings.TrimSpace(table), strings.TrimSpace(printed))
 
-	out, _, code = cli(t, string(input), "eval", "--config", config, "--format", "json", "-i", "-")
+	out, _, code = harness.CLI(t, string(input), "eval", "--config", config, "--format", "json", "-i", "-")
 	require.Equal(t, 1, code, out)
 	var decision struct {
 		Decisions []struct {

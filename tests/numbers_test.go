@@ -15,6 +15,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestNumbersSpelledAsJavaScript compares the policy's spelling of
@@ -162,4 +164,37 @@ func randomDigits(r *rand.Rand, n int, lead bool) string {
 		b.WriteByte(byte('0' + d))
 	}
 	return b.String()
+}
+
+// largeRunTotals are decision inputs whose run totals do not fit an
+// int64 (or are not integers at all): OPA answers them, and so must the
+// engine and the command line, with the same document.
+var largeRunTotals = []string{
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}],
+	  "run": {"attempts": 9223372036854775807, "refusals": 18446744073709551615, "max_attempts": 100000000000000000000}}`,
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
+	  "run": {"attempts": 1e30, "refusals": 0, "max_refusals": 1e40}}`,
+	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
+	  "run": {"attempts": 123456789012345678901234567890, "refusals": 2.5}}`,
+}
+
+// TestLargeRunTotalsAgreeWithOPA: with run totals above 2^63, opa eval,
+// the engine and tooleval eval give the same document (the command line
+// used to exit 2 and the engine to fail closed).
+func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
+	t.Parallel()
+	e, err := engine.New(context.Background())
+	require.NoError(t, err)
+	for i, in := range largeRunTotals {
+		path := harness.WriteFile(t, "large.json", []byte(in))
+		want := harness.OPA(t, "eval", "--format", "raw", "--bundle", harness.BundlePath(t), "--input", path, "data.tooleval.decision")
+		d, err := e.Decide(context.Background(), engine.JSON([]byte(in)))
+		require.NoError(t, err, "input %d", i)
+		got, err := d.JSON()
+		require.NoError(t, err)
+		require.JSONEq(t, string(want), string(got), "engine, input %d", i)
+		out, stderr, code := harness.CLI(t, "", "eval", "-i", path, "--format", "json")
+		require.Contains(t, []int{0, 1, 3}, code, "input %d: %s", i, stderr)
+		require.JSONEq(t, string(want), out, "command line, input %d", i)
+	}
 }

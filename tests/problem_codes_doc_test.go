@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestWarningCodesAreDocumented: the configuration warnings the policy
@@ -19,7 +20,7 @@ import (
 // undocumented, nor a removed one stay in the pages.
 func TestWarningCodesAreDocumented(t *testing.T) {
 	t.Parallel()
-	files, err := filepath.Glob(filepath.Join(policiesDir, "tooleval", "warnings", "*.rego"))
+	files, err := filepath.Glob(filepath.Join(harness.PoliciesDir(), "tooleval", "warnings", "*.rego"))
 	require.NoError(t, err)
 	emitted := map[string]bool{}
 	call := regexp.MustCompile(`_warning\(\s*"([a-z_]+)"`)
@@ -35,7 +36,7 @@ func TestWarningCodesAreDocumented(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, len(emitted), 10, "the scan found the warnings")
 
-	metadata, err := os.ReadFile(filepath.Join(policiesDir, "tooleval", "warnings", "warnings.rego"))
+	metadata, err := os.ReadFile(filepath.Join(harness.PoliciesDir(), "tooleval", "warnings", "warnings.rego"))
 	require.NoError(t, err)
 	inMetadata := map[string]bool{}
 	for _, m := range regexp.MustCompile(`(?m)^#   \| ([a-z_]+) +\|`).FindAllStringSubmatch(string(metadata), -1) {

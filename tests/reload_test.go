@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestHotReloadUnderConcurrency: 16 goroutines (160 in make soak) share one engine and 16
@@ -26,13 +27,13 @@ import (
 func TestHotReloadUnderConcurrency(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	bundles := map[string]string{"rev-a": policiesDir, "rev-b": changedPolicies(t, "rev-b")}
+	bundles := map[string]string{"rev-a": harness.PoliciesDir(), "rev-b": changedPolicies(t, "rev-b")}
 	paths := map[string]string{}
 	for rev, source := range bundles {
 		// built by opa build: under the race detector an in-process build
 		// takes seconds of CPU that the test is not about
 		paths[rev] = filepath.Join(dir, rev+".tar.gz")
-		opa(t, "build", "--bundle", source, "--ignore", "*_test.rego", "--revision", rev, "--output", paths[rev])
+		harness.OPA(t, "build", "--bundle", source, "--ignore", "*_test.rego", "--revision", rev, "--output", paths[rev])
 	}
 	// Many goroutines on two cores under the race detector wait seconds for
 	// the CPU: the evaluation deadline (wall-clock time) is raised so that

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/corpus"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestRESTEqualsEmbedded posts every example and a generated corpus
@@ -20,7 +21,7 @@ import (
 // to be identical to the embedded engine's document for the same input.
 func TestRESTEqualsEmbedded(t *testing.T) {
 	t.Parallel()
-	server := startOPA(t, "--log-level", "error", "--bundle", bundlePath(t))
+	server := harness.StartOPA(t, "--log-level", "error", "--bundle", harness.BundlePath(t))
 	e, err := engine.New(context.Background())
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -30,10 +31,10 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 		input []byte
 	}
 	var requests []request
-	for _, ex := range examples(t) {
-		data, err := os.ReadFile(ex.input)
+	for _, ex := range harness.Examples(t) {
+		data, err := os.ReadFile(ex.Input)
 		require.NoError(t, err)
-		path := strings.ReplaceAll(strings.TrimPrefix(ex.query, "data."), ".", "/")
+		path := strings.ReplaceAll(strings.TrimPrefix(ex.Query, "data."), ".", "/")
 		requests = append(requests, request{path, data})
 	}
 	gen := corpus.New(2026)
@@ -58,7 +59,7 @@ func TestRESTEqualsEmbedded(t *testing.T) {
 
 	differences := 0
 	for i, r := range requests {
-		got, ok, err := server.query(r.path, r.input)
+		got, ok, err := server.Query(r.path, r.input)
 		require.NoError(t, err)
 		require.True(t, ok, "request %d: %s is undefined on the server", i, r.path)
 		var doc interface{ JSON() ([]byte, error) }

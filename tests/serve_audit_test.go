@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestServeWritesEveryAuditRecordBeforeExiting: tooleval serve writes
@@ -21,7 +22,7 @@ import (
 // every call it answered, in the order it answered them.
 func TestServeWritesEveryAuditRecordBeforeExiting(t *testing.T) {
 	t.Parallel()
-	tooleval, err := buildCLI()
+	tooleval, err := harness.BuildCLI()
 	require.NoError(t, err)
 	payload, err := os.ReadFile("../internal/hooks/testdata/claude_code_pretooluse.json")
 	require.NoError(t, err)
@@ -32,9 +33,9 @@ func TestServeWritesEveryAuditRecordBeforeExiting(t *testing.T) {
 			auditLog, config := filepath.Join(dir, "audit.log"), filepath.Join(dir, "config.json")
 			require.NoError(t, os.WriteFile(config, []byte(`{"preset": "claude_code", "hooks": {"workspace": "cwd"},
 				"tools": {"allow": [{"tool": "Bash", "command_prefix": "ls"}]}}`), 0o600))
-			addr := freeAddr(t)
+			addr := harness.FreeAddr(t)
 			serve := exec.Command(tooleval, "serve", "--listen", addr, "--config", config, "--audit-log", auditLog)
-			var stderr syncBuffer
+			var stderr harness.SyncBuffer
 			serve.Stderr = &stderr
 			require.NoError(t, serve.Start())
 			t.Cleanup(func() { _ = serve.Process.Kill() })

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/rego"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // shellReader is tooleval.arguments.read_shell prepared on the policies.
@@ -20,7 +21,7 @@ var shellReader = sync.OnceValues(func() (rego.PreparedEvalQuery, error) {
 func preparePolicyQuery(query string) (rego.PreparedEvalQuery, error) {
 	return rego.New(
 		rego.Query(query),
-		rego.Load([]string{policiesDir}, func(_ string, info fs.FileInfo, _ int) bool {
+		rego.Load([]string{harness.PoliciesDir()}, func(_ string, info fs.FileInfo, _ int) bool {
 			return !info.IsDir() && strings.HasSuffix(info.Name(), "_test.rego")
 		}),
 	).PrepareForEval(context.Background())

@@ -1,7 +1,8 @@
-// Package tests holds tooleval's integration tests: the Rego policy
-// against its Go references, the example inputs against their expected
-// decisions, and (later) the engine against stock OPA servers.
+// Package tests holds tooleval's cross-cutting tests: the example inputs
+// against their expected documents, the engine against stock OPA servers
+// (REST, distribution, decision logs), the differential test against
+// tests/oracle, properties, fuzzing, adversarial inputs and faults, and
+// the checks of the house (docs, layout, Rego suites). Feature tests of
+// the command line are in tests/e2e/cli; what tests share is in
+// tests/harness.
 package tests
-
-// policiesDir is the policy bundle source, relative to this package.
-const policiesDir = "../policies"

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/internal/verify"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestVerifyGolden: the JSON report of a planted floor exception, its
@@ -18,7 +19,7 @@ import (
 // rewritten instead.
 func TestVerifyGolden(t *testing.T) {
 	t.Parallel()
-	out, stderr, code := cli(t, "", "verify", "--config", "../inputs/verify/floor_exception.json", "--format", "json")
+	out, stderr, code := harness.CLI(t, "", "verify", "--config", "../inputs/verify/floor_exception.json", "--format", "json")
 	require.Equal(t, 1, code, stderr)
 	var r verify.Report
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
@@ -55,7 +56,7 @@ func TestVerifyWorkedExample(t *testing.T) {
 	command, ok := strings.CutPrefix(lines[0], "$ tooleval ")
 	require.True(t, ok, "the example starts with its command: %q", lines[0])
 	args := strings.Fields(strings.ReplaceAll(command, "inputs/", "../inputs/"))
-	out, stderr, code := cli(t, "", args...)
+	out, stderr, code := harness.CLI(t, "", args...)
 	require.Equal(t, 1, code, stderr)
 	rest = out
 	for _, line := range lines[1:] {
@@ -84,7 +85,7 @@ func TestVerifyWorkedExample(t *testing.T) {
 	require.Equal(t, 1, strings.Count(string(config), before), "the diff's old line is in the example's configuration")
 	mended := filepath.Join(t.TempDir(), "config.json")
 	require.NoError(t, os.WriteFile(mended, []byte(strings.Replace(string(config), before, after, 1)), 0o600))
-	out, stderr, code = cli(t, "", "verify", "--config", mended, "--invariants", "../inputs/verify/invariants", "--format", "json")
+	out, stderr, code = harness.CLI(t, "", "verify", "--config", mended, "--invariants", "../inputs/verify/invariants", "--format", "json")
 	require.Equal(t, 0, code, "%s%s", stderr, out)
 }
 

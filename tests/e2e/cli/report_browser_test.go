@@ -1,4 +1,4 @@
-package tests
+package cli
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // chromiumPath is Debian's chromium; make test installs it when missing.
@@ -33,8 +34,8 @@ func TestDiffReportInABrowser(t *testing.T) {
 	_, err := os.Stat(chromiumPath)
 	require.NoError(t, err, "the browser test needs Debian's chromium (make test installs it: apt-get install chromium)")
 
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search", "write_file", "search"}, "allow": nil}})
-	inputs := exampleInputs(t, "../inputs/*.json")
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search", "write_file", "search"}, "allow": nil}})
+	inputs := exampleInputs(t, "../../../inputs/*.json")
 	// A look-alike name (a zero-width space) and a decision log event
 	// whose masked arguments leave a call not replayable.
 	dir := t.TempDir()
@@ -48,7 +49,7 @@ func TestDiffReportInABrowser(t *testing.T) {
 	require.GreaterOrEqual(t, len(report.Groups), 2, "the report needs more than one kind of change to filter")
 	require.Len(t, report.NotReplayable, 1)
 	html := filepath.Join(t.TempDir(), "report.html")
-	_, stderr, code := cli(t, "", append([]string{"diff", "--candidate", candidate, "--format", "html", "-o", html}, inputs...)...)
+	_, stderr, code := harness.CLI(t, "", append([]string{"diff", "--candidate", candidate, "--format", "html", "-o", html}, inputs...)...)
 	require.Equal(t, 1, code, stderr)
 
 	ctx := browser(t)
@@ -122,7 +123,7 @@ func TestDiffReportInABrowser(t *testing.T) {
 	run(chromedp.Navigate("file://" + html))
 	run(chromedp.WaitVisible(chromedp.CSS("#changes")))
 	everything(false)
-	saveScreenshot(t, ctx, "../build/diff-report-noscript.png")
+	saveScreenshot(t, ctx, "../../../build/diff-report-noscript.png")
 
 	// Scripts on: the same, and the filters work.
 	enableScripts := chromedp.Action[chromedp.Void](func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
@@ -167,7 +168,7 @@ func TestDiffReportInABrowser(t *testing.T) {
 		rows := evaluate(fmt.Sprintf(`[...document.querySelectorAll("section.matrices")].find(s => !s.hidden).querySelectorAll("table[data-side=%s] tr").length`, side))
 		require.Equal(t, len(firstRequest.Declared)+1, rows, "%s: a header and one row per declared tool", side)
 	}
-	saveScreenshot(t, ctx, "../build/diff-report.png")
+	saveScreenshot(t, ctx, "../../../build/diff-report.png")
 }
 
 // browser starts headless Chromium for one test.

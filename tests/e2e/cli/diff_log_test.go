@@ -1,4 +1,4 @@
-package tests
+package cli
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/corpus"
 	"github.com/tooleval/tooleval/internal/diff"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestDiffReplaysAnOPADecisionLog: decisions logged by a real OPA server
@@ -27,8 +28,8 @@ func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 	// The server's bundle has a revision of its own, so that its logged
 	// verdicts never stand for the base's (TestDiffUsesTheLoggedVerdict
 	// covers that): the base's verdicts here are replayed, on any checkout.
-	logged := writeFile(t, "logged.tar.gz", buildBundle(t, policiesDir, "logged-elsewhere"))
-	server := startOPA(t, "--log-level", "info", "--bundle", logged, "--set", "decision_logs.console=true")
+	logged := harness.WriteFile(t, "logged.tar.gz", harness.BuildBundle(t, harness.PoliciesDir(), "logged-elsewhere"))
+	server := harness.StartOPA(t, "--log-level", "info", "--bundle", logged, "--set", "decision_logs.console=true")
 	requests := []string{
 		`{"declared": [{"name": "read_file"}, {"name": "web_search"}], "workspace": {"root": "/ws"},
 		  "calls": [{"id": "log_1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "log_2", "name": "web_search", "args": {"query": "x"}}]}`,
@@ -36,7 +37,7 @@ func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 	}
 	log := opaDecisionLog(t, server, requests, requests[1])
 
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
 	r, code := runDiffJSON(t, "--candidate", candidate, log)
 	require.Equal(t, 1, code)
 	require.Equal(t, 2, r.Requests, "the tools event is not replayed")
@@ -53,7 +54,7 @@ func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 	require.Equal(t, diff.Verdict{Allowed: true, Outcome: "allow"}, r.Changes[1].Before)
 	require.Equal(t, diff.Verdict{Outcome: "deny", Reason: "denied", Layer: "global_policy"}, r.Changes[1].After)
 
-	out, stderr, code := cli(t, "", "diff", "--candidate", candidate, log)
+	out, stderr, code := harness.CLI(t, "", "diff", "--candidate", candidate, log)
 	require.Equal(t, 1, code, stderr)
 	require.Contains(t, out, "passes the name-level checks (arguments masked)  refused by global_policy (denied)")
 	require.Contains(t, out, "1 call not replayable (not compared):")
@@ -63,19 +64,19 @@ func TestDiffReplaysAnOPADecisionLog(t *testing.T) {
 // opaDecisionLog queries the server's decision entry point with each
 // request (and its tools entry point with tools, which is not
 // replayed) and writes its console decision log events to a file.
-func opaDecisionLog(t *testing.T, server *opaServer, requests []string, tools string) string {
+func opaDecisionLog(t *testing.T, server *harness.OPAServer, requests []string, tools string) string {
 	t.Helper()
 	for _, r := range requests {
-		_, ok, err := server.query("tooleval/decision", []byte(r))
+		_, ok, err := server.Query("tooleval/decision", []byte(r))
 		require.NoError(t, err)
 		require.True(t, ok)
 	}
-	_, _, err := server.query("tooleval/tools", []byte(tools))
+	_, _, err := server.Query("tooleval/tools", []byte(tools))
 	require.NoError(t, err)
 	var lines []string
 	require.Eventually(t, func() bool {
 		lines = lines[:0]
-		for _, l := range strings.Split(server.output.String(), "\n") {
+		for _, l := range strings.Split(server.Output.String(), "\n") {
 			if strings.Contains(l, `"Decision Log"`) {
 				lines = append(lines, l)
 			}
@@ -100,14 +101,14 @@ func TestDiffUsesTheLoggedVerdict(t *testing.T) {
 	bundles := map[string]string{}
 	for _, rev := range []string{"r27", "r26"} {
 		bundles[rev] = filepath.Join(dir, rev+".tar.gz")
-		_, stderr, code := cli(t, "", "bundle", "build", "--revision", rev, "-o", bundles[rev])
+		_, stderr, code := harness.CLI(t, "", "bundle", "build", "--revision", rev, "-o", bundles[rev])
 		require.Equal(t, 0, code, stderr)
 	}
-	server := startOPA(t, "--log-level", "info", "--bundle", bundles["r27"], "--set", "decision_logs.console=true")
+	server := harness.StartOPA(t, "--log-level", "info", "--bundle", bundles["r27"], "--set", "decision_logs.console=true")
 	request := `{"declared": [{"name": "read_file"}, {"name": "web_search"}], "workspace": {"root": "/ws"},
 	  "calls": [{"id": "a1", "name": "read_file", "args": {"path": "/etc/passwd"}}, {"id": "a2", "name": "web_search", "args": {"query": "x"}}]}`
 	log := opaDecisionLog(t, server, []string{request}, request)
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"read_file"}}})
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"read_file"}}})
 
 	r, code := runDiffJSON(t, "--base", "bundle:"+bundles["r27"], "--candidate", candidate, log)
 	require.Equal(t, 1, code)
@@ -138,7 +139,8 @@ func TestDiffUsesTheLoggedVerdict(t *testing.T) {
 func TestDiffCorpus(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	n := scaled(t, 100)
+	n, err := corpus.Scaled(100)
+	require.NoError(t, err)
 	if s := os.Getenv("TOOLEVAL_DIFF_CORPUS"); s != "" { // make soak: 10,000
 		require.NoError(t, json.Unmarshal([]byte(s), &n))
 	}
@@ -152,7 +154,7 @@ func TestDiffCorpus(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "corpus.jsonl")
 	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o600))
 	candidateConfig := engine.Config{"tools": map[string]any{"deny": []any{"write_file", "mcp__github__*"}}}
-	candidate := overlay(t, "", candidateConfig)
+	candidate := harness.ConfigFile(t, "", candidateConfig)
 
 	start := time.Now()
 	r, code := runDiffJSON(t, "--candidate", candidate, path)
@@ -205,7 +207,7 @@ func TestDiffReplaysTheEnginesAuditLog(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
 	r, code := runDiffJSON(t, "--candidate", candidate, log)
 	require.Equal(t, 1, code)
 	require.Equal(t, 2, r.Requests)
@@ -240,7 +242,7 @@ func TestDiffAskKinds(t *testing.T) {
 	data, err := json.Marshal(request)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(input, data, 0o600))
-	candidate := overlay(t, "", map[string]any{"rule_arguments": map[string]any{
+	candidate := harness.ConfigFile(t, "", map[string]any{"rule_arguments": map[string]any{
 		"run_shell_command": map[string]any{"command": "cmd"},
 		"bash":              map[string]any{"command": "cmd"},
 	}})

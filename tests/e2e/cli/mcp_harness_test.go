@@ -1,4 +1,4 @@
-package tests
+package cli
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // buildUpstream builds tests/mcpupstream once.
@@ -24,7 +25,9 @@ var buildUpstream = sync.OnceValues(func() (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, "mcpupstream")
-	out, err := exec.Command("go", "build", "-o", bin, "./mcpupstream").CombinedOutput()
+	cmd := exec.Command("go", "build", "-o", bin, "./tests/mcpupstream")
+	cmd.Dir = harness.Root()
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return "", errors.New(string(out))
 	}
@@ -37,7 +40,7 @@ type mcpGateway struct {
 	workspace string
 	record    string // what the upstream received, one JSON line per call
 	audit     string // the proxy's audit log
-	stderr    *syncBuffer
+	stderr    *harness.SyncBuffer
 	changed   chan struct{} // a notifications/tools/list_changed reached the client
 	progress  chan string   // the messages of the progress notifications the client got
 	logs      chan any      // the data of the log messages the client got
@@ -57,7 +60,7 @@ func newMCPGateway(t *testing.T) *mcpGateway {
 		workspace: filepath.Join(dir, "ws"),
 		record:    filepath.Join(dir, "received.jsonl"),
 		audit:     filepath.Join(dir, "audit.jsonl"),
-		stderr:    &syncBuffer{},
+		stderr:    &harness.SyncBuffer{},
 		changed:   make(chan struct{}, 16),
 		progress:  make(chan string, 16),
 		logs:      make(chan any, 16),
@@ -100,7 +103,7 @@ func (g *mcpGateway) proxyArgs(extra ...string) []string {
 // proxyCommand is the proxy in front of the upstream over stdio.
 func (g *mcpGateway) proxyCommand(t *testing.T, extra ...string) *exec.Cmd {
 	t.Helper()
-	bin, err := buildCLI()
+	bin, err := harness.BuildCLI()
 	require.NoError(t, err)
 	upstream, err := buildUpstream()
 	require.NoError(t, err)

@@ -1,4 +1,4 @@
-package tests
+package cli
 
 import (
 	"crypto/sha256"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/tooleval/tooleval/engine"
 	"github.com/tooleval/tooleval/internal/diff"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // diffReport is the JSON report of tooleval diff.
@@ -63,7 +64,7 @@ type diffReport struct {
 
 func runDiffJSON(t *testing.T, args ...string) (diffReport, int) {
 	t.Helper()
-	out, stderr, code := cli(t, "", append([]string{"diff", "--format", "json"}, args...)...)
+	out, stderr, code := harness.CLI(t, "", append([]string{"diff", "--format", "json"}, args...)...)
 	require.Contains(t, []int{0, 1}, code, stderr)
 	var r diffReport
 	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
@@ -76,26 +77,6 @@ func runDiffJSON(t *testing.T, args ...string) (diffReport, int) {
 	require.Len(t, r.Changes, r.ChangedCalls)
 	require.Equal(t, code == 1, r.ChangedRequests > 0, "exit code %d with %d changed requests", code, r.ChangedRequests)
 	return r, code
-}
-
-// overlay writes a configuration overlay: the JSON file at base (if
-// any) with members replaced.
-func overlay(t *testing.T, base string, members map[string]any) string {
-	t.Helper()
-	config := map[string]any{}
-	if base != "" {
-		data, err := os.ReadFile(base)
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(data, &config))
-	}
-	for k, v := range members {
-		config[k] = v
-	}
-	path := filepath.Join(t.TempDir(), "config.json")
-	data, err := json.Marshal(config)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(path, data, 0o600))
-	return path
 }
 
 func exampleInputs(t *testing.T, glob string) []string {
@@ -111,16 +92,16 @@ func exampleInputs(t *testing.T, glob string) []string {
 // read_file out of its requests' effective tools.
 func TestDiffRemovedAllowEntry(t *testing.T) {
 	t.Parallel()
-	base := "../inputs/configured/tenants/config.json"
+	base := "../../../inputs/configured/tenants/config.json"
 	var config map[string]any
 	data, err := os.ReadFile(base)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(data, &config))
 	tenants := config["tenants"].(map[string]any)
 	tenants["acme"] = map[string]any{"tools": []any{"search", "researcher", "mcp__github__*"}}
-	candidate := overlay(t, base, map[string]any{"tenants": tenants})
+	candidate := harness.ConfigFile(t, base, map[string]any{"tenants": tenants})
 
-	r, code := runDiffJSON(t, append([]string{"--base", "config:" + base, "--candidate", "config:" + candidate}, exampleInputs(t, "../inputs/configured/tenants/*_*.json")...)...)
+	r, code := runDiffJSON(t, append([]string{"--base", "config:" + base, "--candidate", "config:" + candidate}, exampleInputs(t, "../../../inputs/configured/tenants/*_*.json")...)...)
 	require.Equal(t, 1, code)
 	require.NotZero(t, r.ChangedCalls)
 	for _, c := range r.Changes {
@@ -138,8 +119,8 @@ func TestDiffRemovedAllowEntry(t *testing.T) {
 // web_search call that was allowed, and nothing else changes.
 func TestDiffAddedDeny(t *testing.T) {
 	t.Parallel()
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
-	r, code := runDiffJSON(t, append([]string{"--candidate", candidate}, exampleInputs(t, "../inputs/*.json")...)...)
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
+	r, code := runDiffJSON(t, append([]string{"--candidate", candidate}, exampleInputs(t, "../../../inputs/*.json")...)...)
 	require.Equal(t, 1, code)
 	require.NotZero(t, r.ChangedCalls)
 	for _, c := range r.Changes {
@@ -157,8 +138,8 @@ func TestDiffAddedDeny(t *testing.T) {
 // in the JSON report and in the terminal table.
 func TestDiffShowsWhy(t *testing.T) {
 	t.Parallel()
-	inputs := exampleInputs(t, "../inputs/*.json")
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"write_file"}}})
+	inputs := exampleInputs(t, "../../../inputs/*.json")
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"write_file"}}})
 	r, code := runDiffJSON(t, append([]string{"--candidate", candidate}, inputs...)...)
 	require.Equal(t, 1, code)
 	var sawAllowEntry bool
@@ -181,7 +162,7 @@ func TestDiffShowsWhy(t *testing.T) {
 		}
 	}
 	require.True(t, sawAllowEntry, "an allowed call names the allow entry that let it through")
-	out, stderr, code := cli(t, "", append([]string{"diff", "--candidate", candidate}, inputs...)...)
+	out, stderr, code := harness.CLI(t, "", append([]string{"diff", "--candidate", candidate}, inputs...)...)
 	require.Equal(t, 1, code, stderr)
 	require.Contains(t, out, "\nwhy:\n")
 	require.Contains(t, out, "after:  stage global_policy deny refused: entry write_file (config.tools.deny[0])")
@@ -200,7 +181,7 @@ func TestDiffShowsLookAlikes(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, file), data, 0o600))
 	}
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"search", "\u0455earch"}}})
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"search", "\u0455earch"}}})
 	r, code := runDiffJSON(t, "--candidate", candidate, dir)
 	require.Equal(t, 1, code)
 	var names []any
@@ -208,7 +189,7 @@ func TestDiffShowsLookAlikes(t *testing.T) {
 		names = append(names, c.Name)
 	}
 	require.ElementsMatch(t, []any{"se\u200barch", " search ", "\u0455earch"}, names, "JSON keeps names raw")
-	out, stderr, code := cli(t, "", "diff", "--candidate", candidate, dir)
+	out, stderr, code := harness.CLI(t, "", "diff", "--candidate", candidate, dir)
 	require.Equal(t, 1, code, stderr)
 	for _, shown := range []string{`c +se\\u200barch +allowed`, `c +" search " +allowed`, `c +\\u0455earch +allowed`, `entry \\u0455earch \(config\.tools\.deny\[1\]\)`, `removed \[" search "\]`} {
 		require.Regexp(t, shown, out)
@@ -223,10 +204,10 @@ func TestDiffShowsLookAlikes(t *testing.T) {
 // configuration's digest) and the time it was made.
 func TestDiffNamesThePolicies(t *testing.T) {
 	t.Parallel()
-	head, err := exec.Command("git", "-C", "..", "rev-parse", "HEAD").Output()
+	head, err := exec.Command("git", "-C", harness.Root(), "rev-parse", "HEAD").Output()
 	require.NoError(t, err)
 	config := map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}}
-	candidate := overlay(t, "", config)
+	candidate := harness.ConfigFile(t, "", config)
 	canonical, err := json.Marshal(config)
 	require.NoError(t, err)
 	sum := sha256.Sum256(canonical)
@@ -238,10 +219,10 @@ func TestDiffNamesThePolicies(t *testing.T) {
 	start := time.Now().UTC().Truncate(time.Second)
 	// The working directory of the diff is the repository's root.
 	for _, c := range []string{candidate, spaced} {
-		bin, err := buildCLI()
+		bin, err := harness.BuildCLI()
 		require.NoError(t, err)
 		cmd := exec.Command(bin, "diff", "--format", "json", "--base", "git:HEAD", "--candidate", c, "inputs/subagent_depth_cap.json")
-		cmd.Dir = ".."
+		cmd.Dir = harness.Root()
 		out, err := cmd.Output()
 		var exit *exec.ExitError
 		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
@@ -258,7 +239,7 @@ func TestDiffNamesThePolicies(t *testing.T) {
 		require.False(t, made.Before(start), "made %s, test started %s", made, start)
 		require.WithinDuration(t, time.Now(), made, time.Minute)
 	}
-	out, stderr, code := cli(t, "", "diff", "--candidate", candidate, "../inputs/subagent_depth_cap.json")
+	out, stderr, code := harness.CLI(t, "", "diff", "--candidate", candidate, "../../../inputs/subagent_depth_cap.json")
 	require.Equal(t, 1, code, stderr)
 	require.Regexp(t, `(?m)^base:      embedded \(.*bundle revision \S+\)\ncandidate: \S+ \(.*bundle revision \S+, configuration sha256:`+hex.EncodeToString(sum[:])+`\)\nmade:      \d{4}-\d\d-\d\dT`, out)
 }
@@ -267,16 +248,16 @@ func TestDiffNamesThePolicies(t *testing.T) {
 // errors is said up front, nothing is replayed, and the exit status is 3.
 func TestDiffCandidateWithConfigErrors(t *testing.T) {
 	t.Parallel()
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": "web_search"}})
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": "web_search"}})
 	for _, format := range []string{"table", "json", "html"} {
-		out, stderr, code := cli(t, "", "diff", "--format", format, "--candidate", candidate, "../inputs/subagent_depth_cap.json")
+		out, stderr, code := harness.CLI(t, "", "diff", "--format", format, "--candidate", candidate, "../../../inputs/subagent_depth_cap.json")
 		require.Equal(t, 3, code, "%s: %s", format, stderr)
 		require.Empty(t, out)
 		require.Contains(t, stderr, "has 1 configuration error")
 		require.Contains(t, stderr, "config.tools.deny")
 	}
 	// A base with errors is noted; the comparison still runs.
-	_, stderr, code := cli(t, "", "diff", "--base", candidate, "--candidate", "embedded", "../inputs/subagent_depth_cap.json")
+	_, stderr, code := harness.CLI(t, "", "diff", "--base", candidate, "--candidate", "embedded", "../../../inputs/subagent_depth_cap.json")
 	require.Equal(t, 1, code, stderr)
 	require.Contains(t, stderr, "note: the base")
 }
@@ -285,9 +266,9 @@ func TestDiffCandidateWithConfigErrors(t *testing.T) {
 // Claude Code preset change, and switching back changes them back.
 func TestDiffPresetSwitch(t *testing.T) {
 	t.Parallel()
-	qwen := "../inputs/configured/qwen_code/config.json"
-	claude := overlay(t, qwen, map[string]any{"preset": "claude_code"})
-	inputs := exampleInputs(t, "../inputs/configured/qwen_code/*_*.json")
+	qwen := "../../../inputs/configured/qwen_code/config.json"
+	claude := harness.ConfigFile(t, qwen, map[string]any{"preset": "claude_code"})
+	inputs := exampleInputs(t, "../../../inputs/configured/qwen_code/*_*.json")
 	forward, code := runDiffJSON(t, append([]string{"--base", qwen, "--candidate", claude}, inputs...)...)
 	require.Equal(t, 1, code)
 	require.NotZero(t, forward.ChangedCalls)
@@ -303,13 +284,13 @@ func TestDiffPresetSwitch(t *testing.T) {
 // working tree's policies at this commit) changes nothing: exit 0.
 func TestDiffNoChange(t *testing.T) {
 	t.Parallel()
-	inputs := exampleInputs(t, "../inputs/*.json")
-	r, code := runDiffJSON(t, append([]string{"--candidate", "config:" + overlay(t, "", nil)}, inputs...)...)
+	inputs := exampleInputs(t, "../../../inputs/*.json")
+	r, code := runDiffJSON(t, append([]string{"--candidate", "config:" + harness.ConfigFile(t, "", nil)}, inputs...)...)
 	require.Equal(t, 0, code)
 	require.Zero(t, r.ChangedRequests)
 	require.Equal(t, len(inputs), r.Requests)
 
-	out, stderr, code := cli(t, "", append([]string{"diff", "--candidate", "bundle:" + policiesDir}, inputs...)...)
+	out, stderr, code := harness.CLI(t, "", append([]string{"diff", "--candidate", "bundle:" + harness.PoliciesDir()}, inputs...)...)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, out, "0 calls in 0 requests change")
 }
@@ -317,14 +298,14 @@ func TestDiffNoChange(t *testing.T) {
 func TestDiffUsageErrors(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
-		{"diff", "../inputs/run_budget.json"},                                        // no candidate
-		{"diff", "--candidate", "embedded"},                                          // no corpus
-		{"diff", "--candidate", "git:no-such-revision", "../inputs/run_budget.json"}, // bad revision
-		{"diff", "--candidate", "bundle:/nonexistent", "../inputs/run_budget.json"},  // no bundle
-		{"diff", "--candidate", "embedded", "--format", "xml", "../inputs"},          // bad format
-		{"diff", "--candidate", "embedded", "/nonexistent.jsonl"},                    // no corpus file
+		{"diff", "../../../inputs/run_budget.json"},                                        // no candidate
+		{"diff", "--candidate", "embedded"},                                                // no corpus
+		{"diff", "--candidate", "git:no-such-revision", "../../../inputs/run_budget.json"}, // bad revision
+		{"diff", "--candidate", "bundle:/nonexistent", "../../../inputs/run_budget.json"},  // no bundle
+		{"diff", "--candidate", "embedded", "--format", "xml", "../../../inputs"},          // bad format
+		{"diff", "--candidate", "embedded", "/nonexistent.jsonl"},                          // no corpus file
 	} {
-		_, stderr, code := cli(t, "", args...)
+		_, stderr, code := harness.CLI(t, "", args...)
 		require.Equal(t, 2, code, "%v: %s", args, stderr)
 		require.NotEmpty(t, stderr)
 	}

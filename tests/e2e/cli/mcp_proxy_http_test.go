@@ -1,4 +1,4 @@
-package tests
+package cli
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // TestMCPProxyMalformedJSONRPC: a line that is not JSON gets a JSON-RPC
@@ -98,7 +99,7 @@ func TestMCPProxyOverHTTP(t *testing.T) {
 	upstreamURL, err := bufio.NewReader(upstreamOut).ReadString('\n')
 	require.NoError(t, err)
 
-	bin, err := buildCLI()
+	bin, err := harness.BuildCLI()
 	require.NoError(t, err)
 	proxy := exec.Command(bin, g.proxyArgs("--listen", "127.0.0.1:0", "--upstream", strings.TrimSpace(upstreamURL))...)
 	proxyErr, err := proxy.StderrPipe()
@@ -167,7 +168,7 @@ func BenchmarkProxyCall(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bin, err := buildCLI()
+	bin, err := harness.BuildCLI()
 	if err != nil {
 		b.Fatal(err)
 	}

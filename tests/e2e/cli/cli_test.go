@@ -1,87 +1,28 @@
-package tests
+package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/tooleval/tooleval/engine"
+	"github.com/tooleval/tooleval/tests/harness"
 )
-
-// buildCLI builds the command line as `make tooleval` does, with the
-// revision of the checkout linked in (see gitRevision).
-var buildCLI = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "tooleval-cli-")
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "tooleval")
-	args := []string{"build", "-o", bin}
-	if rev, err := gitRevision(); err == nil {
-		args = append(args, "-ldflags", "-X github.com/tooleval/tooleval/engine.linkedRevision="+rev)
-	}
-	out, err := exec.Command("go", append(args, "../cmd/tooleval")...).CombinedOutput()
-	if err != nil {
-		return "", errors.New(string(out))
-	}
-	return bin, nil
-})
-
-// gitRevision is the revision `make tooleval` links in: the commit, 12
-// hex digits, with "-dirty" when the working tree has changes.
-func gitRevision() (string, error) {
-	head, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
-	if err != nil {
-		return "", err
-	}
-	status, err := exec.Command("git", "status", "--porcelain").Output()
-	if err != nil {
-		return "", err
-	}
-	rev := strings.TrimSpace(string(head))
-	if len(bytes.TrimSpace(status)) > 0 {
-		rev += "-dirty"
-	}
-	return rev, nil
-}
-
-// cli runs the tooleval binary and returns its stdout, stderr and exit code.
-func cli(t *testing.T, stdin string, args ...string) (string, string, int) {
-	t.Helper()
-	bin, err := buildCLI()
-	require.NoError(t, err)
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return stdout.String(), stderr.String(), code
-}
 
 // TestCLIEqualsOPAEval: for every example, `tooleval eval --format json`
 // (and `tooleval tools`, `tooleval launch`) prints the document `go tool opa eval` computes
 // on the built bundle.
 func TestCLIEqualsOPAEval(t *testing.T) {
 	t.Parallel()
-	bundle := bundlePath(t)
-	for query, exs := range examplesByQuery(t) {
+	bundle := harness.BundlePath(t)
+	for query, exs := range harness.ExamplesByQuery(t) {
 		command := map[string][]string{
 			"data.tooleval.decision": {"eval"},
 			"data.tooleval.explain":  {"eval", "--explain"},
@@ -89,17 +30,17 @@ func TestCLIEqualsOPAEval(t *testing.T) {
 			"data.tooleval.launch":   {"launch"},
 		}[query]
 		require.NotNil(t, command, query)
-		got, _ := cliEach(t, append(command, "--format", "json"), inputsOf(exs))
-		want := opaEvalEach(t, bundle, query, inputsOf(exs))
+		got, _ := harness.CLIEach(t, append(command, "--format", "json"), harness.InputsOf(exs))
+		want := harness.OPAEvalEach(t, bundle, query, harness.InputsOf(exs))
 		for i, ex := range exs {
-			require.JSONEq(t, string(want[i]), string(got[i]), ex.input)
+			require.JSONEq(t, string(want[i]), string(got[i]), ex.Input)
 		}
 	}
 	// One input given with -i prints the bare document, as opa eval does.
-	ex := examples(t)[0]
-	out, stderr, code := cli(t, "", "eval", "-i", ex.input, "--format", "json")
+	ex := harness.Examples(t)[0]
+	out, stderr, code := harness.CLI(t, "", "eval", "-i", ex.Input, "--format", "json")
 	require.Contains(t, []int{0, 1, 3}, code, stderr)
-	require.JSONEq(t, string(opaEvalEach(t, bundle, ex.query, []string{ex.input})[0]), out, ex.input)
+	require.JSONEq(t, string(harness.OPAEvalEach(t, bundle, ex.Query, []string{ex.Input})[0]), out, ex.Input)
 }
 
 func TestCLIExitCodes(t *testing.T) {
@@ -119,11 +60,11 @@ func TestCLIExitCodes(t *testing.T) {
 		{"errors in a catalog", configError, []string{"tools"}, 3},
 		{"a refused tool", `{"agent": {"role": "fork", "depth": 1}, "declared": [{"name": "agent"}]}`, []string{"tools"}, 1},
 		{"every tool allowed", allowed, []string{"tools"}, 0},
-		{"input and arguments", allowed, []string{"eval", "-i", "-", "../inputs/run_budget.json"}, 2},
-		{"several inputs, the worst", "", []string{"eval", "../inputs/run_budget.json", "../inputs/malformed.json"}, 3},
-		{"several inputs, refused", "", []string{"eval", "../inputs/run_budget.json", "../inputs/tenant_layers.json"}, 1},
-		{"check warnings, strict", "", []string{"check", "--strict", "--config", "../inputs/configured/agents/config.json", "../inputs/configured/agents/custom_agent.json"}, 1},
-		{"check warnings", "", []string{"check", "--config", "../inputs/configured/agents/config.json", "../inputs/configured/agents/custom_agent.json"}, 0},
+		{"input and arguments", allowed, []string{"eval", "-i", "-", "../../../inputs/run_budget.json"}, 2},
+		{"several inputs, the worst", "", []string{"eval", "../../../inputs/run_budget.json", "../../../inputs/malformed.json"}, 3},
+		{"several inputs, refused", "", []string{"eval", "../../../inputs/run_budget.json", "../../../inputs/tenant_layers.json"}, 1},
+		{"check warnings, strict", "", []string{"check", "--strict", "--config", "../../../inputs/configured/agents/config.json", "../../../inputs/configured/agents/custom_agent.json"}, 1},
+		{"check warnings", "", []string{"check", "--config", "../../../inputs/configured/agents/config.json", "../../../inputs/configured/agents/custom_agent.json"}, 0},
 		{"check an allow of a misspelt tool, strict", `{"preset": "claude_code", "tools": {"allow": ["Raed"]}}`, []string{"check", "--strict", "--config", "-"}, 1},
 		{"check an allow of a misspelt tool", `{"preset": "claude_code", "tools": {"allow": ["Raed"]}}`, []string{"check", "--config", "-"}, 0},
 		{"check an allow of a tool of one's own, strict", `{"preset": "claude_code", "builtin_tools": ["Raed"], "tools": {"allow": ["Raed"]}}`, []string{"check", "--strict", "--config", "-"}, 0},
@@ -138,8 +79,8 @@ func TestCLIExitCodes(t *testing.T) {
 		{"no command", "", nil, 2},
 		{"valid launch", `{"subagent_type": "fork", "fork_tools": []}`, []string{"launch"}, 0},
 		{"invalid launch", `{"subagent_type": "x", "fork_tools": []}`, []string{"launch"}, 3},
-		{"check clean", "", []string{"check", "../inputs/tenant_layers.json"}, 0},
-		{"check problems", "", []string{"check", "../inputs/malformed.json"}, 3},
+		{"check clean", "", []string{"check", "../../../inputs/tenant_layers.json"}, 0},
+		{"check problems", "", []string{"check", "../../../inputs/malformed.json"}, 3},
 		{"version", "", []string{"version"}, 0},
 		{"bundle without build", "", []string{"bundle"}, 2},
 		{"verify holds", "", []string{"verify"}, 0},
@@ -148,7 +89,7 @@ func TestCLIExitCodes(t *testing.T) {
 		{"verify, no invariants there", "", []string{"verify", "--invariants", "/nonexistent"}, 2},
 		{"verify, no tools file", "", []string{"verify", "--tools", "/nonexistent/tools.json"}, 2},
 	} {
-		_, stderr, code := cli(t, tc.stdin, tc.args...)
+		_, stderr, code := harness.CLI(t, tc.stdin, tc.args...)
 		require.Equal(t, tc.code, code, "%s: %s", tc.name, stderr)
 		if code == 2 {
 			require.NotEmpty(t, stderr, "%s: a usage error names the problem", tc.name)
@@ -160,18 +101,18 @@ func TestCLIHelpOnEveryCommand(t *testing.T) {
 	t.Parallel()
 	// hook's and serve's examples are run by TestHooksDocRuns.
 	for _, command := range []string{"eval", "tools", "launch", "check", "diff", "import", "bundle", "verify", "version", "hook", "serve"} {
-		out, _, code := cli(t, "", command, "--help")
+		out, _, code := harness.CLI(t, "", command, "--help")
 		require.Equal(t, 0, code, command)
 		require.Contains(t, out, "Usage:", command)
 		require.Contains(t, out, "Examples:", command)
 	}
 	// mcp proxy's examples start servers: TestMCPGatewayDocExample and the
 	// TestMCPProxy tests run what they show.
-	out, _, code := cli(t, "", "mcp", "proxy", "--help")
+	out, _, code := harness.CLI(t, "", "mcp", "proxy", "--help")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "Usage:")
 	require.Contains(t, out, "Examples:")
-	out, _, code = cli(t, "", "--help")
+	out, _, code = harness.CLI(t, "", "--help")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "Commands:")
 }
@@ -179,9 +120,9 @@ func TestCLIHelpOnEveryCommand(t *testing.T) {
 func TestCLIWireFormatsMatchGolden(t *testing.T) {
 	t.Parallel()
 	for _, format := range []string{"gemini", "openai", "openai-responses", "anthropic"} {
-		out, _, code := cli(t, "", "eval", "-i", "../inputs/fork_tools.json", "--format", format)
+		out, _, code := harness.CLI(t, "", "eval", "-i", "../../../inputs/fork_tools.json", "--format", format)
 		require.Equal(t, 1, code)
-		golden, err := os.ReadFile(filepath.Join("..", "engine", "wire", "testdata", format+".json"))
+		golden, err := os.ReadFile(harness.Path("engine/wire/testdata/" + format + ".json"))
 		require.NoError(t, err)
 		require.JSONEq(t, string(golden), out, format)
 	}
@@ -194,10 +135,10 @@ func TestCLIResolvePaths(t *testing.T) {
 	require.NoError(t, os.Symlink("/etc", filepath.Join(dir, "etc")))
 	in := `{"declared": [{"name": "write_file"}], "workspace": {"root": "` + dir + `"},
 		"calls": [{"id": "a", "name": "write_file", "args": {"path": "etc/passwd"}}]}`
-	out, _, code := cli(t, in, "eval", "--format", "json")
+	out, _, code := harness.CLI(t, in, "eval", "--format", "json")
 	require.Equal(t, 1, code)
 	require.Contains(t, out, `"rule": "unresolved"`)
-	out, _, code = cli(t, in, "eval", "--format", "json", "--resolve-paths")
+	out, _, code = harness.CLI(t, in, "eval", "--format", "json", "--resolve-paths")
 	require.Equal(t, 1, code)
 	require.Contains(t, out, `"rule": "outside_workspace"`)
 	require.Contains(t, out, `path \"/etc/passwd\"`)
@@ -208,13 +149,13 @@ func TestCLIResolvePaths(t *testing.T) {
 func TestCLIBundleBuild(t *testing.T) {
 	t.Parallel()
 	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
-	_, stderr, code := cli(t, "", "bundle", "build", "-o", tarball, "--revision", "cli-test")
+	_, stderr, code := harness.CLI(t, "", "bundle", "build", "-o", tarball, "--revision", "cli-test")
 	require.Equal(t, 0, code, stderr)
-	input := filepath.Join("..", "inputs", "path_checks.json")
-	got := opa(t, "eval", "--format", "raw", "--bundle", tarball, "--input", input, "data.tooleval.decision")
-	want := opa(t, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", input, "data.tooleval.decision")
+	input := harness.Path("inputs/path_checks.json")
+	got := harness.OPA(t, "eval", "--format", "raw", "--bundle", tarball, "--input", input, "data.tooleval.decision")
+	want := harness.OPA(t, "eval", "--format", "raw", "--bundle", harness.BundlePath(t), "--input", input, "data.tooleval.decision")
 	require.JSONEq(t, string(want), string(got))
-	out, _, code := cli(t, "", "eval", "--bundle", tarball, "-i", input, "--format", "json")
+	out, _, code := harness.CLI(t, "", "eval", "--bundle", tarball, "-i", input, "--format", "json")
 	require.Equal(t, 1, code)
 	require.JSONEq(t, string(want), out)
 }
@@ -226,7 +167,7 @@ func TestCLIWireFormatRefusesCallsWithoutAStringID(t *testing.T) {
 	t.Parallel()
 	in := `{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "nope"}, {"id": 7, "name": "read_file"}]}`
 	for _, format := range []string{"openai", "anthropic"} {
-		out, stderr, code := cli(t, in, "eval", "--format", format)
+		out, stderr, code := harness.CLI(t, in, "eval", "--format", format)
 		require.Equal(t, 2, code, "%s: %s%s", format, out, stderr)
 		require.Empty(t, out, format)
 		require.Contains(t, stderr, "call 1:", format)
@@ -243,46 +184,13 @@ func TestCLITimeoutFailsClosed(t *testing.T) {
 		declared = append(declared, fmt.Sprintf(`{"name": "tool_%d"}`, i))
 	}
 	in := `{"declared": [` + strings.Join(declared, ",") + `], "calls": [{"id": "a", "name": "tool_1"}]}`
-	out, stderr, code := cli(t, in, "eval", "--timeout", "20ms")
+	out, stderr, code := harness.CLI(t, in, "eval", "--timeout", "20ms")
 	require.Equal(t, 2, code, stderr)
 	require.Empty(t, out)
 	require.Contains(t, stderr, "deadline")
 	require.Contains(t, stderr, "--timeout")
-	_, stderr, code = cli(t, in, "eval", "--timeout", "0")
+	_, stderr, code = harness.CLI(t, in, "eval", "--timeout", "0")
 	require.Equal(t, 0, code, stderr)
-}
-
-// largeRunTotals are decision inputs whose run totals do not fit an
-// int64 (or are not integers at all): OPA answers them, and so must the
-// engine and the command line, with the same document.
-var largeRunTotals = []string{
-	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}, {"id": "b", "name": "nope"}],
-	  "run": {"attempts": 9223372036854775807, "refusals": 18446744073709551615, "max_attempts": 100000000000000000000}}`,
-	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
-	  "run": {"attempts": 1e30, "refusals": 0, "max_refusals": 1e40}}`,
-	`{"declared": [{"name": "read_file"}], "calls": [{"id": "a", "name": "read_file"}],
-	  "run": {"attempts": 123456789012345678901234567890, "refusals": 2.5}}`,
-}
-
-// TestLargeRunTotalsAgreeWithOPA: with run totals above 2^63, opa eval,
-// the engine and tooleval eval give the same document (the command line
-// used to exit 2 and the engine to fail closed).
-func TestLargeRunTotalsAgreeWithOPA(t *testing.T) {
-	t.Parallel()
-	e, err := engine.New(context.Background())
-	require.NoError(t, err)
-	for i, in := range largeRunTotals {
-		path := writeFile(t, "large.json", []byte(in))
-		want := opa(t, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, "data.tooleval.decision")
-		d, err := e.Decide(context.Background(), engine.JSON([]byte(in)))
-		require.NoError(t, err, "input %d", i)
-		got, err := d.JSON()
-		require.NoError(t, err)
-		require.JSONEq(t, string(want), string(got), "engine, input %d", i)
-		out, stderr, code := cli(t, "", "eval", "-i", path, "--format", "json")
-		require.Contains(t, []int{0, 1, 3}, code, "input %d: %s", i, stderr)
-		require.JSONEq(t, string(want), out, "command line, input %d", i)
-	}
 }
 
 // TestCLIReadsInputLikeOPAEval: a UTF-8 byte order mark before the
@@ -305,13 +213,13 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 		{"trailing garbage", doc + " x", "eval", "data.tooleval.decision", false},
 		{"trailing bracket", doc + "]", "eval", "data.tooleval.decision", false},
 	} {
-		path := writeFile(t, "input.json", []byte(tc.input))
-		bin, err := opaBinary()
+		path := harness.WriteFile(t, "input.json", []byte(tc.input))
+		bin, err := harness.OPABinary()
 		require.NoError(t, err)
-		cmd := exec.Command(bin, "eval", "--format", "raw", "--bundle", bundlePath(t), "--input", path, tc.query)
+		cmd := exec.Command(bin, "eval", "--format", "raw", "--bundle", harness.BundlePath(t), "--input", path, tc.query)
 		want, opaErr := cmd.Output()
 		require.Equal(t, tc.ok, opaErr == nil, "%s: opa eval accepted=%v", tc.name, opaErr == nil)
-		out, stderr, code := cli(t, "", tc.command, "-i", path, "--format", "json")
+		out, stderr, code := harness.CLI(t, "", tc.command, "-i", path, "--format", "json")
 		if !tc.ok {
 			require.Equal(t, 2, code, "%s: %s", tc.name, out)
 			require.Contains(t, stderr, "input", tc.name)
@@ -319,7 +227,7 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 		}
 		require.Contains(t, []int{0, 1, 3}, code, "%s: %s", tc.name, stderr)
 		require.JSONEq(t, string(want), out, tc.name)
-		_, stderr, code = cli(t, "", "check", path)
+		_, stderr, code = harness.CLI(t, "", "check", path)
 		require.NotEqual(t, 2, code, "%s: check: %s", tc.name, stderr)
 	}
 	// What opa eval reads only because it falls back to YAML is refused:
@@ -329,7 +237,7 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 		"empty":             "",
 		"YAML document end": doc + "\n---\n" + doc,
 	} {
-		_, stderr, code := cli(t, input, "eval", "--format", "json")
+		_, stderr, code := harness.CLI(t, input, "eval", "--format", "json")
 		require.Equal(t, 2, code, name)
 		require.Contains(t, stderr, "standard input", name)
 	}
@@ -341,14 +249,14 @@ func TestCLIReadsInputLikeOPAEval(t *testing.T) {
 // records and in the bundles `bundle build` writes.
 func TestCLIStampsTheBuildRevision(t *testing.T) {
 	t.Parallel()
-	want, err := gitRevision()
+	want, err := harness.GitRevision()
 	require.NoError(t, err, "the tests run in a git checkout")
-	out, _, code := cli(t, "", "version")
+	out, _, code := harness.CLI(t, "", "version")
 	require.Equal(t, 0, code)
 	require.Contains(t, out, "\nbundle revision "+want+"\n")
 
 	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
-	_, stderr, code := cli(t, "", "bundle", "build", "-o", tarball)
+	_, stderr, code := harness.CLI(t, "", "bundle", "build", "-o", tarball)
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, stderr, "(revision "+want+")")
 	e, err := engine.New(context.Background(), engine.WithBundle(tarball))
@@ -362,17 +270,17 @@ func TestCLIStampsTheBuildRevision(t *testing.T) {
 // run, and writes nothing.
 func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
 	t.Parallel()
-	config := writeFile(t, "config.json", []byte(`{"tools": {"profile": "codign"}}`))
+	config := harness.WriteFile(t, "config.json", []byte(`{"tools": {"profile": "codign"}}`))
 	tarball := filepath.Join(t.TempDir(), "b.tar.gz")
-	_, stderr, code := cli(t, "", "bundle", "build", "--config", config, "-o", tarball)
+	_, stderr, code := harness.CLI(t, "", "bundle", "build", "--config", config, "-o", tarball)
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "unknown_profile")
 	require.Contains(t, stderr, "tooleval check --config")
 	_, err := os.Stat(tarball)
 	require.ErrorIs(t, err, os.ErrNotExist)
 
-	valid := writeFile(t, "valid.json", []byte(`{"tools": {"profile": "coding"}}`))
-	_, stderr, code = cli(t, "", "bundle", "build", "--config", valid, "-o", tarball)
+	valid := harness.WriteFile(t, "valid.json", []byte(`{"tools": {"profile": "coding"}}`))
+	_, stderr, code = harness.CLI(t, "", "bundle", "build", "--config", valid, "-o", tarball)
 	require.Equal(t, 0, code, stderr)
 }
 
@@ -382,13 +290,13 @@ func TestCLIBundleBuildRefusesInvalidConfig(t *testing.T) {
 func TestCLIToolsTableAndExitCodes(t *testing.T) {
 	t.Parallel()
 	in := `{"agent": {"role": "subagent", "depth": 1}, "declared": [{"name": "read_file"}, {"name": "gateway"}], "calls": "ignored"}`
-	out, stderr, code := cli(t, in, "tools", "--format", "table")
+	out, stderr, code := harness.CLI(t, in, "tools", "--format", "table")
 	require.Equal(t, 1, code, stderr)
 	require.Regexp(t, `(?m)^read_file\s+allowed`, out)
 	require.Regexp(t, `(?m)^gateway\s+refused\s+excluded\s+subagent_hard_deny`, out)
 	require.Contains(t, out, "effective: read_file\n")
 
-	out, _, code = cli(t, `{"declared": [{"name": "a"}, {"name": "A"}]}`, "tools", "--format", "json")
+	out, _, code = harness.CLI(t, `{"declared": [{"name": "a"}, {"name": "A"}]}`, "tools", "--format", "json")
 	require.Equal(t, 3, code)
 	require.Contains(t, out, `"duplicate_declaration"`)
 }
@@ -398,14 +306,14 @@ func TestCLIToolsTableAndExitCodes(t *testing.T) {
 // an explanation has no wire format.
 func TestCLIExplainTable(t *testing.T) {
 	t.Parallel()
-	out, stderr, code := cli(t, "", "eval", "-i", "../inputs/deny_and_groups.json", "--explain", "--format", "table")
+	out, stderr, code := harness.CLI(t, "", "eval", "-i", "../../../inputs/deny_and_groups.json", "--explain", "--format", "table")
 	require.Equal(t, 1, code, stderr)
 	require.Contains(t, out, `call g2 debug_dump: refused: denied by agent`)
 	require.Regexp(t, `layer\s+agent\s+deny\s+refused\s+debug_\*\s+layers\[0\]\.deny\[0\]`, out)
 	require.Regexp(t, `layer\s+agent\s+allow\s+pass\s+group:read_only > grep\s+layers\[0\]\.allow\[0\] > groups\.read_only\[\d+\]`, out)
 	require.Regexp(t, `exclusion\s+subagent_hard_deny\s+-\s+pass`, out)
 
-	_, stderr, code = cli(t, "", "eval", "-i", "../inputs/deny_and_groups.json", "--explain", "--format", "anthropic")
+	_, stderr, code = harness.CLI(t, "", "eval", "-i", "../../../inputs/deny_and_groups.json", "--explain", "--format", "anthropic")
 	require.Equal(t, 2, code)
 	require.Contains(t, stderr, "unknown format")
 }
@@ -414,7 +322,7 @@ func TestCLIExplainTable(t *testing.T) {
 // every name-level check, and agrees with the catalog's verdicts.
 func TestCLIToolsMatrix(t *testing.T) {
 	t.Parallel()
-	out, stderr, code := cli(t, "", "tools", "-i", "../inputs/delegation_chain.json", "--matrix", "--format", "json")
+	out, stderr, code := harness.CLI(t, "", "tools", "-i", "../../../inputs/delegation_chain.json", "--matrix", "--format", "json")
 	require.Equal(t, 1, code, stderr)
 	var m struct {
 		Checks []string `json:"checks"`
@@ -425,7 +333,7 @@ func TestCLIToolsMatrix(t *testing.T) {
 		} `json:"rows"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &m))
-	catalog, _, _ := cli(t, "", "tools", "-i", "../inputs/delegation_chain.json", "--format", "json")
+	catalog, _, _ := harness.CLI(t, "", "tools", "-i", "../../../inputs/delegation_chain.json", "--format", "json")
 	var c struct {
 		Tools []struct {
 			Name    string `json:"name"`
@@ -454,17 +362,17 @@ func TestCLIToolsMatrix(t *testing.T) {
 		}
 	}
 
-	table, _, code := cli(t, "", "tools", "-i", "../inputs/delegation_chain.json", "--matrix", "--format", "table")
+	table, _, code := harness.CLI(t, "", "tools", "-i", "../../../inputs/delegation_chain.json", "--matrix", "--format", "table")
 	require.Equal(t, 1, code)
 	require.Regexp(t, `(?m)^web_search\s+refused\s`, table)
 	require.Contains(t, table, "layer peer:summarizer allow")
 
 	// A request with errors: every tool refused, the errors shown, exit 3.
 	bad := `{"declared": [{"name": "read_file"}], "layers": [{"name": "l", "allow": ["*"]}]}`
-	table, _, code = cli(t, bad, "tools", "--matrix", "--format", "table")
+	table, _, code = harness.CLI(t, bad, "tools", "--matrix", "--format", "table")
 	require.Equal(t, 3, code, table)
 	require.Contains(t, table, "errors:")
-	out, _, code = cli(t, bad, "tools", "--matrix", "--format", "json")
+	out, _, code = harness.CLI(t, bad, "tools", "--matrix", "--format", "json")
 	require.Equal(t, 3, code, out)
 	require.Contains(t, out, `"errors": [`)
 }
@@ -476,10 +384,10 @@ func TestCLIOutputIntoAMissingDirectory(t *testing.T) {
 	t.Parallel()
 	missing := filepath.Join(t.TempDir(), "reports")
 	for _, args := range [][]string{
-		{"diff", "--candidate", "config:../inputs/configured/profiles/config.json", "-o", filepath.Join(missing, "r.html"), "-f", "html", "../inputs/delegation_chain.json"},
+		{"diff", "--candidate", "config:../../../inputs/configured/profiles/config.json", "-o", filepath.Join(missing, "r.html"), "-f", "html", "../../../inputs/delegation_chain.json"},
 		{"import", "claude-code", "-o", filepath.Join(missing, "overlay.json"), "-"},
 	} {
-		_, stderr, code := cli(t, `{"permissions":{"allow":["Read"]}}`, args...)
+		_, stderr, code := harness.CLI(t, `{"permissions":{"allow":["Read"]}}`, args...)
 		require.Equal(t, 2, code, "%v: %s", args, stderr)
 		require.Contains(t, stderr, "the directory "+missing+" does not exist (create it first)", args)
 		require.NotContains(t, stderr, ".tmp", args)

@@ -1,4 +1,4 @@
-package tests
+package cli
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // maskedDecisionLog sends requests to a live OPA server with console
@@ -16,15 +17,15 @@ import (
 // line, keyed by a call id the request carries.
 func maskedDecisionLog(t *testing.T, requests map[string]string) map[string]string {
 	t.Helper()
-	server := startOPA(t, "--log-level", "info", "--bundle", bundlePath(t), "--set", "decision_logs.console=true")
+	server := harness.StartOPA(t, "--log-level", "info", "--bundle", harness.BundlePath(t), "--set", "decision_logs.console=true")
 	for _, r := range requests {
-		_, ok, err := server.query("tooleval/decision", []byte(r))
+		_, ok, err := server.Query("tooleval/decision", []byte(r))
 		require.NoError(t, err)
 		require.True(t, ok)
 	}
 	lines := map[string]string{}
 	require.Eventually(t, func() bool {
-		for _, l := range strings.Split(server.output.String(), "\n") {
+		for _, l := range strings.Split(server.Output.String(), "\n") {
 			var ev struct {
 				Msg    string `json:"msg"`
 				Result struct {
@@ -45,7 +46,7 @@ func maskedDecisionLog(t *testing.T, requests map[string]string) map[string]stri
 			}
 		}
 		return len(lines) == len(requests)
-	}, 20*time.Second, 100*time.Millisecond, "events dropped:\n%s", server.output.String())
+	}, 20*time.Second, 100*time.Millisecond, "events dropped:\n%s", server.Output.String())
 	return lines
 }
 
@@ -81,17 +82,17 @@ func TestEvalRefusesMaskedDecisionLogEvents(t *testing.T) {
 	}
 
 	// The read_file the log masked would be decided as allowed.
-	out, stderr, code := cli(t, "", "eval", "--format", "json", file("args.log", "log_args"))
+	out, stderr, code := harness.CLI(t, "", "eval", "--format", "json", file("args.log", "log_args"))
 	require.Equal(t, 2, code, "stdout %s\nstderr %s", out, stderr)
 	require.Empty(t, out, "no decision is printed for an event that is not replayable")
 	require.Contains(t, stderr, `call 0 (id log_args, name read_file) is not replayable: the log masked /input/calls/0/args, /input/workspace`)
 
-	out, stderr, code = cli(t, "", "eval", "--format", "json", file("clean.log", "log_clean"))
+	out, stderr, code = harness.CLI(t, "", "eval", "--format", "json", file("clean.log", "log_clean"))
 	require.Equal(t, 0, code, stderr)
 	require.Contains(t, out, `"log_clean"`)
 
 	all := file("all.log", "log_args", "log_clean", "log_array", "log_caller")
-	out, stderr, code = cli(t, "", "eval", "--format", "json", all)
+	out, stderr, code = harness.CLI(t, "", "eval", "--format", "json", all)
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, out, `"log_clean"`, "the replayable event is decided")
 	for _, id := range []string{"log_args", "log_array", "log_caller"} {
@@ -101,13 +102,13 @@ func TestEvalRefusesMaskedDecisionLogEvents(t *testing.T) {
 	require.Contains(t, stderr, `call 0 (id log_caller, name web_search) is not replayable: the log masked /input/caller`)
 
 	// tools reads no call arguments, but the workspace and who is asking.
-	_, stderr, code = cli(t, "", "tools", "--format", "json", all)
+	_, stderr, code = harness.CLI(t, "", "tools", "--format", "json", all)
 	require.Equal(t, 2, code, stderr)
 	require.Contains(t, stderr, "the log masked /input/workspace, which the tools document reads")
 	require.Contains(t, stderr, "the log masked /input/caller, which the tools document reads")
 
 	// diff lists the event whose calls were erased.
-	candidate := overlay(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
+	candidate := harness.ConfigFile(t, "", map[string]any{"tools": map[string]any{"deny": []any{"web_search"}}})
 	r, _ := runDiffJSON(t, "--candidate", candidate, all)
 	var whole []string
 	for _, u := range r.NotReplayable {

@@ -1,4 +1,4 @@
-package tests
+package cli
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // The gateway tests run the real tooleval binary as `tooleval mcp proxy`
@@ -311,7 +312,7 @@ func TestMCPProxyBrokenBundleFailsClosedUntilReload(t *testing.T) {
 	require.Empty(t, calls)
 	require.Contains(t, g.stderr.String(), "the policy did not load")
 
-	good, err := os.ReadFile(bundlePath(t))
+	good, err := os.ReadFile(harness.BundlePath(t))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(bundle+".new", good, 0o600))
 	require.NoError(t, os.Rename(bundle+".new", bundle))
