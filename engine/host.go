@@ -100,18 +100,20 @@ func (e entryPoints) queries(p *policy) map[string]*rego.PreparedEvalQuery {
 }
 
 // loadHost evaluates hostLoad of a compiled bundle (compiler, with its
-// data in store) for a deployment's overlay (an object). A load that is
-// undefined, or whose interface lacks a member or holds one of another
-// kind, is an error wrapping [ErrIncompleteBundle]: the engine never
-// falls back on a default of its own.
+// data in store) for a deployment's overlay (an object), which is the
+// call's argument, never the input: no rule that reads a request reads
+// the deployment's configuration as one. A load that is undefined, or
+// whose interface lacks a member or holds one of another kind, is an
+// error: the engine never falls back on a default of its own.
 func loadHost(ctx context.Context, compiler *ast.Compiler, store storage.Store, overlay ast.Value) (loaded, error) {
-	q, err := rego.New(rego.Query(hostLoad+"(input)"), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+	call := ast.CallTerm(ast.NewTerm(ast.MustParseRef(hostLoad)), ast.NewTerm(overlay))
+	q, err := rego.New(rego.ParsedQuery(ast.NewBody(ast.NewExpr(call))), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	if err != nil {
 		return loaded{}, fmt.Errorf("load the policy: %w", err)
 	}
-	value, err := evalAST(ctx, q, overlay)
+	value, err := evalAST(ctx, q, ast.NewObject())
 	if errors.Is(err, ErrUndefined) {
-		return loaded{}, fmt.Errorf("%w: %s is undefined (or %s is)", ErrIncompleteBundle, hostLoad, hostInterfaceName)
+		return loaded{}, undefinedLoad(ctx, compiler, store)
 	}
 	if err != nil {
 		return loaded{}, fmt.Errorf("load the policy: %w", err)
@@ -138,6 +140,17 @@ func loadHost(ctx context.Context, compiler *ast.Compiler, store storage.Store, 
 	}
 	l.host, err = readHost(document)
 	return l, err
+}
+
+// undefinedLoad says why hostLoad is undefined: the bundle's interface
+// is (an incomplete bundle), or the policy could not merge or prepare the
+// configuration.
+func undefinedLoad(ctx context.Context, compiler *ast.Compiler, store storage.Store) error {
+	rs, err := rego.New(rego.Query(hostInterfaceName), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
+	if err == nil && len(rs) == 0 {
+		return fmt.Errorf("%w: %s is undefined", ErrIncompleteBundle, hostInterfaceName)
+	}
+	return fmt.Errorf("load the policy: %s is undefined for this configuration (the policy could not merge or prepare it): %w", hostLoad, ErrUndefined)
 }
 
 // readHost reads the host interface document.

@@ -135,10 +135,43 @@ func readHostOf(t *testing.T, edit func(map[string]any)) (hostInterface, error) 
 // load function giving its interface is added).
 func readHostModule(t *testing.T, module string) (hostInterface, error) {
 	t.Helper()
+	return loadHostModule(t, module, ast.NewObject())
+}
+
+// loadHostModule loads a policy of one module (a load function giving
+// its interface is added) with a deployment's overlay.
+func loadHostModule(t *testing.T, module string, overlay ast.Value) (hostInterface, error) {
+	t.Helper()
 	compiler, err := ast.CompileModules(map[string]string{"host.rego": module + "\n" + testHostLoad})
 	require.NoError(t, err)
-	l, err := loadHost(context.Background(), compiler, inmem.New(), ast.NewObject())
+	l, err := loadHost(context.Background(), compiler, inmem.New(), overlay)
 	return l.host, err
+}
+
+// TestTheOverlayIsNotTheInput: a load reads the deployment's overlay as
+// its argument; a rule that reads the input does not see it.
+func TestTheOverlayIsNotTheInput(t *testing.T) {
+	_, err := loadHostModule(t, "package tooleval.host\n\ninterface := 1 if input.never\n", ast.MustParseTerm(`{"never": true}`).Value)
+	require.ErrorIs(t, err, ErrIncompleteBundle)
+	require.ErrorContains(t, err, "data.tooleval.host.interface is undefined")
+}
+
+// TestALoadThatCannotPrepareSaysSo: a load undefined while the interface
+// is defined is the policy failing on the configuration, not a bundle
+// without an interface.
+func TestALoadThatCannotPrepareSaysSo(t *testing.T) {
+	shipped, err := shippedPolicy()
+	require.NoError(t, err)
+	// _prepared[0]: the prepared configuration is an object, so the
+	// load is undefined while the interface is not.
+	load := strings.Replace(testHostLoad, `"prepared": _prepared`, `"prepared": _prepared[0]`, 1)
+	module := "package tooleval.host\n\ninterface := " + string(mustJSON(t, shipped.document)) + "\n\n" + load
+	compiler, err := ast.CompileModules(map[string]string{"host.rego": module})
+	require.NoError(t, err)
+	_, err = loadHost(context.Background(), compiler, inmem.New(), ast.NewObject())
+	require.ErrorIs(t, err, ErrUndefined)
+	require.NotErrorIs(t, err, ErrIncompleteBundle)
+	require.ErrorContains(t, err, "data.tooleval.host.load is undefined for this configuration")
 }
 
 // testHostLoad is the host's load function of a test's policy: the
@@ -192,7 +225,7 @@ func TestHostInterfaceFailsClosed(t *testing.T) {
 	}
 
 	for want, module := range map[string]string{
-		"data.tooleval.host.load is undefined":          "package tooleval.host\n\ninterface := 1 if input.never\n",
+		"data.tooleval.host.interface is undefined":     "package tooleval.host\n\ninterface := 1 if input.never\n",
 		"data.tooleval.host.interface is not an object": "package tooleval.host\n\ninterface := [1]\n",
 	} {
 		_, err := readHostModule(t, module)

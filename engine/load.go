@@ -61,7 +61,8 @@ func configuredPolicy(ctx context.Context, b *bundle.Bundle, config Config) (*po
 //
 //   - the configuration in force, config merged over the bundle's
 //     data.tooleval.config (see [WithConfig]) with the policy's own
-//     merge, which replaces data.tooleval.config when config has members;
+//     merge, which replaces data.tooleval.config: the interface was read
+//     under it;
 //   - the configuration prepared from it (what the policy derives from
 //     its configuration alone), which replaces data.tooleval.prepared:
 //     the policy reads prepared data only when it was prepared from the
@@ -93,10 +94,8 @@ func preparePolicy(ctx context.Context, b *bundle.Bundle, compiler *ast.Compiler
 	if err := checkRequirements(b.Data, host.floor); err != nil {
 		return nil, err
 	}
-	if len(config) > 0 {
-		if err := putData(ctx, store, b, "config", l.config); err != nil {
-			return nil, fmt.Errorf("apply config: %w", err)
-		}
+	if err := putData(ctx, store, b, "config", l.config); err != nil {
+		return nil, fmt.Errorf("apply config: %w", err)
 	}
 	if err := putData(ctx, store, b, "prepared", l.prepared); err != nil {
 		return nil, fmt.Errorf("prepare the configuration: %w", err)

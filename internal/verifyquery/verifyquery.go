@@ -16,7 +16,7 @@ import (
 
 // ErrNoVerify is wrapped by the error of each query on a bundle that
 // does not define the rules tooleval verify reads.
-var ErrNoVerify = errors.New("the bundle does not define the rules tooleval verify reads (verify_space and verify_stacks of its host interface): build it from a policy that has policies/tooleval/verify")
+var ErrNoVerify = errors.New("the bundle does not define the rules tooleval verify reads (verify_space, verify_stacks and verify_catalogs of its host interface): build it from a policy that has policies/tooleval/verify")
 
 // The queries, set by the engine's init. Engine is an *engine.Engine;
 // any other value is an error.
