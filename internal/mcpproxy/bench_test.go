@@ -15,7 +15,7 @@ import (
 // BenchmarkProxyCallInProcess is one tools/call through a proxy (decided,
 // then forwarded) against the same call made directly, all in one
 // process over in-memory transports: the proxy's own cost without the
-// pipes and processes of tests/BenchmarkProxyCall. "audit" writes every
+// pipes and processes of tests/e2e/cli's BenchmarkProxyCall. "audit" writes every
 // decision's audit record (to io.Discard), as the command always does;
 // "path_rule" makes the call's path argument subject to the workspace
 // rules (resolved on the host, then checked by the policy).

@@ -7,19 +7,30 @@ package harness
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-// Root is the repository's root directory.
+// Root is the repository's root directory: the nearest directory above
+// the working directory (a test's package directory) holding go.mod.
 func Root() string {
-	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(self), "..", "..")
+	wd, err := os.Getwd()
+	if err != nil {
+		panic(fmt.Sprintf("harness: the working directory: %v", err))
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		if filepath.Dir(dir) == dir {
+			panic("harness: no go.mod above " + wd + ": run the tests from the repository")
+		}
+	}
 }
 
 // Path is the repository's file or directory at rel (slash-separated),
