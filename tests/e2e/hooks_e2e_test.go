@@ -92,22 +92,13 @@ func TestHookClaudeCode(t *testing.T) {
 				"toolu_agent": Ran, "toolu_sub_bash": Denied, "toolu_sub_read": Ran,
 			}
 			run := runClaudeHooks(t, kind == "http")
-			unrun := run.allowedUnrun(t, want)
-			if len(unrun) > 0 {
-				// Claude Code has refused a call its hook allowed, once
-				// in a while under load (CI, once: toolu_ran "asked" with
-				// serve's audit log saying allow): the runtime's state,
-				// not the policy's answer, which the audit log holds. Such
-				// a call must run in a second session; every other
-				// verdict must hold in the first.
-				t.Logf("Claude Code did not run %v, which serve allowed; running the session again", unrun)
-				again := runClaudeHooks(t, kind == "http")
-				for _, id := range unrun {
-					require.Equal(t, Ran, again.verdicts[id], "%s in the second session (Claude Code said: %s)\n%s",
-						id, ClaudeMessage(again.log, id), tail(again.log, 6000))
-				}
-				requireFiles(t, again.ws, map[string]bool{"asked.txt": false, "refused.txt": false, "sub.txt": false})
-			}
+			// Claude Code has refused a call its hook allowed, once in a
+			// while under load (CI, once: toolu_ran "asked"): the
+			// runtime's state, not the policy's answer, which serve's
+			// audit log holds. Every other verdict, file and audit
+			// record must hold in this session; such a call must run in
+			// a second one, with serve allowing it there too.
+			unrun := run.allowedUnrun(want)
 			for id, w := range want {
 				if !slices.Contains(unrun, id) {
 					require.Equal(t, w, run.verdicts[id], "%s (verdicts %v; Claude Code said: %s; audit log: %v)\n%s",
@@ -115,7 +106,7 @@ func TestHookClaudeCode(t *testing.T) {
 				}
 			}
 			requireFiles(t, run.ws, map[string]bool{
-				"ran.txt": run.verdicts["toolu_ran"] == Ran, "asked.txt": false, "refused.txt": false, "sub.txt": false,
+				"ran.txt": !slices.Contains(unrun, "toolu_ran"), "asked.txt": false, "refused.txt": false, "sub.txt": false,
 			})
 			recs := requireAudit(t, run.audit, map[string]string{
 				"toolu_rm": "deny", "toolu_read": "allow", "toolu_ask": "ask", "toolu_refused": "deny", "toolu_ran": "allow",
@@ -126,6 +117,23 @@ func TestHookClaudeCode(t *testing.T) {
 					require.Equal(t, "agent_definition", r.Layer, "the sub-agent's Bash is refused by its definition")
 				}
 			}
+			if len(unrun) == 0 {
+				return
+			}
+			t.Logf("Claude Code refused %v, which serve allowed; running the session again", unrun)
+			again := runClaudeHooks(t, kind == "http")
+			allowed := map[string]string{}
+			for _, id := range unrun {
+				require.Equal(t, Ran, again.verdicts[id], "%s in the second session (Claude Code said: %s)\n%s",
+					id, ClaudeMessage(again.log, id), tail(again.log, 6000))
+				allowed[id] = "allow"
+			}
+			requireAudit(t, again.audit, allowed)
+			files := map[string]bool{"asked.txt": false, "refused.txt": false, "sub.txt": false}
+			if slices.Contains(unrun, "toolu_ran") {
+				files["ran.txt"] = true
+			}
+			requireFiles(t, again.ws, files)
 		})
 	}
 }
@@ -139,17 +147,16 @@ type claudeHooksRun struct {
 	audit    []AuditRecord
 }
 
-// allowedUnrun are the calls want says run that Claude Code did not run
-// although serve's audit log allowed them.
-func (r claudeHooksRun) allowedUnrun(t *testing.T, want map[string]Verdict) []string {
-	t.Helper()
+// allowedUnrun are the calls want says run that Claude Code refused
+// (asked about or denied) although serve's audit log allowed them.
+func (r claudeHooksRun) allowedUnrun(want map[string]Verdict) []string {
 	allowed := map[string]bool{}
 	for _, rec := range r.audit {
 		allowed[rec.ID] = rec.Outcome == "allow"
 	}
 	var out []string
 	for id, w := range want {
-		if w == Ran && r.verdicts[id] != Ran && allowed[id] {
+		if v := r.verdicts[id]; w == Ran && (v == Asked || v == Denied) && allowed[id] {
 			out = append(out, id)
 		}
 	}
