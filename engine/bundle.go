@@ -53,12 +53,14 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 	if err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
-	carried := b.Data["tooleval"].(map[string]any)["prepared"] // loadBundle checked data.tooleval
+	tooleval := b.Data["tooleval"].(map[string]any) // loadBundle checked data.tooleval
+	carried, carriedConfig := tooleval["prepared"], tooleval["config"]
 	if _, err := configuredPolicy(ctx, b, nil); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
-	if !reflect.DeepEqual(carried, b.Data["tooleval"].(map[string]any)["prepared"]) {
-		// The source's prepared configuration is stale: write the fresh one.
+	if !reflect.DeepEqual(carried, tooleval["prepared"]) || !reflect.DeepEqual(carriedConfig, tooleval["config"]) {
+		// The source's prepared configuration is stale, or its policy's
+		// merge changes its configuration: write what a load reads.
 		return writeLoadedBundle(w, b, revision, o)
 	}
 	c := compile.New().

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -99,24 +98,32 @@ func (e entryPoints) queries(p *policy) map[string]*rego.PreparedEvalQuery {
 	}
 }
 
+// loadQuery applies hostLoad to a deployment's overlay, given as the
+// query's input and passed on as the call's argument, with the input
+// empty under the call: no rule that reads a request reads the
+// deployment's configuration as one. (The overlay as a term of the query
+// itself would be compiled with it: 0.86 s for 20,000 keys.)
+const loadQuery = "overlay := input; loaded := " + hostLoad + "(overlay) with input as {}"
+
 // loadHost evaluates hostLoad of a compiled bundle (compiler, with its
-// data in store) for a deployment's overlay (an object), which is the
-// call's argument, never the input: no rule that reads a request reads
-// the deployment's configuration as one. A load that is undefined, or
+// data in store) for a deployment's overlay (an object; see loadQuery). A load that is undefined, or
 // whose interface lacks a member or holds one of another kind, is an
 // error: the engine never falls back on a default of its own.
 func loadHost(ctx context.Context, compiler *ast.Compiler, store storage.Store, overlay ast.Value) (loaded, error) {
-	call := ast.CallTerm(ast.NewTerm(ast.MustParseRef(hostLoad)), ast.NewTerm(overlay))
-	q, err := rego.New(rego.ParsedQuery(ast.NewBody(ast.NewExpr(call))), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
+	q, err := rego.New(rego.Query(loadQuery), rego.Compiler(compiler), rego.Store(store)).PrepareForEval(ctx)
 	if err != nil {
 		return loaded{}, fmt.Errorf("load the policy: %w", err)
 	}
-	value, err := evalAST(ctx, q, ast.NewObject())
-	if errors.Is(err, ErrUndefined) {
+	rs, err := q.Eval(ctx, rego.EvalParsedInput(overlay), rego.EvalGenerateJSON(keepAST))
+	if err != nil {
+		return loaded{}, fmt.Errorf("load the policy: %w", err)
+	}
+	if len(rs) != 1 {
 		return loaded{}, undefinedLoad(ctx, compiler, store)
 	}
-	if err != nil {
-		return loaded{}, fmt.Errorf("load the policy: %w", err)
+	value, ok := rs[0].Bindings["loaded"].(ast.Value)
+	if !ok {
+		return loaded{}, fmt.Errorf("%w: %s is not a value", ErrIncompleteBundle, hostLoad)
 	}
 	obj, ok := value.(ast.Object)
 	if !ok {
@@ -143,14 +150,17 @@ func loadHost(ctx context.Context, compiler *ast.Compiler, store storage.Store, 
 }
 
 // undefinedLoad says why hostLoad is undefined: the bundle's interface
-// is (an incomplete bundle), or the policy could not merge or prepare the
-// configuration.
+// is (an incomplete bundle), or the policy could not merge the
+// configuration, prepare it or read its interface under it.
 func undefinedLoad(ctx context.Context, compiler *ast.Compiler, store storage.Store) error {
 	rs, err := rego.New(rego.Query(hostInterfaceName), rego.Compiler(compiler), rego.Store(store)).Eval(ctx)
-	if err == nil && len(rs) == 0 {
+	if err != nil {
+		return fmt.Errorf("load the policy: %s is undefined, and so is reading %s: %w", hostLoad, hostInterfaceName, err)
+	}
+	if len(rs) == 0 {
 		return fmt.Errorf("%w: %s is undefined", ErrIncompleteBundle, hostInterfaceName)
 	}
-	return fmt.Errorf("load the policy: %s is undefined for this configuration (the policy could not merge or prepare it): %w", hostLoad, ErrUndefined)
+	return fmt.Errorf("load the policy: %s is undefined for this configuration (the policy could not merge it, prepare it or read its interface under it): %w", hostLoad, ErrUndefined)
 }
 
 // readHost reads the host interface document.
