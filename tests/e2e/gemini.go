@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
+
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // Gemini CLI's policy engine is asked directly: gemini/policy.mjs loads
@@ -85,8 +86,7 @@ func GeminiPolicyCheck(ctx context.Context, nodeModules string, cases []GeminiCa
 	if err := os.WriteFile(inFile, in, 0o644); err != nil {
 		return nil, fmt.Errorf("gemini: input: %w", err)
 	}
-	_, self, _, _ := runtime.Caller(0)
-	script := filepath.Join(filepath.Dir(self), "gemini", "policy.mjs")
+	script := filepath.Join(harness.Root(), "tests", "e2e", "gemini", "policy.mjs")
 	env := append(baseEnv(home), "GEMINI_TELEMETRY_ENABLED=false")
 	log, err := runProcess(ctx, "bash", []string{"-c", `exec node "$0" "$1" < "$2"`, script, outFile, inFile}, tmp, env)
 	if err != nil {

@@ -12,13 +12,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/tooleval/tooleval/tests/harness"
 )
 
 // The hooks are held against the runtimes with the real binaries:
@@ -37,8 +38,7 @@ var (
 func hookBinaries(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
-		_, self, _, _ := runtime.Caller(0)
-		root := filepath.Join(filepath.Dir(self), "..", "..")
+		root := harness.Root()
 		builtDir, buildErr = os.MkdirTemp("", "tooleval-e2e-bin-")
 		if buildErr != nil {
 			return
