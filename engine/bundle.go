@@ -54,13 +54,14 @@ func WriteBundle(ctx context.Context, w io.Writer, source, revision string, conf
 		return fmt.Errorf("build bundle: %w", err)
 	}
 	tooleval := b.Data["tooleval"].(map[string]any) // loadBundle checked data.tooleval
-	carried, carriedConfig := tooleval["prepared"], tooleval["config"]
+	carried := tooleval["prepared"]
 	if _, err := configuredPolicy(ctx, b, nil); err != nil {
 		return fmt.Errorf("build bundle: %w", err)
 	}
-	if !reflect.DeepEqual(carried, tooleval["prepared"]) || !reflect.DeepEqual(carriedConfig, tooleval["config"]) {
-		// The source's prepared configuration is stale, or its policy's
-		// merge changes its configuration: write what a load reads.
+	if !reflect.DeepEqual(carried, tooleval["prepared"]) {
+		// The source's prepared configuration is stale (it carries the
+		// configuration it was prepared from, so a load that changes the
+		// configuration makes it stale too): write what a load reads.
 		return writeLoadedBundle(w, b, revision, o)
 	}
 	c := compile.New().

@@ -1,12 +1,15 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/open-policy-agent/opa/v1/bundle"
 	"github.com/stretchr/testify/require"
 )
 
@@ -210,4 +213,40 @@ func TestStrictConfigRefusesAConfigurationWithErrors(t *testing.T) {
 	require.ErrorIs(t, err, ErrInvalidConfig)
 	require.True(t, decideOne(t, e, tenantCall("acme", "read_file")).Allowed, "the policy in force is kept")
 	require.NoError(t, newEngine(t, WithConfig(tenantConfig)).Reload(ctx, dir), "without the option the reload is taken")
+}
+
+// TestWriteBundleWritesWhatTheLoadRead: a bundle written without a
+// configuration carries what a load of its source reads: the prepared
+// configuration when the source's is stale, and the configuration in
+// force when the source's load changes it (the prepared configuration
+// carries the configuration it was prepared from, so it is stale then
+// too).
+func TestWriteBundleWritesWhatTheLoadRead(t *testing.T) {
+	ctx := context.Background()
+	write := func(t *testing.T, staleEdit bool, merge string) map[string]any {
+		source := t.TempDir()
+		require.NoError(t, os.CopyFS(source, os.DirFS("../policies")))
+		if staleEdit {
+			require.NoError(t, os.WriteFile(filepath.Join(source, "tooleval", "prepared", "data.json"), []byte("{}\n"), 0o644))
+		}
+		host := filepath.Join(source, "tooleval", "host", "host.rego")
+		data, err := os.ReadFile(host)
+		require.NoError(t, err)
+		shipped := "config := configuration.overlay(data.tooleval.config, overlay)"
+		require.Contains(t, string(data), shipped)
+		require.NoError(t, os.WriteFile(host, []byte(strings.Replace(string(data), shipped, merge, 1)), 0o644))
+		var out bytes.Buffer
+		require.NoError(t, WriteBundle(ctx, &out, source, "rev", nil))
+		written, err := bundle.NewReader(&out).Read()
+		require.NoError(t, err)
+		return written.Data["tooleval"].(map[string]any)
+	}
+	t.Run("stale prepared", func(t *testing.T) {
+		tooleval := write(t, true, "config := configuration.overlay(data.tooleval.config, overlay)")
+		require.NotEqual(t, map[string]any{}, tooleval["prepared"], "the prepared configuration, not the stale one")
+	})
+	t.Run("a load that changes the configuration", func(t *testing.T) {
+		tooleval := write(t, false, `config := configuration.overlay(object.union(data.tooleval.config, {"zz_written": true}), overlay)`)
+		require.Equal(t, true, tooleval["config"].(map[string]any)["zz_written"], "the configuration the load read")
+	})
 }
