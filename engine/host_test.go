@@ -78,7 +78,7 @@ func TestHostInterfaceIsThePolicys(t *testing.T) {
 	require.Positive(t, h.maxCalls)
 
 	headers := []string{}
-	for _, h := range eval("data.tooleval.arguments.patch_headers").([]any) {
+	for _, h := range eval("data.tooleval.arguments.paths.patch_headers").([]any) {
 		headers = append(headers, strings.ToLower(h.(string)))
 	}
 	require.Equal(t, headers, h.paths.patchHeaders)

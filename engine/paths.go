@@ -34,7 +34,7 @@ type pathArguments map[string]map[string]any
 type pathResolver struct {
 	arguments pathArguments
 	// patchHeaders are the lines of an apply_patch text that name a
-	// file, in lower case (tooleval.arguments.patch_headers): compared
+	// file, in lower case (tooleval.arguments.paths.patch_headers): compared
 	// in lower case after trimming white space.
 	patchHeaders []string
 }

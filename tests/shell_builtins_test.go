@@ -17,11 +17,11 @@ import (
 // once (compiling the policies is most of the cost).
 var shellTables = sync.OnceValues(func() (map[string]any, error) {
 	q, err := preparePolicyQuery(`{
-		"classes": data.tooleval.arguments.shell_builtins,
-		"wrappers": data.tooleval.arguments.shell_wrappers,
-		"inert": data.tooleval.arguments.inert_programs,
-		"evaluating": data.tooleval.arguments.evaluating_words,
-		"arithmetic": data.tooleval.arguments.arithmetic_variables,
+		"classes": data.tooleval.arguments.shell.shell_builtins,
+		"wrappers": data.tooleval.arguments.shell.shell_wrappers,
+		"inert": data.tooleval.arguments.shell.inert_programs,
+		"evaluating": data.tooleval.arguments.shell.evaluating_words,
+		"arithmetic": data.tooleval.arguments.shell.arithmetic_variables,
 	}`)
 	if err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func bashWords(t *testing.T, script string) []string {
 	return strings.Fields(string(out))
 }
 
-// TestEveryBashBuiltinIsClassified holds tooleval.arguments.shell_builtins
+// TestEveryBashBuiltinIsClassified holds tooleval.arguments.shell.shell_builtins
 // to the bash on this machine: every builtin (compgen -b) and keyword
 // (compgen -k) is classified, a "runs" one is a wrapper, an "inert" one
 // is in inert_programs, an "evaluates" one has evaluating_words. A bash
@@ -97,7 +97,7 @@ func TestEveryBashBuiltinIsClassified(t *testing.T) {
 // TestArithmeticVariablesAreThePolicys assigns, with printf -v, a value
 // that runs a command when evaluated as arithmetic to every variable a
 // fresh bash has: each one that runs it must be in
-// tooleval.arguments.arithmetic_variables.
+// tooleval.arguments.shell.arithmetic_variables.
 func TestArithmeticVariablesAreThePolicys(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash on this machine")

@@ -11,9 +11,9 @@ import (
 	"github.com/tooleval/tooleval/tests/harness"
 )
 
-// shellReader is tooleval.arguments.read_shell prepared on the policies.
+// shellReader is tooleval.arguments.shell.read_shell prepared on the policies.
 var shellReader = sync.OnceValues(func() (rego.PreparedEvalQuery, error) {
-	return preparePolicyQuery("data.tooleval.arguments.read_shell(input)")
+	return preparePolicyQuery("data.tooleval.arguments.shell.read_shell(input)")
 })
 
 // preparePolicyQuery prepares query on the policies (their tests left

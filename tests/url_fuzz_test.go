@@ -13,9 +13,9 @@ import (
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
-// urlReader is tooleval.arguments.read_url prepared on the policies.
+// urlReader is tooleval.arguments.url.read_url prepared on the policies.
 var urlReader = sync.OnceValues(func() (rego.PreparedEvalQuery, error) {
-	return preparePolicyQuery("data.tooleval.arguments.read_url(input)")
+	return preparePolicyQuery("data.tooleval.arguments.url.read_url(input)")
 })
 
 // FuzzURLReading holds read_url to another parser, Go's net/url: for any

@@ -188,7 +188,7 @@ func (l *EntryList) List() []any {
 func IsShellWrapper(program string) bool { return shellWrappers[program] }
 
 // shellWrappers are the programs the policy's shell reading treats as
-// wrappers (tooleval.arguments.shell_wrappers): no allow rule may start
+// wrappers (tooleval.arguments.shell.shell_wrappers): no allow rule may start
 // with one. TestShellWrappersAreThePolicys holds the two lists equal, the
 // policy's as OPA evaluates it.
 var shellWrappers = map[string]bool{

@@ -54,10 +54,10 @@ func TestMCPServer(t *testing.T) {
 }
 
 // The wrappers an allow rule may not start with are the policy's:
-// tooleval.arguments.shell_wrappers as OPA evaluates it.
+// tooleval.arguments.shell.shell_wrappers as OPA evaluates it.
 func TestShellWrappersAreThePolicys(t *testing.T) {
 	policy := map[string]bool{}
-	for _, name := range importertest.PolicyValue(t, "data.tooleval.arguments.shell_wrappers").([]any) {
+	for _, name := range importertest.PolicyValue(t, "data.tooleval.arguments.shell.shell_wrappers").([]any) {
 		policy[name.(string)] = true
 	}
 	assert.Equal(t, policy, importer.ShellWrappers)

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// The oracle's URL reader: policies/tooleval/arguments/url.rego's
+// The oracle's URL reader: policies/tooleval/arguments/url/url.rego's
 // read_url as docs/contract.md states it, written independently.
 
 // urlReading is how the oracle reads a URL: exact with its host, or the

@@ -1,48 +1,50 @@
 # Command rules: argument rules over a shell command's words,
-# read by read_shell. command_prefix allows the commands whose words
+# read by shell.read_shell. command_prefix allows the commands whose words
 # start with its words, command those whose words are its words,
 # command_wildcard those whose words its words match (a word * any
 # words, a * in a word any characters of it), each only on a part that
-# is exact (shell_part). A deny or ask command rule bites as
+# is exact (shell.shell_part). A deny or ask command rule bites as
 # _part_bites says: an over-approximation of the parts that may run its
 # program with its other words.
 package tooleval.arguments
 
+import data.tooleval.arguments.shell
+
 # A command rule read as a shell reads it. A command_wildcard rule has
 # no quotes; each * of it is read quoted ('*'), as a character of its
 # word, so that it stands for what matching makes of it, not a glob.
-_rule_command("command_wildcard", value) := read_shell(replace(value, "*", "'*'")) if {
+_rule_command("command_wildcard", value) := shell.read_shell(replace(value, "*", "'*'")) if {
 	is_string(value)
 	not regex.match(`['"]`, value)
 } else := {"parts": []}
 
-_rule_command(condition, value) := read_shell(value) if condition != "command_wildcard"
+_rule_command(condition, value) := shell.read_shell(value) if condition != "command_wildcard"
 
 # Whether a deny or ask command rule of program P bites a part (see
-# shell_part): what the part runs is not read (a wrapper); P is the
+# shell.shell_part): what the part runs is not read (a wrapper); P is the
 # program key of a token of a later word of a program not known to run
 # nothing else, or matches one of its glob tokens; or the part runs P
-# and either redefines what its words mean (reconfiguring_words) or
+# and either redefines what its words mean (shell.reconfiguring_words) or
 # each later word of the rule (a word * of a command_wildcard rule
 # dropped) is bitten by one of the part's later words, in any order
 # (_bitten).
 _part_bites(_, part) if part.wrapper
 
-_part_bites(rule, part) if program_key(rule.words[0]) in part.runs
+_part_bites(rule, part) if shell.program_key(rule.words[0]) in part.runs
 
 _part_bites(rule, part) if {
 	some pattern in part.patterns
-	regex.match(pattern, program_key(rule.words[0]))
+	regex.match(pattern, shell.program_key(rule.words[0]))
 }
 
 _part_bites(rule, part) if {
 	part.reconfigured
-	program_key(part.words[0]) == program_key(rule.words[0])
+	shell.program_key(part.words[0]) == shell.program_key(rule.words[0])
 }
 
 _part_bites(rule, part) if {
-	key := program_key(part.words[0])
-	key == program_key(rule.words[0])
+	key := shell.program_key(part.words[0])
+	key == shell.program_key(rule.words[0])
 	later := array.slice(part.words, 1, count(part.words))
 	every word in array.slice(rule.words, 1, count(rule.words)) {
 		_bitten(rule.condition, key, word, later)
@@ -51,16 +53,16 @@ _part_bites(rule, part) if {
 
 # A rule's later word is bitten by a part's later words (of program
 # key): a word * of a command_wildcard rule always; one of them is the
-# word or one of its spellings (command_aliases), abbreviates one (a
+# word or one of its spellings (shell.command_aliases), abbreviates one (a
 # non-empty prefix of it, compared without case, - and _, a word
 # starting with - only for one starting with -), or holds one as a token
-# (word_tokens: git -c alias.p=push); a short option cluster (-rf) has
+# (shell.word_tokens: git -c alias.p=push); a short option cluster (-rf) has
 # each of its letters in the part's short option clusters (-r -f, -fr).
 _bitten("command_wildcard", _, "*", _)
 
 _bitten(condition, key, word, later) if {
 	not _wild_star(condition, word)
-	some name in _names(key, word)
+	some name in shell.spellings(key, word)
 	matcher := _word_matcher(condition, name)
 	some candidate in later
 	_spells(matcher, name, candidate)
@@ -90,7 +92,7 @@ _word_matcher(condition, name) := concat("", ["^", _quoted(name), "$"]) if condi
 _spells(matcher, _, candidate) if regex.match(matcher, candidate)
 
 _spells(matcher, _, candidate) if {
-	some token in word_tokens(candidate)
+	some token in shell.word_tokens(candidate)
 	regex.match(matcher, token)
 }
 

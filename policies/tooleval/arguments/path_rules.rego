@@ -20,6 +20,7 @@
 # system cannot be used to slip past it.
 package tooleval.arguments
 
+import data.tooleval.arguments.paths
 import data.tooleval.canonical.nfc
 import data.tooleval.shape
 
@@ -49,7 +50,7 @@ _some_segment_or_absolute(_, segments) if count(segments) > 0
 _glob_segment(segment) if {
 	not segment in {"", ".", ".."}
 	_whole_double_star(segment)
-	_segment_key(segment)
+	paths.segment_key(segment)
 }
 
 _whole_double_star("**")
@@ -96,7 +97,7 @@ _anchored_segments(false, segments, _) := segments
 
 _glob_segment_key("**") := "**"
 
-_glob_segment_key(segment) := _segment_key(segment) if segment != "**"
+_glob_segment_key(segment) := paths.segment_key(segment) if segment != "**"
 
 # A segment's key is compared with NUL between keys (a key may hold a /:
 # a full-width solidus folds to one), ? and * standing for any characters
@@ -139,7 +140,7 @@ _key_text("/") := ""
 
 _key_text(path) := concat("", ["\u0000", concat("\u0000", keys)]) if {
 	path != "/"
-	keys := _path_keys(path)
+	keys := paths.path_keys(path)
 }
 
 # The regular expression of a glob's keys (suffix) under anchor (keys
@@ -156,7 +157,7 @@ _key_regex(suffix, anchor) := concat("", ["^", replace(_quoted(anchor), "\u0000"
 #   call names no path, when an argument is a glob pattern (it names many
 #   files), is neither a string nor a list of strings, or names a path
 #   that is not resolved. A patch's paths are those it names
-#   (patch_paths).
+#   (paths.patch_paths).
 path_reading(workspace, arguments, call) := _unread_path("path rules match the paths the host resolved under a workspace, and the request has none") if {
 	workspace == null
 } else := _unread_path("the tool has no path argument (see the configuration's path_arguments)") if {
@@ -177,7 +178,7 @@ _argument_paths(arguments, args) := [_paths_of(name, arguments[name], value) |
 
 _paths_of(name, accesses, value) := _unread_path(sprintf("argument %q is a glob pattern, which names many files", [name])) if {
 	accesses.glob
-} else := {"paths": patch_paths(value)} if {
+} else := {"paths": paths.patch_paths(value)} if {
 	accesses.patch
 	is_string(value)
 } else := {"paths": [value]} if {
@@ -201,11 +202,11 @@ _unread_path(why) := {"unreadable": why}
 # description: |
 #   The reading of paths under the workspace root root: {paths, root},
 #   or {unreadable} when there is none or one is not resolved.
-paths_reading(paths, root) := _unread_path("the call names no path") if {
-	count(paths) == 0
+paths_reading(named, root) := _unread_path("the call names no path") if {
+	count(named) == 0
 } else := _unread_path(sprintf("path %q is not resolved (absolute, clean, in NFC)", [path])) if {
-	path := [p | some p in paths; not _resolved(p)][0] # the first
-} else := {"paths": paths, "root": root}
+	path := [p | some p in named; not paths.resolved(p)][0] # the first
+} else := {"paths": named, "root": root}
 
 # METADATA
 # scope: document

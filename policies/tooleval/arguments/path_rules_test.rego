@@ -7,6 +7,7 @@ package tooleval.arguments_test
 
 import data.tooleval
 import data.tooleval.arguments
+import data.tooleval.arguments.paths
 
 # A decision input with a workspace at /ws that may also read /etc.
 path_request(layers, calls) := object.union(rule_request(layers, calls), {
@@ -149,7 +150,7 @@ reading_rows := [
 ]
 
 test_path_reading if {
-	workspace := arguments.workspace({"workspace": {"root": "/ws"}}, [])
+	workspace := paths.workspace({"workspace": {"root": "/ws"}}, [])
 	got := [arguments.path_reading(workspace, row[0], {"args": row[1]}) | some row in reading_rows]
 	[[row, got[i]] | some i, row in reading_rows; not _reads_as(got[i], row[2])] == []
 	arguments.path_reading(null, {"path": {"read": true}}, {"args": {"path": "/ws/a"}}).unreadable

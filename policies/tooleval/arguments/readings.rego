@@ -4,6 +4,9 @@
 # reading is quoted in a message.
 package tooleval.arguments
 
+import data.tooleval.arguments.argv
+import data.tooleval.arguments.shell
+import data.tooleval.arguments.url
 import data.tooleval.shape
 
 # METADATA
@@ -53,7 +56,7 @@ reading_kinds(layers) := {rule.reads |
 # METADATA
 # description: |
 #   The readings of a call that argument rules look at, {command, url}:
-#   read_shell (read_argv for an argv argument) and read_url of the
+#   shell.read_shell (argv.read_argv for an argv argument) and url.read_url of the
 #   argument that sources ({command? or argv?, url?, inert?}: the tool's
 #   entry of the configuration's rule_arguments, {} for a tool without
 #   one) names. Unreadable when the tool has no such argument, when the
@@ -64,7 +67,7 @@ reading_kinds(layers) := {rule.reads |
 #   elevation argument does to it.
 call_readings(sources, call) := {
 	"command": _command_reading(sources, args),
-	"url": read_url(_argument(sources, "url", args)),
+	"url": url.read_url(_argument(sources, "url", args)),
 } if {
 	args := shape.field(call, "args", {})
 	is_object(args)
@@ -90,9 +93,9 @@ _other_argument(sources, args) if {
 # The command, read as a shell reads a string or, when sources names an
 # argv argument instead, as exec reads an argument vector (the
 # configuration's rule_arguments never names both).
-_command_reading(sources, args) := read_argv(_argument(sources, "argv", args)) if {
+_command_reading(sources, args) := argv.read_argv(_argument(sources, "argv", args)) if {
 	is_string(sources.argv)
-} else := read_shell(_argument(sources, "command", args))
+} else := shell.read_shell(_argument(sources, "command", args))
 
 _read_or_inert(sources, name) if sources.inert[name]
 

@@ -1,15 +1,32 @@
-# Argument rules: entries of an inline layer's allow, deny or ask list
-# that match a call's arguments as well as its tool. An entry
-# that is an object is an argument rule: {"tool": ENTRY, CONDITION:
-# VALUE}, ENTRY one entry of the list's own grammar, CONDITION one of
-# rule_conditions. The command and URL a condition reads are the
-# arguments the configuration's rule_arguments names per tool, the paths
-# those its path_arguments names (path_rules.rego), the arguments the
-# call's args object (args_rules.rego). A rule whose argument is
-# missing, not what it reads or unreadable never allows, and every deny
-# and ask rule bites on it.
+# METADATA
+# title: Argument checks
+# description: |
+#   The checks of a call's arguments: argument rules (entries of an
+#   allow, deny or ask list that match a call's arguments as well as its
+#   tool), the readings of a call they decide by (readings.rego), the
+#   exceptions of deny and ask rules (exceptions.rego), the lists that
+#   carry them (lists.rego) and the read-only shell actions
+#   (actions.rego). The readers are packages of their own:
+#
+#   | package                      | reads                                          |
+#   | tooleval.arguments.shell     | a shell command, into parts and words (read_shell) |
+#   | tooleval.arguments.argv      | an argument vector, as exec reads it (read_argv) |
+#   | tooleval.arguments.url       | a URL's host, or the hosts it could reach (read_url) |
+#   | tooleval.arguments.paths     | a call's paths against the workspace (call_refusals) |
+#
+#   An entry that is an object is an argument rule: {"tool": ENTRY,
+#   CONDITION: VALUE}, ENTRY one entry of the list's own grammar,
+#   CONDITION one of rule_conditions. The command and URL a condition
+#   reads are the arguments the configuration's rule_arguments names per
+#   tool, the paths those its path_arguments names (path_rules.rego),
+#   the arguments the call's args object (args_rules.rego). A rule whose
+#   argument is missing, not what it reads or unreadable never allows,
+#   and every deny and ask rule bites on it.
 package tooleval.arguments
 
+import data.tooleval.arguments.argv
+import data.tooleval.arguments.shell
+import data.tooleval.arguments.url
 import data.tooleval.pattern
 
 # METADATA
@@ -19,8 +36,8 @@ import data.tooleval.pattern
 #   these words), command (the command's words are these words) and
 #   command_wildcard (these words, a word * standing for any words and a
 #   * in a word for any characters of it) read the shell command
-#   (read_shell); domain (the host, *.NAME below NAME, * any) the URL
-#   (read_url); path (a glob, see path_glob_problem) the resolved paths
+#   (shell.read_shell); domain (the host, *.NAME below NAME, * any) the URL
+#   (url.read_url); path (a glob, see path_glob_problem) the resolved paths
 #   (path_reading); args_pattern (a regular expression) the arguments as
 #   canonical JSON, args (an object) the arguments' values
 #   (args_reading).
@@ -114,7 +131,7 @@ _rule_problem(entry, kind) := "unknown_rule_member" if {
 
 # Examples are the values a rule reads: arguments objects for an args
 # rule, strings (a command, a URL, a path) for the others, and for a
-# command rule also argument vectors (lists of strings, read by read_argv).
+# command rule also argument vectors (lists of strings, read by argv.read_argv).
 _examples("args", x) if {
 	is_array(x)
 	every example in x {
@@ -132,7 +149,7 @@ _examples(reads, x) if {
 
 _example_value(_, example) if is_string(example)
 
-_example_value("command", example) if _strings(example)
+_example_value("command", example) if argv.string_list(example)
 
 # METADATA
 # description: |
@@ -176,11 +193,11 @@ _example_reading_of(r, reads, example) := _example_reading(reads, example) if {
 	r == reads
 } else := _not_read("an example of another argument")
 
-_example_reading("command", example) := read_argv(example) if {
+_example_reading("command", example) := argv.read_argv(example) if {
 	is_array(example)
-} else := read_shell(example)
+} else := shell.read_shell(example)
 
-_example_reading("url", example) := read_url(example)
+_example_reading("url", example) := url.read_url(example)
 
 _example_reading("path", example) := paths_reading([_absolute_example(example)], "/")
 
@@ -355,7 +372,7 @@ _bites(rule, readings) if {
 
 _bites(rule, readings) if {
 	rule.reads == "url"
-	url_matches(readings.url, rule.value, "deny")
+	url.url_matches(readings.url, rule.value, "deny")
 }
 
 _bites(rule, readings) if {
@@ -417,7 +434,7 @@ _kind_permits("command", rules, readings) if {
 
 _kind_permits("url", rules, readings) if {
 	some rule in rules
-	url_matches(readings.url, rule.value, "allow")
+	url.url_matches(readings.url, rule.value, "allow")
 }
 
 _kind_permits("path", rules, readings) if {
@@ -469,7 +486,7 @@ _permits_some(rule, readings) if {
 
 _permits_some(rule, readings) if {
 	rule.reads == "url"
-	url_matches(readings.url, rule.value, "allow")
+	url.url_matches(readings.url, rule.value, "allow")
 }
 
 _permits_some(rule, readings) if {

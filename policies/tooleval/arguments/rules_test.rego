@@ -308,7 +308,7 @@ test_explain_shows_the_ask_rule_and_the_reading if {
 	}]
 }
 
-# A part of an inert program (inert_programs), as a reading shows it.
+# A part of an inert program (tooleval.arguments.shell.inert_programs), as a reading shows it.
 _inert_part(words) := {"words": words, "wrapper": false, "exact": true, "runs": set(), "patterns": set(), "reconfigured": false}
 
 # Each preset names its runtime's command and URL arguments; an alias

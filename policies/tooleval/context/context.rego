@@ -16,7 +16,7 @@
 #   one look-up, and every declared tool's name-level refusal.
 package tooleval.context
 
-import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.checks
 import data.tooleval.configuration
@@ -42,7 +42,7 @@ compile(input_doc) := {
 	"errors": errors,
 	"tools": declarations.tools,
 	"checks": compiled,
-	"workspace": arguments.workspace(doc, prepared.sensitive_paths),
+	"workspace": paths.workspace(doc, prepared.sensitive_paths),
 	"path_arguments": prepared.path_arguments,
 	"rule_arguments": prepared.rule_arguments,
 	"actions": stages.action_policy(asking, config),
@@ -70,7 +70,7 @@ compile(input_doc) := {
 		shape.length_errors(doc, "declared", shape.max_declared),
 		declarations.errors,
 		layers.errors(doc, raw_layers, prepared.vocabulary.groups),
-		arguments.workspace_errors(doc),
+		paths.workspace_errors(doc),
 		prepared.errors,
 		configuration.unicode_errors,
 		stages.request_errors(doc, asking, config),

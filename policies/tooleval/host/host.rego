@@ -8,7 +8,7 @@
 #   Nothing here changes a decision; it says what the host may rely on.
 package tooleval.host
 
-import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.configuration
 import data.tooleval.shape
 
@@ -45,7 +45,7 @@ load(overlay) := {"config": config, "prepared": prepared, "interface": host} if 
 #     (tooleval.configuration.path_arguments_in_force);
 #   - patch_headers: the apply_patch lines that name a file, compared in
 #     lower case after trimming white space: whose paths the host
-#     resolves (tooleval.arguments.patch_headers);
+#     resolves (tooleval.paths.patch_headers);
 #   - fail_closed_messages: the messages of the documents the host
 #     returns when it could not evaluate the policy (below);
 #   - floor: the layout of data.tooleval.floor a bundle must hold
@@ -54,7 +54,7 @@ interface := {
 	"entry_points": entry_points,
 	"max_calls": shape.max_calls,
 	"path_arguments": configuration.path_arguments_in_force,
-	"patch_headers": arguments.patch_headers,
+	"patch_headers": paths.patch_headers,
 	"fail_closed_messages": fail_closed_messages,
 	"floor": floor_layout,
 }

@@ -3,6 +3,7 @@
 package tooleval.verdict
 
 import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.budget
 
 # METADATA
@@ -81,9 +82,9 @@ _note(notes, layer) := sprintf(": %s", [notes[layer]]) if {
 # rule (the first argument, so that only that rule's clauses are read).
 _path_reason("unresolved", refusal) := sprintf("argument %q is refused: %s", [refusal.argument, why]) if {
 	refusal.pattern
-	why := arguments.unresolved_pattern_why(refusal.path)
+	why := paths.unresolved_pattern_why(refusal.path)
 } else := sprintf("argument %q is not an absolute, clean, resolved path: %s", [refusal.argument, why]) if {
-	why := arguments.unresolved_why(refusal.path)
+	why := paths.unresolved_why(refusal.path)
 } else := sprintf("argument %q is not an absolute, clean, resolved path", [refusal.argument])
 
 _path_reason("not_readable", refusal) := sprintf("pattern %q reaches outside the workspace and its read roots", [refusal.path]) if {

@@ -3,6 +3,7 @@
 package tooleval.verdict
 
 import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.budget
 import data.tooleval.checks
 
@@ -80,7 +81,7 @@ _paths_outcome(f) := _not_applicable if {
 	f.ctx.workspace == null
 } else := _paths_refused(refusal) if {
 	# a tool without path arguments has no path to refuse: it passes
-	refusal := arguments.call_refusals(f.ctx.workspace, f.ctx.path_arguments[f.canonical], f.call)[0]
+	refusal := paths.call_refusals(f.ctx.workspace, f.ctx.path_arguments[f.canonical], f.call)[0]
 } else := _pass
 
 # The argument rules of every layer and stage (tooleval.arguments): refused

@@ -2,6 +2,7 @@
 package tooleval.verdict
 
 import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.checks
 import data.tooleval.host
@@ -194,9 +195,9 @@ ask_verdict(name, asking, notes) := object.union(
 #   call; undefined when the paths cannot be read, for the caller to
 #   take the general way.
 path_verdict(workspace, path_arguments, call) := _allowed if {
-	arguments.call_refusals(workspace, path_arguments, call) == []
+	paths.call_refusals(workspace, path_arguments, call) == []
 } else := _refusal("paths", {"name": call.name}, _paths_refused(refusal)) if {
-	refusal := arguments.call_refusals(workspace, path_arguments, call)[0]
+	refusal := paths.call_refusals(workspace, path_arguments, call)[0]
 }
 
 _allowed := {"allowed": true, "outcome": "allow"}

@@ -13,7 +13,7 @@ import (
 
 // This file is a Go copy of tooleval's path rule for the Cedar
 // comparison, not the product: the product's rule is the Rego in
-// policies/tooleval/arguments/ (paths.rego, workspace.rego), and the
+// policies/tooleval/arguments/paths/ (paths.rego, workspace.rego), and the
 // messages are policies/tooleval/verdict/messages.rego's. Each function
 // names the rule it copies. What it does not model (glob and patch
 // accesses, which only presets declare; host path resolution, off in the
@@ -24,7 +24,7 @@ import (
 // (tooleval.configuration.path_arguments, "read" or "write").
 type access struct{ read, write bool }
 
-// workspace is input.workspace as tooleval.arguments.workspace reads it:
+// workspace is input.workspace as tooleval.arguments.paths.workspace reads it:
 // excluded and sensitive are runs of segment keys, excluded those of each
 // root-relative entry joined to root.
 type workspace struct {
@@ -35,7 +35,7 @@ type workspace struct {
 	sensitive    [][]string
 }
 
-// pathRefusal is a path refusal as tooleval.arguments.call_refusals gives it:
+// pathRefusal is a path refusal as tooleval.arguments.paths.call_refusals gives it:
 // {rule, argument, path}; path is nil when the value was not a string.
 type pathRefusal struct {
 	rule     string
@@ -43,9 +43,9 @@ type pathRefusal struct {
 	path     *string
 }
 
-// newWorkspace reads input.workspace (tooleval.arguments.workspace) with
+// newWorkspace reads input.workspace (tooleval.arguments.paths.workspace) with
 // the sensitive paths in force (tooleval.configuration.sensitive_paths).
-// A workspace with a problem (tooleval.arguments.workspace_errors) would
+// A workspace with a problem (tooleval.arguments.paths.workspace_errors) would
 // refuse every call as invalid_config, which this copy does not model:
 // it is an error.
 func newWorkspace(w map[string]any, sensitivePaths []string) (*workspace, error) {
@@ -109,7 +109,7 @@ func stringList(w map[string]any, member string, valid func(string) bool) ([]str
 	return out, nil
 }
 
-// refusal is the first path refusal of a call (tooleval.arguments.call_refusals, its first):
+// refusal is the first path refusal of a call (tooleval.arguments.paths.call_refusals, its first):
 // the tool's path arguments in argument-name order, each present value
 // checked; args that is not an object refuses every path argument.
 func (ws *workspace) refusal(arguments map[string]access, names []string, args any) *pathRefusal {
@@ -356,7 +356,7 @@ func pathReason(r *pathRefusal) string {
 	}
 }
 
-// unresolvedWhy is tooleval.arguments.unresolved_why: the host's marks
+// unresolvedWhy is tooleval.arguments.paths.unresolved_why: the host's marks
 // for a path with two readings, or a clean path not in NFC.
 func unresolvedWhy(path *string) (string, bool) {
 	if path == nil {

@@ -1,10 +1,13 @@
-# Reading a shell command exactly: the parts a shell would run and the
-# words of each, or why the command cannot be read exactly. What a shell
-# would expand, substitute, redirect or interpret at run time is not
-# guessed: a command that uses any of it is unreadable, so that no rule
-# over its words can allow it (a prefix rule never allows what it
-# cannot read).
-package tooleval.arguments
+# METADATA
+# title: Shell reader
+# description: |
+#   Reading a shell command exactly: the parts a shell would run and the
+#   words of each, or why the command cannot be read exactly. What a shell
+#   would expand, substitute, redirect or interpret at run time is not
+#   guessed: a command that uses any of it is unreadable, so that no rule
+#   over its words can allow it (a prefix rule never allows what it
+#   cannot read).
+package tooleval.arguments.shell
 
 # METADATA
 # description: |

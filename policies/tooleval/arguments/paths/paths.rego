@@ -1,15 +1,7 @@
 # METADATA
-# title: Argument checks
+# title: Path checks
 # description: |
-#   The checks of a call's arguments, and the readers they decide by:
-#   path rules (paths.rego, path_rules.rego), command rules over
-#   read_shell, a shell command read exactly into its parts and words or
-#   refused as unreadable (shell.rego, readings.rego, programs.rego),
-#   domain rules over read_url, a URL's host read exactly or the hosts it
-#   could reach (url.rego), argument rules over argv (args_rules.rego,
-#   argv.rego), and the read-only shell actions (actions.rego).
-#
-#   Path rules. When input.workspace is present, the path arguments named by the
+#   When input.workspace is present, the path arguments named by the
 #   configuration (tooleval.configuration.path_arguments) are checked.
 #   The policy sees paths the host resolved: absolute, clean (no empty,
 #   . or .. segment, no trailing /), symlinks followed. Anything else is
@@ -33,7 +25,7 @@
 #   sensitive and excluded checks compare segments by their key (see
 #   segment_key), so a case-insensitive file system cannot be used to slip
 #   past them.
-package tooleval.arguments
+package tooleval.arguments.paths
 
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.nfc
@@ -197,7 +189,7 @@ _element_refusal(workspace, name, accesses, element) := {"rule": rule, "argument
 # checked first (write_rule), then a read one.
 _path_rule(workspace, accesses, path) := "unresolved" if {
 	not regex.match(_plain_path_regex, path) # not _plain_path(path), read without a call
-	not _resolved(path)
+	not resolved(path)
 } else := rule if {
 	accesses.write
 	rule := _write_rule(workspace, path)
@@ -280,9 +272,11 @@ _absolute_clean_regex := `^/$|^(?:/(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.
 
 _relative_clean_regex := `^(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+)(?:/(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+))*$`
 
-# A path is resolved when it is absolute, clean and in NFC (a plain path,
-# see plain_path, is all three).
-_resolved(path) if {
+# METADATA
+# description: |
+#   A path is resolved when it is absolute, clean and in NFC (a plain
+#   path, see _plain_path, is all three).
+resolved(path) if {
 	_absolute_clean(path)
 	nfc(path)
 }
@@ -315,14 +309,14 @@ _plain_path_regex := `^(?:/(?:[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]|[\x01-\x08\
 #   key by key. Undefined when a segment has no key.
 _keyed_path(path) := concat("", [replace(lower(path), "/", "\u0000"), "\u0000"]) if {
 	_plain_path(path)
-} else := _keyed(_path_keys(path))
+} else := _keyed(path_keys(path))
 
 # A resolved absolute path whose segments all have a key.
 _has_keys(path) if _plain_path(path)
 
 _has_keys(path) if {
 	not _plain_path(path)
-	_path_keys(path)
+	path_keys(path)
 }
 
 # METADATA
@@ -362,13 +356,13 @@ _join(root, relative) := concat("/", [root, relative]) if root != "/"
 #   and ".ssh." (which Windows strips to .ssh) are all .ssh. Undefined
 #   for a segment with no canonical form (one longer than 256 characters
 #   among them): a written path with one is unresolved.
-_segment_key(segment) := trim_right(canonical(upper(segment)), ". ")
+segment_key(segment) := trim_right(canonical(upper(segment)), ". ")
 
 # METADATA
 # description: The keys of the segments of an absolute path; undefined when a segment has none.
-_path_keys(path) := keys if {
+path_keys(path) := keys if {
 	segments := [s | some s in split(path, "/"); s != ""]
-	keys := [_segment_key(s) | some s in segments]
+	keys := [segment_key(s) | some s in segments]
 	count(keys) == count(segments)
 }
 
@@ -376,6 +370,6 @@ _path_keys(path) := keys if {
 # description: The keys of the segments of a relative path; undefined when a segment has none.
 _relative_keys(path) := keys if {
 	segments := split(path, "/")
-	keys := [_segment_key(s) | some s in segments]
+	keys := [segment_key(s) | some s in segments]
 	count(keys) == count(segments)
 }

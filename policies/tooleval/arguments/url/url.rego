@@ -1,8 +1,11 @@
-# Reading a URL's host exactly: the host a browser would connect to, or,
-# where fetchers could disagree, every host the URL could be read as. A
-# domain allow rule matches only a URL read exactly; a deny (or ask) rule
-# matches a URL any of whose possible hosts it names.
-package tooleval.arguments
+# METADATA
+# title: URL reader
+# description: |
+#   Reading a URL's host exactly: the host a browser would connect to, or,
+#   where fetchers could disagree, every host the URL could be read as. A
+#   domain allow rule matches only a URL read exactly; a deny (or ask) rule
+#   matches a URL any of whose possible hosts it names.
+package tooleval.arguments.url
 
 import data.tooleval.canonical.canonical_or_null
 

@@ -1,6 +1,6 @@
-package tooleval.arguments_test
+package tooleval.arguments.shell_test
 
-import data.tooleval.arguments
+import data.tooleval.arguments.shell
 
 # Commands a shell reads exactly, and the parts and words read_shell
 # gives. Sources: [cc] Claude Code's permissions page
@@ -42,7 +42,7 @@ readable_commands := [
 
 test_readable_commands if {
 	every row in readable_commands {
-		reading := arguments.read_shell(row[0])
+		reading := shell.read_shell(row[0])
 		[p.words | some p in reading.parts] == row[1]
 		reading.separators == row[2]
 	}
@@ -58,15 +58,15 @@ test_wrappers if {
 		"xargs rm", "sudo rm x", "timeout 5 rm x", "nice rm x", "nohup rm x", "exec rm x", ". ./x.sh",
 		"source x.sh", "command rm x", "busybox rm x", "zsh -c x",
 	] {
-		reading := arguments.read_shell(command)
+		reading := shell.read_shell(command)
 		count(reading.parts) == 1
 		reading.parts[0].wrapper == true
 	}
-	[[p.words, p.wrapper] | some p in arguments.read_shell("ls && sudo rm x").parts] == [
+	[[p.words, p.wrapper] | some p in shell.read_shell("ls && sudo rm x").parts] == [
 		[["ls"], false],
 		[["sudo", "rm", "x"], true],
 	]
-	arguments.read_shell("shx -c ls").parts[0].wrapper == false
+	shell.read_shell("shx -c ls").parts[0].wrapper == false
 }
 
 # Commands a shell would not run as they read: each is unreadable, so
@@ -125,7 +125,7 @@ unreadable_commands := [
 
 test_unreadable_commands if {
 	every row in unreadable_commands {
-		contains(arguments.read_shell(row[0]).unreadable, _unread_words[row[1]])
+		contains(shell.read_shell(row[0]).unreadable, _unread_words[row[1]])
 	}
 }
 
@@ -150,14 +150,14 @@ _unread_words := {
 # of too many parts is unreadable.
 test_unreadable_values_and_sizes if {
 	every value in [null, 1, true, ["ls"], {"command": "ls"}] {
-		arguments.read_shell(value).unreadable == "the command is not a string"
+		shell.read_shell(value).unreadable == "the command is not a string"
 	}
-	long := concat("", ["a" | some _ in numbers.range(1, arguments.max_command_length + 1)])
-	contains(arguments.read_shell(long).unreadable, "longer than")
-	many := concat(";", ["a" | some _ in numbers.range(1, arguments.max_command_parts + 1)])
-	contains(arguments.read_shell(many).unreadable, "more than")
-	most := concat(";", ["a" | some _ in numbers.range(1, arguments.max_command_parts)])
-	count(arguments.read_shell(most).parts) == arguments.max_command_parts
+	long := concat("", ["a" | some _ in numbers.range(1, shell.max_command_length + 1)])
+	contains(shell.read_shell(long).unreadable, "longer than")
+	many := concat(";", ["a" | some _ in numbers.range(1, shell.max_command_parts + 1)])
+	contains(shell.read_shell(many).unreadable, "more than")
+	most := concat(";", ["a" | some _ in numbers.range(1, shell.max_command_parts)])
+	count(shell.read_shell(most).parts) == shell.max_command_parts
 }
 
 # Shell keywords, builtins that run or redefine commands, zsh's
@@ -184,15 +184,15 @@ test_keywords_and_command_runners_are_wrappers if {
 		"systemd-run rm x",
 		"ssh host rm -rf /",
 	] {
-		some part in arguments.read_shell(command).parts
+		some part in shell.read_shell(command).parts
 		part.wrapper
 	}
 }
 
 test_program_key if {
-	arguments.program_key("/usr/bin/BASH") == "bash"
-	arguments.program_key(`C:\Windows\System32\cmd.exe`) == "cmd"
-	arguments.program_key("git") == "git"
+	shell.program_key("/usr/bin/BASH") == "bash"
+	shell.program_key(`C:\Windows\System32\cmd.exe`) == "cmd"
+	shell.program_key("git") == "git"
 }
 
 # ~ and ^ as bash 5.2 reads them (HOME=/HOME bash -c 'echo ...' prints
@@ -206,10 +206,10 @@ test_tilde_and_caret_where_bash_leaves_them if {
 		["echo --x=~ a==~ a=x=~ x:~ ab:~ a=b~ a,~", ["echo", "--x=~", "a==~", "a=x=~", "x:~", "ab:~", "a=b~", "a,~"]],
 		["echo 'a'=~ a'=~'", ["echo", "a=~", "a=~"]],
 	] {
-		arguments.read_shell(row[0]).parts[0].words == row[1]
+		shell.read_shell(row[0]).parts[0].words == row[1]
 	}
 	every command in ["echo ~", "echo ~/x", "echo ~root", "echo a=~", "echo a+=~", "echo a=x:~", "echo _a1=y:~/b", "echo a='x':~"] {
-		contains(arguments.read_shell(command).unreadable, "tilde expansion")
+		contains(shell.read_shell(command).unreadable, "tilde expansion")
 	}
 }
 
@@ -217,12 +217,12 @@ test_tilde_and_caret_where_bash_leaves_them if {
 # unreadable, and the reason says so; a quoted name is a program.
 test_assignment_forms if {
 	every command in ["X=1 rm f", "X+=1 rm f", "_x9+= rm f"] {
-		contains(arguments.read_shell(command).unreadable, "an assignment in front of a command")
+		contains(shell.read_shell(command).unreadable, "an assignment in front of a command")
 	}
 	every command in ["a[1]=x rm f", "a['k']+=1 rm f"] {
-		arguments.read_shell(command).unreadable # [ is a glob character
+		shell.read_shell(command).unreadable # [ is a glob character
 	}
-	arguments.read_shell("'X'=1 rm").parts[0].words == ["X=1", "rm"]
+	shell.read_shell("'X'=1 rm").parts[0].words == ["X=1", "rm"]
 }
 
 # shell_part: what each part may run, [words, wrapper, exact,
@@ -253,12 +253,12 @@ shell_part_rows := [
 test_shell_part if {
 	failures := [row |
 		some row in shell_part_rows
-		part := arguments.shell_part(row[0])
+		part := shell.shell_part(row[0])
 		[part.wrapper, part.exact, part.reconfigured] != array.slice(row, 1, 4)
 	]
 	failures == []
 	every row in shell_part_rows {
-		_runs_as(arguments.shell_part(row[0]).runs, row[4])
+		_runs_as(shell.shell_part(row[0]).runs, row[4])
 	}
 }
 
@@ -268,7 +268,7 @@ _runs_as(runs, key) if key in runs
 
 # Glob tokens spell the program names they may match.
 test_glob_tokens if {
-	part := arguments.shell_part(["sed", "1e /bin/r? x; /usr/[a-z]in/c* y; r{m,} z"])
+	part := shell.shell_part(["sed", "1e /bin/r? x; /usr/[a-z]in/c* y; r{m,} z"])
 	every name in ["rm", "cat", "rmdir"] {
 		some pattern in part.patterns
 		regex.match(pattern, name)

@@ -1,9 +1,9 @@
 # The path rule as it was written before the keyed fast path (one
 # canonical key per segment, runs compared as arrays), kept here as an
 # oracle: the rule must give the same answer on every generated path.
-package tooleval.arguments_test
+package tooleval.arguments.paths_test
 
-import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.nfc
 
@@ -166,11 +166,11 @@ oracle_workspaces := {
 # five), in a workspace for some accesses.
 oracle_agrees(workspace_name, access, set_name) if {
 	raw := oracle_workspaces[workspace_name]
-	ws := arguments.workspace({"workspace": raw}, oracle_sensitive)
-	paths := oracle_path_sets[set_name]
-	count(paths) > 5
+	ws := paths.workspace({"workspace": raw}, oracle_sensitive)
+	path_set := oracle_path_sets[set_name]
+	count(path_set) > 5
 	mismatches := {[path, got, want] |
-		some path in paths
+		some path in path_set
 		got := _new_rule(ws, access, path)
 		want := oracle_rule(raw, oracle_sensitive, access, path)
 		got != want

@@ -1,25 +1,25 @@
-package tooleval.arguments_test
+package tooleval.arguments.shell_test
 
-import data.tooleval.arguments
+import data.tooleval.arguments.shell
 
 # What shell_builtins says of itself: every builtin that runs a command
 # is a shell wrapper, and every inert one is an inert program; and the
 # only builtins inert_programs lists are the inert ones.
 test_shell_builtins_agree_with_the_wrappers_and_the_inert if {
-	every name, class in arguments.shell_builtins {
+	every name, class in shell.shell_builtins {
 		class in {"runs", "evaluates", "inert"}
 		_agrees(name, class)
 	}
-	every name in arguments.inert_programs {
-		object.get(arguments.shell_builtins, name, "inert") == "inert"
+	every name in shell.inert_programs {
+		object.get(shell.shell_builtins, name, "inert") == "inert"
 	}
 }
 
-_agrees(name, "runs") if name in arguments.shell_wrappers
+_agrees(name, "runs") if name in shell.shell_wrappers
 
-_agrees(name, "inert") if name in arguments.inert_programs
+_agrees(name, "inert") if name in shell.inert_programs
 
-_agrees(name, "evaluates") if arguments.evaluating_words[name]
+_agrees(name, "evaluates") if shell.evaluating_words[name]
 
 # Programs that can run another program or code are never inert: a deny
 # or ask rule of any program must bite a part of them. The ones the
@@ -36,15 +36,15 @@ test_nothing_that_runs_code_is_inert if {
 		"export", "fc", "jobs", "local", "mapfile", "readarray", "readonly", "source", "time", "trap", "typeset",
 		"[", "[[", "getopts", "let", "printf", "read", "set", "test", "unset", "wait",
 	}
-	tables := (((runners | object.keys(arguments.inexact_words)) | arguments.opaque_programs) | arguments.never_exact) | object.keys(arguments.reconfiguring_words)
-	tables & arguments.inert_programs == set()
+	tables := (((runners | object.keys(shell.inexact_words)) | shell.opaque_programs) | shell.never_exact) | object.keys(shell.reconfiguring_words)
+	tables & shell.inert_programs == set()
 }
 
 # An opaque program's inexact words are known, and every expression of
 # the tables is a valid regular expression.
 test_program_tables_are_well_formed if {
-	arguments.opaque_programs - object.keys(arguments.inexact_words) == set()
-	every table in [arguments.inexact_words, arguments.reconfiguring_words, arguments.evaluating_words] {
+	shell.opaque_programs - object.keys(shell.inexact_words) == set()
+	every table in [shell.inexact_words, shell.reconfiguring_words, shell.evaluating_words] {
 		every _, expression in table {
 			regex.is_valid(expression)
 		}
@@ -62,13 +62,13 @@ test_inexact_words if {
 		["tar", "--to-command=sh", true], ["tar", "-czf", false],
 		["rsync", "-e", true], ["rsync", "-av", false],
 	] {
-		regex.match(arguments.inexact_words[tc[0]], tc[1]) == tc[2]
+		regex.match(shell.inexact_words[tc[0]], tc[1]) == tc[2]
 	}
 }
 
 # A word that reconfigures git or cargo (aliases included) is one.
 test_reconfiguring_words if {
 	every tc in [["git", "-c", true], ["git", "--config-env=x", true], ["git", "push", false], ["cargo", "--config", true], ["cargo", "build", false]] {
-		regex.match(arguments.reconfiguring_words[tc[0]], tc[1]) == tc[2]
+		regex.match(shell.reconfiguring_words[tc[0]], tc[1]) == tc[2]
 	}
 }

@@ -1,21 +1,21 @@
-package tooleval.arguments_test
+package tooleval.arguments.paths_test
 
-import data.tooleval.arguments
+import data.tooleval.arguments.paths
 
 # input.workspace compiled for the path rules: null when absent, its
 # prefixes and keyed lists, and what is dropped when malformed.
 test_workspace_normalization if {
-	arguments.workspace({}, []) == null
-	arguments.workspace({"workspace": null}, []) == null
-	arguments.workspace({"workspace": {"root": "/ws"}}, [".git/hooks"]) == {
+	paths.workspace({}, []) == null
+	paths.workspace({"workspace": null}, []) == null
+	paths.workspace({"workspace": {"root": "/ws"}}, [".git/hooks"]) == {
 		"root_prefix": "/ws/", "read_prefixes": ["/ws/"], "excluded": [], "allow_outside": false,
 		"sensitive": ["\u0000.git\u0000hooks\u0000"],
 	}
-	arguments.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == ["\u0000ws\u0000target\u0000"]
-	arguments.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}, []) == {
+	paths.workspace({"workspace": {"root": "/WS", "excluded": ["Target"]}}, []).excluded == ["\u0000ws\u0000target\u0000"]
+	paths.workspace({"workspace": {"read_roots": ["/a", 3], "excluded": "x", "allow_outside": "yes"}}, []) == {
 		"root_prefix": "/nonexistent/", "read_prefixes": ["/nonexistent/", "/a/"], "excluded": [], "allow_outside": false, "sensitive": [],
 	}
-	arguments.workspace({"workspace": {"root": "/", "read_roots": ["/"]}}, []).read_prefixes == ["/", "/"]
+	paths.workspace({"workspace": {"root": "/", "read_roots": ["/"]}}, []).read_prefixes == ["/", "/"]
 }
 
 # [input, fields of the workspace errors]
@@ -42,7 +42,7 @@ workspace_error_cases := [
 test_workspace_errors if {
 	mismatches := {[doc, got, want] |
 		some [doc, want] in workspace_error_cases
-		got := [e.field | some e in arguments.workspace_errors(doc)]
+		got := [e.field | some e in paths.workspace_errors(doc)]
 		got != want
 	}
 	mismatches == set()

@@ -1,16 +1,16 @@
-package tooleval.arguments_test
+package tooleval.arguments.paths_test
 
-import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.configuration
 
 # The first path refusal of a call whose arguments are args, or undefined.
-first_refusal(workspace, path_arguments, args) := arguments.call_refusals(workspace, path_arguments, {"args": args})[0]
+first_refusal(workspace, path_arguments, args) := paths.call_refusals(workspace, path_arguments, {"args": args})[0]
 
 raw_workspace := {"root": "/ws", "read_roots": ["/skills"], "excluded": [".git", "target"], "allow_outside": false}
 
 # compiled is a workspace as the compiled context holds it, with the
 # sensitive paths in force.
-compiled(raw) := arguments.workspace({"workspace": raw}, configuration.sensitive_paths(configuration.config))
+compiled(raw) := paths.workspace({"workspace": raw}, configuration.sensitive_paths(configuration.config))
 
 workspace := compiled(raw_workspace)
 
@@ -134,23 +134,23 @@ test_the_common_case_is_the_general_case if {
 	cases := array.concat(rule_cases, boundary_cases)
 	mismatches := {[access, path] |
 		some [access, path, _] in cases
-		common := arguments.call_refusals(workspace, {"path": {access: true}}, {"args": {"path": path}})
-		general := arguments.call_refusals(workspace, {"path": {access}}, {"args": {"path": path}})
+		common := paths.call_refusals(workspace, {"path": {access: true}}, {"args": {"path": path}})
+		general := paths.call_refusals(workspace, {"path": {access}}, {"args": {"path": path}})
 		common != general
 	}
 	mismatches == set()
 	call := {"args": {"path": "/etc/x"}}
-	both := arguments.call_refusals(workspace, {"path": {"read": true, "write": true}}, call)
-	both == arguments.call_refusals(workspace, {"path": {"read", "write"}}, call)
+	both := paths.call_refusals(workspace, {"path": {"read": true, "write": true}}, call)
+	both == paths.call_refusals(workspace, {"path": {"read", "write"}}, call)
 	both[0].rule == "outside_workspace"
 }
 
 # A call's arguments are its args; absent or null, it has none.
 test_a_call_without_args_has_no_path_to_refuse if {
-	arguments.call_refusals(workspace, {"path": {"write": true}}, {"id": "c"}) == []
-	arguments.call_refusals(workspace, {"path": {"write": true}}, {"args": null}) == []
-	arguments.call_refusals(workspace, {"path": {"write": true}}, "call") == []
-	arguments.call_refusals(workspace, {"path": {"write": true}}, {"args": "/etc/x"})[0].rule == "unresolved"
+	paths.call_refusals(workspace, {"path": {"write": true}}, {"id": "c"}) == []
+	paths.call_refusals(workspace, {"path": {"write": true}}, {"args": null}) == []
+	paths.call_refusals(workspace, {"path": {"write": true}}, "call") == []
+	paths.call_refusals(workspace, {"path": {"write": true}}, {"args": "/etc/x"})[0].rule == "unresolved"
 }
 
 # [path, plain]: a plain path's keys are the lower case of its segments.
@@ -177,20 +177,20 @@ plain_cases := [
 test_plain_paths if {
 	mismatches := {[path, want] |
 		some [path, want] in plain_cases
-		got := arguments._plain_path(path) == true
+		got := paths._plain_path(path) == true
 		got != want
 	}
 	mismatches == set()
-	count([p | some [p, _] in plain_cases; arguments._plain_path(p)]) == 5
+	count([p | some [p, _] in plain_cases; paths._plain_path(p)]) == 5
 }
 
 # 256 characters are a segment's most on the fast path; a longer segment
 # has no key, and a written path with one is unresolved.
 test_plain_segment_length if {
 	long := concat("", [c | some _ in numbers.range(1, 256); c := "a"])
-	arguments._plain_path(concat("/", ["/ws", long]))
-	arguments._plain_path(concat("/", ["/ws", long, "x"]))
-	not arguments._plain_path(concat("", ["/ws/", long, "a"]))
+	paths._plain_path(concat("/", ["/ws", long]))
+	paths._plain_path(concat("/", ["/ws", long, "x"]))
+	not paths._plain_path(concat("", ["/ws/", long, "a"]))
 	rule_of("write", concat("", ["/ws/", long, "a"])) == "unresolved"
 	rule_of("read", concat("", ["/ws/", long, "a"])) == "ok"
 	rule_of("write", concat("/", ["/ws", long])) == "ok"
@@ -199,14 +199,14 @@ test_plain_segment_length if {
 # On every plain path the fast keyed form is the one built key by key.
 test_keyed_fast_path_is_the_exact_one if {
 	plain := {p |
-		some set_name, paths in oracle_path_sets
-		some p in paths
-		arguments._plain_path(p)
+		some set_name, path_set in oracle_path_sets
+		some p in path_set
+		paths._plain_path(p)
 	}
 	count(plain) > 50
 	mismatches := {p |
 		some p in plain
-		arguments._keyed_path(p) != arguments._keyed(arguments._path_keys(p))
+		paths._keyed_path(p) != paths._keyed(paths.path_keys(p))
 	}
 	mismatches == set()
 }
@@ -231,19 +231,19 @@ test_keyed_relatives if {
 	]
 	mismatches := {[list, got, want] |
 		some list in lists
-		got := arguments._keyed_relatives(list)
-		want := [k | some p in list; is_string(p); k := arguments._keyed(arguments._relative_keys(p))]
+		got := paths._keyed_relatives(list)
+		want := [k | some p in list; is_string(p); k := paths._keyed(paths._relative_keys(p))]
 		got != want
 	}
 	mismatches == set()
-	arguments._keyed_relatives([".ssh", ".git/Hooks"]) == ["\u0000.ssh\u0000", "\u0000.git\u0000hooks\u0000"]
+	paths._keyed_relatives([".ssh", ".git/Hooks"]) == ["\u0000.ssh\u0000", "\u0000.git\u0000hooks\u0000"]
 }
 
 # The literal regular expressions are these parts put together.
 test_regular_expressions_are_their_parts if {
 	clean := `(?:[^/\x00.][^/\x00]*|\.[^/\x00.][^/\x00]*|\.\.[^/\x00]+)`
-	arguments._absolute_clean_regex == concat("", [`^/$|^(?:/`, clean, `)+$`])
-	arguments._relative_clean_regex == concat("", ["^", clean, "(?:/", clean, ")*$"])
+	paths._absolute_clean_regex == concat("", [`^/$|^(?:/`, clean, `)+$`])
+	paths._relative_clean_regex == concat("", ["^", clean, "(?:/", clean, ")*$"])
 
 	# ASCII but NUL and /; the first not white space (tab, LF, VT, FF, CR,
 	# space); the last not white space nor a dot.
@@ -251,7 +251,7 @@ test_regular_expressions_are_their_parts if {
 	first := `[\x01-\x08\x0e-\x1f\x21-\x2e\x30-\x7f]`
 	last := `[\x01-\x08\x0e-\x1f\x21-\x2d\x30-\x7f]`
 	plain := concat("", ["(?:", last, "|", first, inner, "{0,254}", last, ")"])
-	arguments._plain_path_regex == concat("", ["^(?:/", plain, ")+$"])
+	paths._plain_path_regex == concat("", ["^(?:/", plain, ")+$"])
 }
 
 test_allow_outside_lets_writes_out_but_keeps_blocklists if {
@@ -315,9 +315,9 @@ test_patch_paths if {
 		"*** Delete File:/ws/dead.go",
 		"*** End Patch",
 	])
-	arguments.patch_paths(text) == ["/ws/new.go", "/ws/old.go", "/ws/renamed.go", "/ws/dead.go"]
+	paths.patch_paths(text) == ["/ws/new.go", "/ws/old.go", "/ws/renamed.go", "/ws/dead.go"]
 	not first_refusal(workspace, {"input": patch}, {"input": text})
-	arguments.patch_paths("*** Random Marker: x\n*** add file: /ws/a") == ["/ws/a"]
+	paths.patch_paths("*** Random Marker: x\n*** add file: /ws/a") == ["/ws/a"]
 }
 
 test_patch_refusals if {
@@ -348,7 +348,7 @@ test_first_argument_in_name_order if {
 }
 
 test_sensitive_paths_are_the_floor_and_the_configuration_additions if {
-	ws := arguments.workspace({"workspace": raw_workspace}, [".ssh", ".aws", ".git/hooks", ".gnupg", "secrets/prod"])
+	ws := paths.workspace({"workspace": raw_workspace}, [".ssh", ".aws", ".git/hooks", ".gnupg", "secrets/prod"])
 	first_refusal(ws, {"path": write}, {"path": "/ws/.GnuPG/x"}).rule == "sensitive"
 	first_refusal(ws, {"path": write}, {"path": "/ws/a/Secrets/PROD/key"}).rule == "sensitive"
 	not first_refusal(ws, {"path": write}, {"path": "/ws/secrets/dev/key"})
@@ -357,12 +357,12 @@ test_sensitive_paths_are_the_floor_and_the_configuration_additions if {
 # METADATA
 # description: The message of an unresolved path says why, where it can.
 test_unresolved_why if {
-	contains(arguments.unresolved_why("unresolved-dotdot:/ws/L/../x"), `path "/ws/L/../x" names one file when its ".." is applied first`)
-	contains(arguments.unresolved_why("unresolved-unicode:/ws/d\u00e9tour/x"), "equivalent under Unicode normalization (NFC) to an entry")
-	contains(arguments.unresolved_why("/ws/\u212adocs/a"), "is not in Unicode normalization form C (NFC)")
-	not arguments.unresolved_why("/ws/a")
-	not arguments.unresolved_why("ws/a")
-	not arguments.unresolved_why(null)
+	contains(paths.unresolved_why("unresolved-dotdot:/ws/L/../x"), `path "/ws/L/../x" names one file when its ".." is applied first`)
+	contains(paths.unresolved_why("unresolved-unicode:/ws/d\u00e9tour/x"), "equivalent under Unicode normalization (NFC) to an entry")
+	contains(paths.unresolved_why("/ws/\u212adocs/a"), "is not in Unicode normalization form C (NFC)")
+	not paths.unresolved_why("/ws/a")
+	not paths.unresolved_why("ws/a")
+	not paths.unresolved_why(null)
 }
 
 # [pattern, rule or "ok"]: a glob pattern of files read is judged as

@@ -1,6 +1,6 @@
-package tooleval.arguments_test
+package tooleval.arguments.url_test
 
-import data.tooleval.arguments
+import data.tooleval.arguments.url
 
 # URLs every parser reads alike, and their reading. Sources: [cc] Claude
 # Code's permissions page (https://code.claude.com/docs/en/permissions:
@@ -24,7 +24,7 @@ exact_urls := [
 
 test_exact_urls if {
 	every row in exact_urls {
-		arguments.read_url(row[0]) == row[1]
+		url.read_url(row[0]) == row[1]
 	}
 }
 
@@ -96,7 +96,7 @@ unreadable_urls := [
 
 test_unreadable_urls if {
 	every row in unreadable_urls {
-		reading := arguments.read_url(row[0])
+		reading := url.read_url(row[0])
 		contains(reading.unreadable, row[1])
 		reading.hosts == row[2]
 		reading.numeric == row[3]
@@ -121,8 +121,8 @@ any_host_urls := [
 ]
 
 test_any_host_urls if {
-	every url in any_host_urls {
-		reading := arguments.read_url(url)
+	every u in any_host_urls {
+		reading := url.read_url(u)
 		reading.unreadable
 		reading.hosts == []
 	}
@@ -131,29 +131,29 @@ test_any_host_urls if {
 # A glob after the authority of an exact URL expands into URLs with the
 # same host: the URL is read exactly.
 test_glob_after_authority_exact if {
-	arguments.read_url("https://example.com/{a,b}/[1-2]").host == "example.com"
-	arguments.read_url("http://[::1]/").hosts == ["1"]
+	url.read_url("https://example.com/{a,b}/[1-2]").host == "example.com"
+	url.read_url("http://[::1]/").hosts == ["1"]
 }
 
 test_unreadable_url_values if {
 	every value in [null, 7, ["https://example.com"], {"url": "https://example.com"}] {
-		arguments.read_url(value) == {"unreadable": "the URL is not a string", "hosts": [], "numeric": false}
+		url.read_url(value) == {"unreadable": "the URL is not a string", "hosts": [], "numeric": false}
 	}
-	long := concat("", ["https://example.com/", concat("", ["a" | some _ in numbers.range(1, arguments.max_url_length)])])
-	contains(arguments.read_url(long).unreadable, "longer than")
+	long := concat("", ["https://example.com/", concat("", ["a" | some _ in numbers.range(1, url.max_url_length)])])
+	contains(url.read_url(long).unreadable, "longer than")
 }
 
 # Domain entries: exact names, *.NAME below NAME, * every host.
 test_domain_matches if {
-	arguments.domain_matches("example.com", "example.com")
-	arguments.domain_matches("example.com", "Example.COM.")
-	not arguments.domain_matches("docs.example.com", "example.com")
-	arguments.domain_matches("docs.example.com", "*.example.com")
-	arguments.domain_matches("a.b.example.com", "*.example.com")
-	not arguments.domain_matches("example.com", "*.example.com")
-	not arguments.domain_matches("evilexample.com", "*.example.com")
-	not arguments.domain_matches("example.com.evil.net", "*.example.com")
-	arguments.domain_matches("anything.net", "*")
+	url.domain_matches("example.com", "example.com")
+	url.domain_matches("example.com", "Example.COM.")
+	not url.domain_matches("docs.example.com", "example.com")
+	url.domain_matches("docs.example.com", "*.example.com")
+	url.domain_matches("a.b.example.com", "*.example.com")
+	not url.domain_matches("example.com", "*.example.com")
+	not url.domain_matches("evilexample.com", "*.example.com")
+	not url.domain_matches("example.com.evil.net", "*.example.com")
+	url.domain_matches("anything.net", "*")
 }
 
 # An allow entry matches only a URL read exactly; a deny or ask entry
@@ -193,13 +193,13 @@ url_rule_cases := [
 
 test_url_rules if {
 	every row in url_rule_cases {
-		reading := arguments.read_url(row[0])
+		reading := url.read_url(row[0])
 		_matches(reading, row[1], "allow") == row[2]
 		_matches(reading, row[1], "deny") == row[3]
 		_matches(reading, row[1], "ask") == row[3]
 	}
 }
 
-_matches(reading, entry, kind) if arguments.url_matches(reading, entry, kind)
+_matches(reading, entry, kind) if url.url_matches(reading, entry, kind)
 
 else := false

@@ -1,7 +1,7 @@
 # What programs do with their words: the tables a part of a command is
 # judged by (see shell_part). A deny or ask rule over-approximates what a
 # part may run; an allow matches only a part that runs exactly its words.
-package tooleval.arguments
+package tooleval.arguments.shell
 
 # METADATA
 # description: |
@@ -194,8 +194,9 @@ _spellings[program][command] contains alias if {
 	some alias, command in aliases
 }
 
-# The spellings a later word of a rule of program (a key) stands for.
-_names(program, word) := object.get(object.get(_spellings, program, {}), word, {word})
+# METADATA
+# description: The spellings a later word of a rule of program (a key) stands for (command_aliases).
+spellings(program, word) := object.get(object.get(_spellings, program, {}), word, {word})
 
 # METADATA
 # description: |

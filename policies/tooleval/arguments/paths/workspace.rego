@@ -1,5 +1,5 @@
 # The workspace a request's paths are checked against (input.workspace).
-package tooleval.arguments
+package tooleval.arguments.paths
 
 import data.tooleval.shape
 

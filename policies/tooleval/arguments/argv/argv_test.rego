@@ -1,15 +1,16 @@
-package tooleval.arguments_test
+package tooleval.arguments.argv_test
 
-import data.tooleval.arguments
+import data.tooleval.arguments.argv
+import data.tooleval.arguments.shell
 
 test_read_argv if {
 	every case in _argv_cases {
-		_projected(arguments.read_argv(case.argv)) == _projected(case.want)
+		_projected(argv.read_argv(case.argv)) == _projected(case.want)
 	}
 }
 
 # A reading with each part's words and wrapper only (the other members
-# of a part are shell_part's, tested in shell_test.rego).
+# of a part are shell.shell_part's, tested in shell_test.rego).
 _projected(reading) := object.union(reading, {"parts": [{"words": p.words, "wrapper": p.wrapper} | some p in reading.parts]}) if {
 	reading.parts
 } else := reading
@@ -22,9 +23,9 @@ _argv_cases := [
 	{"argv": ["echo", "a;rm -rf /", "$HOME"], "want": _words(["echo", "a;rm -rf /", "$HOME"])},
 	{"argv": ["/usr/bin/git", "log"], "want": _words(["/usr/bin/git", "log"])},
 	# a shell on a script runs the script, read as a shell reads it
-	{"argv": ["bash", "-lc", "git status && ls"], "want": arguments.read_shell("git status && ls")},
+	{"argv": ["bash", "-lc", "git status && ls"], "want": shell.read_shell("git status && ls")},
 	{"argv": ["/bin/zsh", "-c", "ls -la"], "want": _words(["ls", "-la"])},
-	{"argv": ["sh", "-c", "echo $HOME"], "want": arguments.read_shell("echo $HOME")},
+	{"argv": ["sh", "-c", "echo $HOME"], "want": shell.read_shell("echo $HOME")},
 	{"argv": ["bash", "-lc", "a > b"], "want": {"unreadable": "a redirection or here-document is not read"}},
 	# any other shell or wrapper vector runs a command that is not its words
 	{"argv": ["bash", "-c", "ls", "x"], "want": {"parts": [{"words": ["bash", "-c", "ls", "x"], "wrapper": true}], "separators": []}},
