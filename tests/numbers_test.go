@@ -20,7 +20,7 @@ import (
 )
 
 // TestNumbersSpelledAsJavaScript compares the policy's spelling of
-// numbers (data.tooleval.arguments.es_number, what the canonical JSON of
+// numbers (data.tooleval.arguments.args.es_number, what the canonical JSON of
 // args_pattern writes) with what node's JSON.stringify writes for the
 // same JSON text (ECMAScript's Number::toString,
 // https://tc39.es/ecma262/#sec-numeric-types-number-tostring), on
@@ -50,8 +50,8 @@ func TestNumbersSpelledAsJavaScript(t *testing.T) {
 	// JSON; in the order generated and reversed, so that no number's
 	// spelling is only ever answered by a cached result for an equal
 	// number spelled otherwise before it
-	q, err := preparePolicyQuery(`x := [data.tooleval.arguments.es_number(n) | some n in input.list]; ` +
-		`y := data.tooleval.arguments.canonical_json(input.object)`)
+	q, err := preparePolicyQuery(`x := [data.tooleval.arguments.args.es_number(n) | some n in input.list]; ` +
+		`y := data.tooleval.arguments.args.canonical_json(input.object)`)
 	require.NoError(t, err)
 	var object strings.Builder
 	object.WriteString("{")

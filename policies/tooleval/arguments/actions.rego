@@ -3,6 +3,7 @@
 # tooleval.stages.read_only.action_policy).
 package tooleval.arguments
 
+import data.tooleval.arguments.args
 import data.tooleval.shape
 
 # METADATA
@@ -21,10 +22,10 @@ action_refusal(policy, canonical_name, call) := refusal if {
 }
 
 # The action as a decision quotes it: its numbers spelled as ECMAScript
-# writes them (es_value), or null for one beyond float64's range (no
+# writes them (args.es_value), or null for one beyond float64's range (no
 # such action observes).
 _spelled(action) := spelled if {
-	spelled := es_value(action)
+	spelled := args.es_value(action)
 } else := null
 
 _action_problem(policy, action, args) := {"layer": "read_only", "action": action} if {

@@ -10,6 +10,7 @@
 # judged together as an allow list judges a call (permits).
 package tooleval.arguments
 
+import data.tooleval.arguments.command
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -98,13 +99,13 @@ exception_kind_problems(entry) := [k |
 # exception never spares what cannot be read exactly.
 _bites_call(rule, _, _, readings, _) if {
 	rule.unless == null
-	_bites(rule, readings)
+	_bites(rule.reads, rule, readings)
 }
 
 _bites_call(rule, name, record, readings, required) if {
 	rule.unless != null
 	rule.whole
-	_bites(rule, readings)
+	_bites(rule.reads, rule, readings)
 	not pattern.matches(rule.unless.names, name, record)
 	not permits([r | some r in rule.unless.rules; pattern.matches(r.tool, name, record)], readings, required)
 }
@@ -124,18 +125,18 @@ _units(readings) := readings.command.parts if {
 	count(readings.command.parts) > 0
 } else := [null]
 
-_unit_bites(rule, null, readings) if _bites(rule, readings)
+_unit_bites(rule, null, readings) if _bites(rule.reads, rule, readings)
 
 _unit_bites(rule, part, _) if {
 	part != null
 	rule.reads == "command"
-	_part_bites(rule, part)
+	command.part_bites(rule, part)
 }
 
 _unit_bites(rule, part, readings) if {
 	part != null
 	rule.reads != "command"
-	_bites(rule, readings)
+	_bites(rule.reads, rule, readings)
 }
 
 # Whether the exceptions of rule (compiled, {names, rules}) allow a unit
@@ -152,7 +153,7 @@ _excepted(rule, name, record, part, _) if {
 	some exception in rule.unless.rules
 	exception.reads == "command"
 	pattern.matches(exception.tool, name, record)
-	_allows_words([exception], part.words)
+	command.allows_words([exception], part.words)
 }
 
 _excepted(rule, name, record, _, readings) if {

@@ -4,7 +4,9 @@
 # reading is quoted in a message.
 package tooleval.arguments
 
+import data.tooleval.arguments.args
 import data.tooleval.arguments.argv
+import data.tooleval.arguments.path
 import data.tooleval.arguments.shell
 import data.tooleval.arguments.url
 import data.tooleval.shape
@@ -15,9 +17,9 @@ import data.tooleval.shape
 #   given (a set of "command", "url", "path", "args": those the request's
 #   rules and the tool's required_readings look at; no other is read):
 #   call_readings's command and URL (sources: the tool's entry of the
-#   configuration's rule_arguments), path_reading's paths
+#   configuration's rule_arguments), path.path_reading's paths
 #   (path_arguments: the tool's path arguments, workspace: the request's
-#   compiled workspace, or null) and args_reading's arguments.
+#   compiled workspace, or null) and args.args_reading's arguments.
 readings(sources, workspace, path_arguments, call, kinds) := read if {
 	read := object.union(
 		_command_and_url(sources, call, kinds),
@@ -35,9 +37,9 @@ _command_and_url(sources, call, kinds) := {} if {
 	count(kinds & {"command", "url"}) == 0
 } else := object.filter(call_readings(sources, call), kinds)
 
-_reading("path", workspace, path_arguments, call) := path_reading(workspace, path_arguments, call)
+_reading("path", workspace, path_arguments, call) := path.path_reading(workspace, path_arguments, call)
 
-_reading("args", _, _, call) := args_reading(call)
+_reading("args", _, _, call) := args.args_reading(call)
 
 # METADATA
 # description: |

@@ -1,32 +1,44 @@
 # METADATA
 # title: Argument checks
 # description: |
-#   The checks of a call's arguments: argument rules (entries of an
-#   allow, deny or ask list that match a call's arguments as well as its
-#   tool), the readings of a call they decide by (readings.rego), the
-#   exceptions of deny and ask rules (exceptions.rego), the lists that
-#   carry them (lists.rego) and the read-only shell actions
-#   (actions.rego). The readers are packages of their own:
-#
-#   | package                      | reads                                          |
-#   | tooleval.arguments.shell     | a shell command, into parts and words (read_shell) |
-#   | tooleval.arguments.argv      | an argument vector, as exec reads it (read_argv) |
-#   | tooleval.arguments.url       | a URL's host, or the hosts it could reach (read_url) |
-#   | tooleval.arguments.paths     | a call's paths against the workspace (call_refusals) |
-#
-#   An entry that is an object is an argument rule: {"tool": ENTRY,
+#   The checks of a call's arguments: argument rules, joined from their
+#   condition families, over what the readers read of a call. An entry
+#   of an allow, deny or ask list that is an object is an argument rule: {"tool": ENTRY,
 #   CONDITION: VALUE}, ENTRY one entry of the list's own grammar,
-#   CONDITION one of rule_conditions. The command and URL a condition
-#   reads are the arguments the configuration's rule_arguments names per
-#   tool, the paths those its path_arguments names (path_rules.rego),
-#   the arguments the call's args object (args_rules.rego). A rule whose
-#   argument is missing, not what it reads or unreadable never allows,
-#   and every deny and ask rule bites on it.
+#   CONDITION one of rule_conditions. A rule whose argument is missing,
+#   not what it reads or unreadable never allows, and every deny and ask
+#   rule bites on it.
+#
+#   Each condition belongs to a family, a package of its own with the
+#   same rules: problem (why a value is not valid, as a code of
+#   rule_problem_messages), compile (the value as matching reads it),
+#   example and example_reading (the examples a rule's match and
+#   not_match lists hold), bites (a deny or ask rule on a reading),
+#   permits (allow rules on a reading) and lets_through (one allow rule,
+#   for explain). This package joins them, one clause a family, in
+#   rules.rego (adding a condition is adding a family and its clauses):
+#
+#   | family                        | conditions                          | reads |
+#   | tooleval.arguments.command    | command_prefix, command, command_wildcard | command |
+#   | tooleval.arguments.domain     | domain                              | url   |
+#   | tooleval.arguments.path       | path                                | path  |
+#   | tooleval.arguments.args       | args_pattern, args                  | args  |
+#
+#   What a call's arguments are read as comes from the readers, packages
+#   of their own too: tooleval.arguments.shell (a shell command, into
+#   parts and words: read_shell), .argv (an argument vector, as exec
+#   reads it: read_argv) and .url (a URL's host, or the hosts it could
+#   reach: read_url); readings.rego reads a call with them.
+#   tooleval.arguments.paths checks a call's paths against the workspace.
+#   Here too: the exceptions of deny and ask rules (exceptions.rego), the
+#   lists that carry rules (lists.rego) and the read-only shell actions
+#   (actions.rego).
 package tooleval.arguments
 
-import data.tooleval.arguments.argv
-import data.tooleval.arguments.shell
-import data.tooleval.arguments.url
+import data.tooleval.arguments.args
+import data.tooleval.arguments.command
+import data.tooleval.arguments.domain
+import data.tooleval.arguments.path
 import data.tooleval.pattern
 
 # METADATA
@@ -119,37 +131,22 @@ _rule_problem(entry, kind) := "unknown_rule_member" if {
 } else := "rule_condition_count" if {
 	count(_stated_conditions(entry)) != 1
 } else := code if {
-	code := _condition_problem(rule_condition(entry), entry[rule_condition(entry)])
-} else := "wrapper_in_allow" if {
-	kind == "allow"
-	rule_conditions[rule_condition(entry)] == "command"
-	_rule_command(rule_condition(entry), entry[rule_condition(entry)]).parts[0].wrapper
+	condition := rule_condition(entry)
+	code := _problem(rule_conditions[condition], condition, entry[condition], kind)
 } else := "invalid_rule_examples" if {
 	some member in ["match", "not_match"]
 	not _examples(rule_conditions[rule_condition(entry)], object.get(entry, member, []))
 }
 
-# Examples are the values a rule reads: arguments objects for an args
-# rule, strings (a command, a URL, a path) for the others, and for a
-# command rule also argument vectors (lists of strings, read by argv.read_argv).
-_examples("args", x) if {
-	is_array(x)
-	every example in x {
-		is_object(example)
-	}
-}
-
+# Examples are the values a rule reads (see each family's example): the
+# arguments for an args rule, a command, a URL or a path for the others,
+# and for a command rule also an argument vector.
 _examples(reads, x) if {
-	reads != "args"
 	is_array(x)
 	every example in x {
-		_example_value(reads, example)
+		_example(reads, example)
 	}
 }
-
-_example_value(_, example) if is_string(example)
-
-_example_value("command", example) if argv.string_list(example)
 
 # METADATA
 # description: |
@@ -181,7 +178,7 @@ _example_matches(rule, "allow", example) if permits([rule], _example_readings(ru
 
 _example_matches(rule, kind, example) if {
 	kind != "allow"
-	_bites(rule, _example_readings(rule.reads, example))
+	_bites(rule.reads, rule, _example_readings(rule.reads, example))
 }
 
 # An example read as a call that carries it: the reading the rule looks
@@ -193,20 +190,6 @@ _example_reading_of(r, reads, example) := _example_reading(reads, example) if {
 	r == reads
 } else := _not_read("an example of another argument")
 
-_example_reading("command", example) := argv.read_argv(example) if {
-	is_array(example)
-} else := shell.read_shell(example)
-
-_example_reading("url", example) := url.read_url(example)
-
-_example_reading("path", example) := paths_reading([_absolute_example(example)], "/")
-
-_example_reading("args", example) := args_reading({"args": example})
-
-_absolute_example(example) := example if startswith(example, "/")
-
-else := concat("", ["/", trim_prefix(example, "./")])
-
 _stated_conditions(entry) := object.keys(entry) & object.keys(rule_conditions)
 
 # METADATA
@@ -215,46 +198,6 @@ rule_condition(entry) := c if {
 	conditions := _stated_conditions(entry)
 	count(conditions) == 1
 	some c in conditions
-}
-
-_condition_problem("domain", value) := "invalid_domain_rule" if not _domain_entry(value)
-
-_condition_problem(condition, value) := "invalid_command_rule" if {
-	rule_conditions[condition] == "command"
-	not _one_command(condition, value)
-}
-
-_condition_problem("command_wildcard", value) := "wildcard_program" if {
-	_one_command("command_wildcard", value)
-	contains(_rule_command("command_wildcard", value).parts[0].words[0], "*")
-}
-
-_condition_problem("path", value) := "invalid_path_rule" if not path_glob(value)
-
-_condition_problem("args_pattern", value) := "invalid_args_pattern" if not _regex(value)
-
-_condition_problem("args", value) := "invalid_args_rule" if not _non_empty_object(value)
-
-_condition_problem("args", value) := "invalid_args_rule" if not es_value(value) # a number beyond float64's range
-
-# A valid domain entry: see rule_conditions.
-_domain_entry("*")
-
-_domain_entry(value) if {
-	is_string(value)
-	regex.match(`^(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$`, value)
-}
-
-_one_command(condition, value) if count(_rule_command(condition, value).parts) == 1
-
-_regex(value) if {
-	is_string(value)
-	regex.is_valid(value)
-}
-
-_non_empty_object(value) if {
-	is_object(value)
-	count(value) > 0
 }
 
 # METADATA
@@ -290,32 +233,11 @@ _compile_conditions(list, grammar, vocabulary) := [object.union(_rule(condition,
 ]
 
 # A rule as matching reads it: its condition, the reading it looks at,
-# its value, its words (a command rule's, null otherwise) and what it is
-# matched with (null when the value itself is).
-_rule(condition, value) := {
-	"condition": condition,
-	"reads": rule_conditions[condition],
-	"value": _rule_value(condition, value),
-	"words": _rule_words(rule_conditions[condition], condition, value),
-	"matcher": _matcher(condition, value),
-}
-
-# An args rule's value with its numbers as the arguments are read
-# (es_value: a float64 each, as JSON.parse reads them); other values as
-# they are.
-_rule_value("args", value) := es_value(value)
-
-_rule_value(condition, value) := value if condition != "args"
-
-_rule_words("command", condition, value) := _rule_command(condition, value).parts[0].words
-
-_rule_words(reads, _, _) := null if reads != "command"
-
-_matcher("command_wildcard", value) := wildcard_matcher(_rule_command("command_wildcard", value).parts[0].words)
-
-_matcher("path", value) := path_matcher(value)
-
-_matcher(condition, _) := null if not condition in {"command_wildcard", "path"}
+# and what its family compiles of its value (value, words and matcher).
+_rule(condition, value) := object.union(
+	{"condition": condition, "reads": rule_conditions[condition]},
+	_compile(rule_conditions[condition], condition, value),
+)
 
 # METADATA
 # description: |
@@ -359,37 +281,6 @@ biting_reads(rules, name, record, readings, required) := {rule.reads |
 	_bites_call(rule, name, record, readings, required)
 }
 
-_bites(rule, readings) if {
-	rule.reads != "url"
-	readings[rule.reads].unreadable
-}
-
-_bites(rule, readings) if {
-	rule.reads == "command"
-	some part in readings.command.parts
-	_part_bites(rule, part)
-}
-
-_bites(rule, readings) if {
-	rule.reads == "url"
-	url.url_matches(readings.url, rule.value, "deny")
-}
-
-_bites(rule, readings) if {
-	rule.reads == "path"
-	path_bites(rule.matcher, readings.path)
-}
-
-_bites(rule, readings) if {
-	rule.condition == "args_pattern"
-	regex.match(rule.value, readings.args.json)
-}
-
-_bites(rule, readings) if {
-	rule.condition == "args"
-	args_bites(rule.value, readings.args.args)
-}
-
 # METADATA
 # description: |
 #   Whether the allow rules of a layer that match a call's tool (rules,
@@ -424,36 +315,6 @@ required_readings(sources) := {_reads[member] | some member in ["command", "argv
 # The reading a rule_arguments member is read as.
 _reads := {"command": "command", "argv": "command", "url": "url"}
 
-_kind_permits("command", rules, readings) if {
-	count(rules) > 0
-	every part in readings.command.parts {
-		part.exact
-		_allows_words(rules, part.words)
-	}
-}
-
-_kind_permits("url", rules, readings) if {
-	some rule in rules
-	url.url_matches(readings.url, rule.value, "allow")
-}
-
-_kind_permits("path", rules, readings) if {
-	count(rules) > 0
-	path_permits([rule.matcher | some rule in rules], readings.path)
-}
-
-_kind_permits("args", rules, readings) if {
-	some rule in rules
-	rule.condition == "args_pattern"
-	regex.match(rule.value, readings.args.json)
-}
-
-_kind_permits("args", rules, readings) if {
-	some rule in rules
-	rule.condition == "args"
-	args_permits(rule.value, readings.args.args)
-}
-
 # METADATA
 # description: |
 #   The allow rules of compiled layer arguments ({allow, names, ...})
@@ -475,26 +336,64 @@ conditional_allow(compiled, name, record) := matching if {
 #   meets, a path rule the call's paths meet, an args_pattern or args
 #   rule its arguments meet. What an explanation names as the rules a
 #   call was let through on; permits alone decides.
-permitting_rules(rules, readings) := [rule | some rule in rules; _permits_some(rule, readings)]
+permitting_rules(rules, readings) := [rule | some rule in rules; _lets_through(rule.reads, rule, readings)]
 
-_permits_some(rule, readings) if {
-	rule.reads == "command"
-	some part in readings.command.parts
-	part.exact
-	_allows_words([rule], part.words)
-}
+# The condition families, by the reading their rules look at
+# (rule_conditions): each package has the same rules, joined here one
+# clause a family (a function cannot be called through a reference
+# built at evaluation).
+_problem("command", condition, value, kind) := command.problem(condition, value, kind)
 
-_permits_some(rule, readings) if {
-	rule.reads == "url"
-	url.url_matches(readings.url, rule.value, "allow")
-}
+_problem("url", condition, value, kind) := domain.problem(condition, value, kind)
 
-_permits_some(rule, readings) if {
-	rule.reads == "path"
-	path_permits([rule.matcher], readings.path)
-}
+_problem("path", condition, value, kind) := path.problem(condition, value, kind)
 
-_permits_some(rule, readings) if {
-	rule.reads == "args"
-	_kind_permits("args", [rule], readings)
-}
+_problem("args", condition, value, kind) := args.problem(condition, value, kind)
+
+_compile("command", condition, value) := command.compile(condition, value)
+
+_compile("url", condition, value) := domain.compile(condition, value)
+
+_compile("path", condition, value) := path.compile(condition, value)
+
+_compile("args", condition, value) := args.compile(condition, value)
+
+_example("command", x) if command.example(x)
+
+_example("url", x) if domain.example(x)
+
+_example("path", x) if path.example(x)
+
+_example("args", x) if args.example(x)
+
+_example_reading("command", x) := command.example_reading(x)
+
+_example_reading("url", x) := domain.example_reading(x)
+
+_example_reading("path", x) := path.example_reading(x)
+
+_example_reading("args", x) := args.example_reading(x)
+
+_bites("command", rule, readings) if command.bites(rule, readings.command)
+
+_bites("url", rule, readings) if domain.bites(rule, readings.url)
+
+_bites("path", rule, readings) if path.bites(rule, readings.path)
+
+_bites("args", rule, readings) if args.bites(rule, readings.args)
+
+_kind_permits("command", rules, readings) if command.permits(rules, readings.command)
+
+_kind_permits("url", rules, readings) if domain.permits(rules, readings.url)
+
+_kind_permits("path", rules, readings) if path.permits(rules, readings.path)
+
+_kind_permits("args", rules, readings) if args.permits(rules, readings.args)
+
+_lets_through("command", rule, readings) if command.lets_through(rule, readings.command)
+
+_lets_through("url", rule, readings) if domain.lets_through(rule, readings.url)
+
+_lets_through("path", rule, readings) if path.lets_through(rule, readings.path)
+
+_lets_through("args", rule, readings) if args.lets_through(rule, readings.args)

@@ -9,37 +9,9 @@ package tooleval.arguments_test
 
 import data.tooleval
 import data.tooleval.arguments
+import data.tooleval.arguments.paths
 import data.tooleval.configuration
 import data.tooleval.context
-
-shell := "run_shell_command"
-
-# A decision input: the layers, and one call of each [tool, args].
-rule_request(layers, calls) := {
-	"agent": {"role": "main", "depth": 0},
-	"declared": [{"name": shell}, {"name": "web_fetch"}, {"name": "read_file"}],
-	"layers": layers,
-	"calls": [{"id": sprintf("c%d", [i]), "name": call[0], "args": call[1]} | some i, call in calls],
-}
-
-# [outcome, reason, layer] of each call of the request.
-rule_outcomes(layers, calls) := [[d.outcome, object.get(d, "reason", null), object.get(d, "layer", null)] |
-	some d in decisions
-] if {
-	decisions := tooleval.decision.decisions with input as rule_request(layers, calls)
-}
-
-cmd(text) := [shell, {"command": text}]
-
-url(text) := ["web_fetch", {"url": text}]
-
-allowed := ["allow", null, null]
-
-denied(layer) := ["deny", "denied", layer]
-
-not_allowed(layer) := ["deny", "not_allowed", layer]
-
-asked(layer) := ["ask", "ask", layer]
 
 # One layer that allows git status, ls and npm run test:* by prefix, and
 # exactly `make`.
@@ -416,7 +388,7 @@ test_argument_rules_that_cannot_be_worked_out_refuse if {
 	# a path rule whose reading cannot be worked out
 	path_layers := [{"name": "team", "allow": ["read_file"], "deny": [{"tool": "read_file", "path": ".env"}]}]
 	p := tooleval.decision with input as object.union(rule_request(path_layers, [["read_file", {"path": "/ws/a"}]]), {"workspace": {"root": "/ws"}})
-		with arguments.path_reading as undefined_paths
+		with data.tooleval.arguments.path.path_reading as undefined_paths
 	[[x.outcome, x.reason] | some x in p.decisions] == [["deny", "invalid_config"]]
 }
 
@@ -488,5 +460,30 @@ test_the_argument_named_does_not_depend_on_order if {
 			d := tooleval.decision.decisions[0] with input as rule_request([{"name": "l", case[0]: order}], [call])
 			d.argument == "args"
 		}
+	}
+}
+
+# permitting_rules names, of a tool's allow rules, those a call's
+# reading lets through, for each family: one rule it meets, one it
+# does not.
+test_permitting_rules_name_the_rules_a_reading_meets if {
+	vocabulary := configuration.vocabulary(configuration.config)
+	ws := paths.workspace({"workspace": {"root": "/ws"}}, [])
+	rows := [
+		[{"command_prefix": "git status"}, {"command_prefix": "rm"}, shell, {"command": "git status -s"}],
+		[{"domain": "*.example.com"}, {"domain": "evil.net"}, "web_fetch", {"url": "https://docs.example.com/"}],
+		[{"path": "src/**"}, {"path": "docs/**"}, "read_file", {"path": "/ws/src/a.go"}],
+		[{"args_pattern": "\"path\""}, {"args_pattern": "secret"}, "read_file", {"path": "/ws/src/a.go"}],
+		[{"args": {"path": "/ws/src/a.go"}}, {"args": {"path": "/ws/b"}}, "read_file", {"path": "/ws/src/a.go"}],
+	]
+	every row in rows {
+		rules := arguments.compile_rules(
+			[object.union(row[0], {"tool": row[2]}), object.union(row[1], {"tool": row[2]})],
+			"allow", vocabulary,
+		)
+		kinds := {rule.reads | some rule in rules}
+		sources := object.get(configuration.config.rule_arguments, row[2], {})
+		readings := arguments.readings(sources, ws, {"path": {"read": true}}, {"args": row[3]}, kinds)
+		[rule.entry | some rule in arguments.permitting_rules(rules, readings)] == [object.union(row[0], {"tool": row[2]})]
 	}
 }

@@ -3,27 +3,21 @@
 # Rows that follow Claude Code's documented Read and Edit rules cite
 # https://code.claude.com/docs/en/permissions ("permissions"); the rest
 # are this policy's own reading.
-package tooleval.arguments_test
+package tooleval.arguments.path_test
 
 import data.tooleval
-import data.tooleval.arguments
+import data.tooleval.arguments.path
 import data.tooleval.arguments.paths
+import data.tooleval.arguments_test
 
-# A decision input with a workspace at /ws that may also read /etc.
-path_request(layers, calls) := object.union(rule_request(layers, calls), {
-	"declared": [{"name": "read_file"}, {"name": "write_file"}],
-	"workspace": {"root": "/ws", "read_roots": ["/etc"]},
-})
+# The shell tool of the shared requests (arguments_helpers_test.rego).
+shell := arguments_test.shell
 
 path_outcomes(layers, calls) := [[d.outcome, object.get(d, "reason", null), object.get(d, "layer", null)] |
 	some d in decisions
 ] if {
-	decisions := tooleval.decision.decisions with input as path_request(layers, calls)
+	decisions := tooleval.decision.decisions with input as arguments_test.path_request(layers, calls)
 }
-
-read_call(path) := ["read_file", {"path": path}]
-
-write_call(path) := ["write_file", {"path": path, "content": "x"}]
 
 path_layer := {
 	"name": "team",
@@ -42,29 +36,29 @@ path_layer := {
 
 # [source, call, expected outcome under path_layer]
 path_rows := [
-	["permissions: relative to the project", read_call("/ws/src/a.go"), allowed],
-	["** is any number of segments, none included", read_call("/ws/src"), allowed],
-	["** is any number of segments", read_call("/ws/src/a/b/c.go"), allowed],
-	["an allow compares exactly", read_call("/ws/SRC/a.go"), not_allowed("team")],
-	["segment boundary", read_call("/ws/srcx/a.go"), not_allowed("team")],
-	["permissions: a name with no / matches at any depth", read_call("/ws/docs/readme.md"), allowed],
-	["a name with no / matches at any depth", read_call("/ws/readme.md"), allowed],
-	["* stays in its segment", read_call("/ws/readme.md.bak"), not_allowed("team")],
-	["absolute", read_call("/etc/hosts"), allowed],
-	["absolute: segment boundary", read_call("/etc/hosts.allow"), not_allowed("team")],
-	["absolute: other file", read_call("/etc/passwd"), not_allowed("team")],
-	["permissions: deny wins over allow", read_call("/ws/src/.env"), denied("team")],
-	["a deny compares by key", read_call("/ws/src/.ENV"), denied("team")],
-	["a deny compares by key: trailing dot", read_call("/ws/src/.env."), denied("team")],
-	["a glob names what is below it", read_call("/ws/src/.env/x"), denied("team")],
-	["a glob names what is below it, new lines included", read_call("/ws/src/.env/a\nb"), denied("team")],
-	["not resolved: the workspace refuses first", read_call("/ws/src/../.env"), ["deny", "path", "workspace"]],
-	["deny: absolute", write_call("/ws/secrets/k"), denied("team")],
-	["deny: by key", write_call("/ws/Secrets/k"), denied("team")],
-	["deny: by key, full width", write_call("/ws/ｓｅｃｒｅｔｓ/k"), denied("team")],
-	["ask", write_call("/ws/a/Cargo.lock"), asked("team")],
-	["ask by key", write_call("/ws/a/x.LOCK"), asked("team")],
-	["named outright", write_call("/ws/a/b.txt"), allowed],
+	["permissions: relative to the project", arguments_test.read_call("/ws/src/a.go"), arguments_test.allowed],
+	["** is any number of segments, none included", arguments_test.read_call("/ws/src"), arguments_test.allowed],
+	["** is any number of segments", arguments_test.read_call("/ws/src/a/b/c.go"), arguments_test.allowed],
+	["an allow compares exactly", arguments_test.read_call("/ws/SRC/a.go"), arguments_test.not_allowed("team")],
+	["segment boundary", arguments_test.read_call("/ws/srcx/a.go"), arguments_test.not_allowed("team")],
+	["permissions: a name with no / matches at any depth", arguments_test.read_call("/ws/docs/readme.md"), arguments_test.allowed],
+	["a name with no / matches at any depth", arguments_test.read_call("/ws/readme.md"), arguments_test.allowed],
+	["* stays in its segment", arguments_test.read_call("/ws/readme.md.bak"), arguments_test.not_allowed("team")],
+	["absolute", arguments_test.read_call("/etc/hosts"), arguments_test.allowed],
+	["absolute: segment boundary", arguments_test.read_call("/etc/hosts.allow"), arguments_test.not_allowed("team")],
+	["absolute: other file", arguments_test.read_call("/etc/passwd"), arguments_test.not_allowed("team")],
+	["permissions: deny wins over allow", arguments_test.read_call("/ws/src/.env"), arguments_test.denied("team")],
+	["a deny compares by key", arguments_test.read_call("/ws/src/.ENV"), arguments_test.denied("team")],
+	["a deny compares by key: trailing dot", arguments_test.read_call("/ws/src/.env."), arguments_test.denied("team")],
+	["a glob names what is below it", arguments_test.read_call("/ws/src/.env/x"), arguments_test.denied("team")],
+	["a glob names what is below it, new lines included", arguments_test.read_call("/ws/src/.env/a\nb"), arguments_test.denied("team")],
+	["not resolved: the workspace refuses first", arguments_test.read_call("/ws/src/../.env"), ["deny", "path", "workspace"]],
+	["deny: absolute", arguments_test.write_call("/ws/secrets/k"), arguments_test.denied("team")],
+	["deny: by key", arguments_test.write_call("/ws/Secrets/k"), arguments_test.denied("team")],
+	["deny: by key, full width", arguments_test.write_call("/ws/ｓｅｃｒｅｔｓ/k"), arguments_test.denied("team")],
+	["ask", arguments_test.write_call("/ws/a/Cargo.lock"), arguments_test.asked("team")],
+	["ask by key", arguments_test.write_call("/ws/a/x.LOCK"), arguments_test.asked("team")],
+	["named outright", arguments_test.write_call("/ws/a/b.txt"), arguments_test.allowed],
 ]
 
 test_path_rules if {
@@ -75,7 +69,8 @@ test_path_rules if {
 # Without a workspace the host resolves no path: a path rule never
 # allows, and every deny and ask path rule bites.
 test_path_rules_need_a_workspace if {
-	request := object.remove(path_request([path_layer], [read_call("/ws/src/a.go"), write_call("/ws/a/b.txt")]), ["workspace"])
+	calls := [arguments_test.read_call("/ws/src/a.go"), arguments_test.write_call("/ws/a/b.txt")]
+	request := object.remove(arguments_test.path_request([path_layer], calls), ["workspace"])
 	[d.outcome | some d in tooleval.decision.decisions] == ["deny", "deny"] with input as request
 }
 
@@ -88,7 +83,7 @@ test_path_rules_never_allow_what_they_cannot_read if {
 		d[0] == "deny"
 	}
 	deny_only := {"name": "team", "deny": [{"tool": "write_file", "path": "/nowhere"}]}
-	path_outcomes([deny_only], [["write_file", {"content": "x"}]]) == [denied("team")]
+	path_outcomes([deny_only], [["write_file", {"content": "x"}]]) == [arguments_test.denied("team")]
 }
 
 glob_rows := [
@@ -120,16 +115,16 @@ glob_rows := [
 ]
 
 test_path_glob_grammar if {
-	[row | some row in glob_rows; arguments.path_glob(row[0]) != row[1]] == []
+	[row | some row in glob_rows; path.path_glob(row[0]) != row[1]] == []
 }
 
 path_glob(value) if {
-	arguments.path_glob(value)
+	path.path_glob(value)
 } else := false
 
 test_path_rule_errors if {
 	layer := {"name": "l", "deny": [{"tool": "read_file", "path": "../x"}]}
-	d := tooleval.decision with input as path_request([layer], [read_call("/ws/a")])
+	d := tooleval.decision with input as arguments_test.path_request([layer], [arguments_test.read_call("/ws/a")])
 	[e.code | some e in d.errors] == ["invalid_path_rule"]
 }
 
@@ -151,9 +146,9 @@ reading_rows := [
 
 test_path_reading if {
 	workspace := paths.workspace({"workspace": {"root": "/ws"}}, [])
-	got := [arguments.path_reading(workspace, row[0], {"args": row[1]}) | some row in reading_rows]
+	got := [path.path_reading(workspace, row[0], {"args": row[1]}) | some row in reading_rows]
 	[[row, got[i]] | some i, row in reading_rows; not _reads_as(got[i], row[2])] == []
-	arguments.path_reading(null, {"path": {"read": true}}, {"args": {"path": "/ws/a"}}).unreadable
+	path.path_reading(null, {"path": {"read": true}}, {"args": {"path": "/ws/a"}}).unreadable
 }
 
 _reads_as(reading, expected) if reading == expected
@@ -167,9 +162,9 @@ test_path_rule_examples if {
 		"write_file",
 		{"tool": "read_file", "path": "src/**", "match": ["src/a.go", "/src/a/b"], "not_match": ["/ws/src/a", "srcx/a", "src/../x"]},
 	]}
-	tooleval.decision.errors == [] with input as path_request([layer], [read_call("/ws/src/a")])
+	tooleval.decision.errors == [] with input as arguments_test.path_request([layer], [arguments_test.read_call("/ws/src/a")])
 	failing := {"name": "l", "deny": [{"tool": "read_file", "path": ".env", "match": ["a/.ENV"], "not_match": ["a/.envrc", "x/.env"]}]}
-	d := tooleval.decision with input as path_request([failing], [read_call("/ws/src/a")])
+	d := tooleval.decision with input as arguments_test.path_request([failing], [arguments_test.read_call("/ws/src/a")])
 	[[e.code, e.example] | some e in d.errors] == [["rule_example_failed", "x/.env"]]
 }
 
@@ -178,7 +173,7 @@ test_path_rule_examples if {
 # when a command rule allows its command: a path or args rule alone
 # never lets a shell call through, whatever it runs.
 shell_outcomes(layer, calls) := [d.outcome | some d in decisions] if {
-	request := object.union(path_request([layer], calls), {"declared": [{"name": shell}]})
+	request := object.union(arguments_test.path_request([layer], calls), {"declared": [{"name": shell}]})
 	decisions := tooleval.decision.decisions with input as request
 }
 
@@ -192,7 +187,8 @@ test_every_kind_of_allow_rule_must_be_met if {
 	shell_outcomes(args_only, [in_src("rm -rf /ws")]) == ["deny"]
 
 	both := {"name": "team", "allow": [{"tool": shell, "command_prefix": "ls"}, {"tool": shell, "path": "src/**"}]}
-	shell_outcomes(both, [in_src("ls -la"), [shell, {"command": "ls", "cwd": "/ws/other"}], in_src("rm -rf /ws"), cmd("ls")]) == ["allow", "deny", "deny", "deny"]
+	elsewhere := [shell, {"command": "ls", "cwd": "/ws/other"}]
+	shell_outcomes(both, [in_src("ls -la"), elsewhere, in_src("rm -rf /ws"), arguments_test.cmd("ls")]) == ["allow", "deny", "deny", "deny"]
 }
 
 # A deny path rule bites on every spelling its glob could name: keys
@@ -209,10 +205,10 @@ test_deny_path_rules_bite_on_case_folded_spellings if {
 		"/ws/.github/workflows/a／.yml", "/ws/.GitHub/Workflows/ci.YML", "/ws/keys/id_rsaß",
 		"/ws/keys/id_rsa\u00ad", "/ws/keys/ID_RSA2", "/ws/conf/x／.key",
 	]
-	path_outcomes([layer], [write_call(p) | some p in paths]) == [denied("team") | some _ in paths]
+	path_outcomes([layer], [arguments_test.write_call(p) | some p in paths]) == [arguments_test.denied("team") | some _ in paths]
 
 	# a directory named by a soft hyphen is another directory: * does not
 	# cross it
 	others := ["/ws/keys/other", "/ws/conf/x.pem", "/ws/conf/\u00ad/x.key"]
-	path_outcomes([layer], [write_call(p) | some p in others]) == [allowed | some _ in others]
+	path_outcomes([layer], [arguments_test.write_call(p) | some p in others]) == [arguments_test.allowed | some _ in others]
 }

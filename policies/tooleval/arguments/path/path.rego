@@ -1,28 +1,82 @@
-# Path rules: argument rules whose condition is a glob over
-# the paths a call names, matched on the paths the host resolved (the
-# same paths the workspace rules check: absolute, clean, symlinks
-# followed, in NFC).
+# METADATA
+# title: Path rules
+# description: |
+#   Argument rules whose condition is a glob over the paths a call
+#   names, matched on the paths the host resolved (the same paths the
+#   workspace rules check: absolute, clean, symlinks followed, in NFC).
 #
-# A glob is / separated segments: * stands for any characters of a
-# segment, ? for one, a segment ** for any number of segments (none
-# included). An absolute glob (/etc/**) is matched from the file
-# system's root; a relative one (src/**, ./src/**) from the workspace
-# root; a relative glob with no / but a trailing one (*.env, .env) at
-# any depth below the workspace root, as .gitignore reads it. A glob
-# matches a path and everything below it (a glob that names a directory
-# names its files). This is Claude Code's Read and Edit grammar with two
-# differences: its //path is written /path here, and ~/ and a path
-# relative to the settings file have no meaning here (a glob starting
-# with ~ or $ is not valid).
+#   A glob is / separated segments: * stands for any characters of a
+#   segment, ? for one, a segment ** for any number of segments (none
+#   included). An absolute glob (/etc/**) is matched from the file
+#   system's root; a relative one (src/**, ./src/**) from the workspace
+#   root; a relative glob with no / but a trailing one (*.env, .env) at
+#   any depth below the workspace root, as .gitignore reads it. A glob
+#   matches a path and everything below it (a glob that names a directory
+#   names its files). This is Claude Code's Read and Edit grammar with two
+#   differences: its //path is written /path here, and ~/ and a path
+#   relative to the settings file have no meaning here (a glob starting
+#   with ~ or $ is not valid).
 #
-# An allow rule compares the path exactly, a deny or an ask rule segment
-# by segment by key (see segment_key), so that a case-insensitive file
-# system cannot be used to slip past it.
-package tooleval.arguments
+#   An allow rule compares the path exactly, a deny or an ask rule segment
+#   by segment by key (see segment_key), so that a case-insensitive file
+#   system cannot be used to slip past it.
+#
+#   One of the condition families joined by tooleval.arguments
+#   (rules.rego), with the same rules as the others: problem, compile,
+#   example, example_reading, bites, permits and lets_through.
+package tooleval.arguments.path
 
 import data.tooleval.arguments.paths
 import data.tooleval.canonical.nfc
 import data.tooleval.shape
+
+# METADATA
+# description: |
+#   Why value is not a path rule's value, as a code of
+#   tooleval.arguments.rule_problem_messages; undefined when it is a
+#   glob (path_glob).
+problem(_, value, _) := "invalid_path_rule" if not path_glob(value) # regal ignore:argument-always-wildcard
+
+# METADATA
+# description: A path rule (valid) as matching reads it (its value, no words, its matcher, _path_matcher's).
+compile(_, value) := {"value": value, "words": null, "matcher": _path_matcher(value)} # regal ignore:argument-always-wildcard
+
+# METADATA
+# description: Whether x is an example a path rule reads (a path).
+example(x) if is_string(x)
+
+# METADATA
+# description: |
+#   An example path read as a call that carries it: relative to the
+#   workspace root, which examples take to be /, or absolute.
+example_reading(x) := _paths_reading([_absolute_example(x)], "/")
+
+_absolute_example(example) := example if startswith(example, "/")
+
+else := concat("", ["/", trim_prefix(example, "./")])
+
+# METADATA
+# scope: document
+# description: |
+#   Whether a deny or ask path rule bites on a path reading: it is
+#   unreadable, or one of its paths matches the glob by key or as written
+#   (_matcher_bites).
+bites(_, reading) if reading.unreadable
+
+bites(rule, reading) if _matcher_bites(rule.matcher, reading)
+
+# METADATA
+# description: |
+#   Whether allow path rules (rules) permit a path reading: every path
+#   is matched exactly by one of them (_permits_paths).
+permits(rules, reading) if {
+	count(rules) > 0
+	_permits_paths([rule.matcher | some rule in rules], reading)
+}
+
+# METADATA
+# description: Whether an allow path rule lets a path reading through (permits, of the rule alone).
+lets_through(rule, reading) if _permits_paths([rule.matcher], reading)
 
 # METADATA
 # description: |
@@ -67,14 +121,12 @@ _glob_body(value) := trim_suffix(trim_prefix(value, "/"), "/") if {
 	startswith(value, "/")
 } else := trim_suffix(trim_prefix(value, "./"), "/")
 
-# METADATA
-# description: |
-#   What a path glob (valid, see path_glob) is matched with: {relative,
-#   allows, bites}, relative whether it is anchored at the workspace
-#   root, allows the regular expression its segments make for the path
-#   exactly, bites the one their keys make for the path's keys. A
-#   relative glob of one segment matches at any depth (** before it).
-path_matcher(value) := {
+# What a path glob (valid, see path_glob) is matched with: {relative,
+# allows, bites}, relative whether it is anchored at the workspace
+# root, allows the regular expression its segments make for the path
+# exactly, bites the one their keys make for the path's keys. A
+# relative glob of one segment matches at any depth (** before it).
+_path_matcher(value) := {
 	"relative": relative,
 	"allows": concat("", [_segment_regex(s) | some s in segments]),
 	"bites": concat("", [_key_segment_regex(_glob_segment_key(s)) | some s in segments]),
@@ -166,7 +218,7 @@ path_reading(workspace, arguments, call) := _unread_path("path rules match the p
 	not is_object(shape.field(call, "args", {}))
 } else := unread if {
 	unread := [item | some item in _argument_paths(arguments, shape.field(call, "args", {})); item.unreadable][0]
-} else := paths_reading(
+} else := _paths_reading(
 	array.flatten([item.paths | some item in _argument_paths(arguments, shape.field(call, "args", {}))]),
 	_root(workspace.root_prefix),
 )
@@ -198,50 +250,43 @@ _root(root_prefix) := "/" if {
 
 _unread_path(why) := {"unreadable": why}
 
-# METADATA
-# description: |
-#   The reading of paths under the workspace root root: {paths, root},
-#   or {unreadable} when there is none or one is not resolved.
-paths_reading(named, root) := _unread_path("the call names no path") if {
+# The reading of paths under the workspace root root: {paths, root},
+# or {unreadable} when there is none or one is not resolved.
+_paths_reading(named, root) := _unread_path("the call names no path") if {
 	count(named) == 0
 } else := _unread_path(sprintf("path %q is not resolved (absolute, clean, in NFC)", [path])) if {
 	path := [p | some p in named; not paths.resolved(p)][0] # the first
 } else := {"paths": named, "root": root}
 
-# METADATA
-# scope: document
-# description: |
-#   Whether a path rule (matcher: path_matcher's) bites on a path reading
-#   (readable): one of its paths matches by key or as written, or cannot
-#   be keyed, or the rule is relative and the workspace root cannot be
-#   keyed.
-path_bites(_, reading) if {
+# Whether a path rule (matcher: _path_matcher's) bites on a path reading
+# (readable): one of its paths matches by key or as written, or cannot
+# be keyed, or the rule is relative and the workspace root cannot be
+# keyed.
+_matcher_bites(_, reading) if {
 	some path in reading.paths
 	not _key_text(path)
 }
 
-path_bites(matcher, reading) if {
+_matcher_bites(matcher, reading) if {
 	matcher.relative
 	not _key_text(reading.root)
 }
 
-path_bites(matcher, reading) if {
+_matcher_bites(matcher, reading) if {
 	expression := _key_regex(matcher.bites, _anchor(matcher.relative, reading.root, "bites"))
 	some path in reading.paths
 	regex.match(expression, _key_text(path))
 }
 
-path_bites(matcher, reading) if {
+_matcher_bites(matcher, reading) if {
 	some path in reading.paths
 	regex.match(_path_regex(matcher.allows, _anchor(matcher.relative, reading.root, "allows")), _text(path))
 }
 
-# METADATA
-# description: |
-#   Whether allow path rules (matchers: path_matcher's) permit every path
-#   of a path reading, each matched exactly by one of them; never for an
-#   unreadable reading.
-path_permits(matchers, reading) if {
+# Whether allow path rules (matchers: _path_matcher's) permit every path
+# of a path reading, each matched exactly by one of them; never for an
+# unreadable reading.
+_permits_paths(matchers, reading) if {
 	count(reading.paths) > 0
 	every path in reading.paths {
 		_permitted(matchers, path, reading.root)
@@ -252,3 +297,5 @@ _permitted(matchers, path, root) if {
 	some matcher in matchers
 	regex.match(_path_regex(matcher.allows, _anchor(matcher.relative, root, "allows")), _text(path))
 }
+
+_quoted(word) := regex.replace(word, `[\\.+*?()|\[\]{}^$]`, `\${0}`)

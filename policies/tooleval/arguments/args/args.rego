@@ -1,14 +1,96 @@
-# Argument rules over a call's arguments as a whole: a
-# regular expression over their canonical JSON (args_pattern, as Gemini
-# CLI's argsPattern) and exact member conditions (args). A pattern over
-# JSON text is brittle: the same arguments can be written in ways a
-# pattern does not foresee (an escape, another member order in the
-# caller's text, a number spelled 1.0), so an allow pattern should be
-# anchored and narrow, and a deny pattern is a tripwire, not a fence.
-package tooleval.arguments
+# METADATA
+# title: Args rules
+# description: |
+#   Argument rules over a call's arguments as a whole: a
+#   regular expression over their canonical JSON (args_pattern, as Gemini
+#   CLI's argsPattern) and exact member conditions (args). A pattern over
+#   JSON text is brittle: the same arguments can be written in ways a
+#   pattern does not foresee (an escape, another member order in the
+#   caller's text, a number spelled 1.0), so an allow pattern should be
+#   anchored and narrow, and a deny pattern is a tripwire, not a fence.
+#
+#   One of the condition families joined by tooleval.arguments
+#   (rules.rego), with the same rules as the others: problem, compile,
+#   example, example_reading, bites, permits and lets_through.
+package tooleval.arguments.args
 
 import data.tooleval.canonical.canonical
 import data.tooleval.shape
+
+# METADATA
+# scope: document
+# description: |
+#   Why value is not the value of an args_pattern or args rule, as a code
+#   of tooleval.arguments.rule_problem_messages; undefined when it is
+#   one: a regular expression (RE2 syntax), or a non-empty object whose
+#   numbers are within float64's range.
+problem("args_pattern", value, _) := "invalid_args_pattern" if not _regex(value) # regal ignore:argument-always-wildcard
+
+problem("args", value, _) := "invalid_args_rule" if not _non_empty_object(value)
+
+problem("args", value, _) := "invalid_args_rule" if not es_value(value) # a number beyond float64's range
+
+_regex(value) if {
+	is_string(value)
+	regex.is_valid(value)
+}
+
+_non_empty_object(value) if {
+	is_object(value)
+	count(value) > 0
+}
+
+# METADATA
+# scope: document
+# description: |
+#   An args_pattern or args rule (valid) as matching reads it: its value
+#   (an args rule's with its numbers as the arguments are read, es_value:
+#   a float64 each, as JSON.parse reads them), no words, no matcher.
+compile("args_pattern", value) := {"value": value, "words": null, "matcher": null}
+
+compile("args", value) := {"value": es_value(value), "words": null, "matcher": null}
+
+# METADATA
+# description: Whether x is an example an args_pattern or args rule reads (the arguments, an object).
+example(x) if is_object(x)
+
+# METADATA
+# description: Example arguments read as a call that carries them.
+example_reading(x) := args_reading({"args": x})
+
+# METADATA
+# scope: document
+# description: |
+#   Whether a deny or ask args_pattern or args rule bites on an
+#   arguments reading: it is unreadable, or the pattern matches the
+#   arguments' canonical JSON, or they may carry each member of the args
+#   rule's value (_may_carry).
+bites(_, reading) if reading.unreadable
+
+bites(rule, reading) if _bites(rule.condition, rule.value, reading)
+
+_bites("args_pattern", value, reading) if regex.match(value, reading.json)
+
+_bites("args", value, reading) if _may_carry(value, reading.args)
+
+# METADATA
+# description: Whether allow args_pattern and args rules (rules) permit an arguments reading, one of them letting it through.
+permits(rules, reading) if {
+	some rule in rules
+	lets_through(rule, reading)
+}
+
+# METADATA
+# scope: document
+# description: |
+#   Whether an allow args_pattern or args rule lets an arguments reading
+#   through: the pattern matches their canonical JSON, or they carry each
+#   member of the args rule's value with that very value (_carries).
+lets_through(rule, reading) if _lets_through(rule.condition, rule.value, reading)
+
+_lets_through("args_pattern", value, reading) if regex.match(value, reading.json)
+
+_lets_through("args", value, reading) if _carries(value, reading.args)
 
 # METADATA
 # description: |
@@ -158,24 +240,20 @@ _exponent_text(e) := sprintf("+%d", [e]) if e >= 0
 
 else := sprintf("%d", [e])
 
-# METADATA
-# description: |
-#   Whether arguments (an object) carry each member of an allow args
-#   rule's value with that very value (JSON equality, numbers by value).
-args_permits(value, arguments) if {
+# Whether arguments (an object) carry each member of an allow args
+# rule's value with that very value (JSON equality, numbers by value).
+_carries(value, arguments) if {
 	every name, expected in value {
 		arguments[name] == expected
 	}
 }
 
-# METADATA
-# description: |
-#   Whether arguments (an object) may carry each member of a deny or ask
-#   args rule's value: strings are compared by their canonical form
-#   (NFKC_Casefold), so that case and compatibility spellings do not slip
-#   past (a string with no canonical form here, one over 256 characters,
-#   may be any); other values by JSON equality.
-args_bites(value, arguments) if {
+# Whether arguments (an object) may carry each member of a deny or ask
+# args rule's value: strings are compared by their canonical form
+# (NFKC_Casefold), so that case and compatibility spellings do not slip
+# past (a string with no canonical form here, one over 256 characters,
+# may be any); other values by JSON equality.
+_may_carry(value, arguments) if {
 	every name, expected in value {
 		_may_be(arguments[name], expected)
 	}

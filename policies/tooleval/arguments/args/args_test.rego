@@ -2,12 +2,13 @@
 # regular expression over their canonical JSON (Gemini CLI's
 # argsPattern, https://geminicli.com/docs/reference/policy-engine/
 # ("policy engine")), and args, exact member conditions.
-package tooleval.arguments_test
+package tooleval.arguments.args_test
 
 import data.tooleval
-import data.tooleval.arguments
+import data.tooleval.arguments.args
+import data.tooleval.arguments_test
 
-args_request(layers, calls) := object.union(rule_request(layers, calls), {"declared": [{"name": "deploy"}]})
+args_request(layers, calls) := object.union(arguments_test.rule_request(layers, calls), {"declared": [{"name": "deploy"}]})
 
 args_outcomes(layers, calls) := [[d.outcome, object.get(d, "reason", null), object.get(d, "layer", null)] |
 	some d in decisions
@@ -29,20 +30,20 @@ args_layer := {
 
 # [source, arguments, expected outcome under args_layer]
 args_rows := [
-	["policy engine: a pattern over the JSON", {"env": "staging"}, allowed],
-	["members in order of their names", {"env": "staging", "tag": "v1"}, allowed],
-	["members in order of their names", {"app": "x", "env": "staging"}, not_allowed("ops")],
-	["anchored by its author", {"env": "staging2"}, not_allowed("ops")],
-	["exact member", {"env": "dev"}, allowed],
-	["exact member, other members free", {"env": "dev", "tag": "v1"}, allowed],
-	["an allow compares exactly", {"env": "DEV"}, not_allowed("ops")],
-	["an allow compares JSON values", {"env": ["dev"]}, not_allowed("ops")],
-	["deny wins", {"env": "dev", "mode": "force"}, denied("ops")],
-	["a deny compares by canonical form", {"env": "dev", "mode": "FORCE"}, denied("ops")],
-	["a deny compares by canonical form: full width", {"env": "dev", "mode": "ｆｏｒｃｅ"}, denied("ops")],
-	["a deny needs the member", {"env": "dev", "mode": "forced"}, allowed],
-	["ask", {"env": "dev", "region": "eu-west-1"}, asked("ops")],
-	["ask, deny wins", {"env": "dev", "mode": "force", "region": "eu-west-1"}, denied("ops")],
+	["policy engine: a pattern over the JSON", {"env": "staging"}, arguments_test.allowed],
+	["members in order of their names", {"env": "staging", "tag": "v1"}, arguments_test.allowed],
+	["members in order of their names", {"app": "x", "env": "staging"}, arguments_test.not_allowed("ops")],
+	["anchored by its author", {"env": "staging2"}, arguments_test.not_allowed("ops")],
+	["exact member", {"env": "dev"}, arguments_test.allowed],
+	["exact member, other members free", {"env": "dev", "tag": "v1"}, arguments_test.allowed],
+	["an allow compares exactly", {"env": "DEV"}, arguments_test.not_allowed("ops")],
+	["an allow compares JSON values", {"env": ["dev"]}, arguments_test.not_allowed("ops")],
+	["deny wins", {"env": "dev", "mode": "force"}, arguments_test.denied("ops")],
+	["a deny compares by canonical form", {"env": "dev", "mode": "FORCE"}, arguments_test.denied("ops")],
+	["a deny compares by canonical form: full width", {"env": "dev", "mode": "ｆｏｒｃｅ"}, arguments_test.denied("ops")],
+	["a deny needs the member", {"env": "dev", "mode": "forced"}, arguments_test.allowed],
+	["ask", {"env": "dev", "region": "eu-west-1"}, arguments_test.asked("ops")],
+	["ask, deny wins", {"env": "dev", "mode": "force", "region": "eu-west-1"}, arguments_test.denied("ops")],
 ]
 
 test_args_rules if {
@@ -53,9 +54,9 @@ test_args_rules if {
 # Arguments that are not an object are never allowed by an args rule,
 # and every deny args rule bites on them.
 test_args_rules_never_allow_what_they_cannot_read if {
-	args_outcomes([args_layer], [deploy("env=staging"), deploy(["dev"])]) == [denied("ops"), denied("ops")]
+	args_outcomes([args_layer], [deploy("env=staging"), deploy(["dev"])]) == [arguments_test.denied("ops"), arguments_test.denied("ops")]
 	allow_only := object.remove(args_layer, ["deny", "ask"])
-	args_outcomes([allow_only], [deploy("env=staging"), deploy(7)]) == [not_allowed("ops"), not_allowed("ops")]
+	args_outcomes([allow_only], [deploy("env=staging"), deploy(7)]) == [arguments_test.not_allowed("ops"), arguments_test.not_allowed("ops")]
 }
 
 # No arguments read as {}.
@@ -80,7 +81,7 @@ canonical_json_rows := [
 ]
 
 test_canonical_json if {
-	[[row, got] | some row in canonical_json_rows; got := arguments.canonical_json(row[0]); got != row[1]] == []
+	[[row, got] | some row in canonical_json_rows; got := args.canonical_json(row[0]); got != row[1]] == []
 }
 
 args_problem_rows := [
@@ -153,15 +154,15 @@ es_number_rows := [
 ]
 
 test_es_number_of_what_is_not_a_number if {
-	not arguments.es_number("x")
-	not arguments.es_number("1e400")
-	not arguments.es_number("Infinity")
+	not args.es_number("x")
+	not args.es_number("1e400")
+	not args.es_number("Infinity")
 }
 
 test_es_number if {
 	[[row, got] |
 		some row in es_number_rows
-		got := arguments.es_number(row[0])
+		got := args.es_number(row[0])
 		got != row[1]
 	] == []
 }
@@ -169,19 +170,19 @@ test_es_number if {
 # Beyond float64's range a number has no ECMAScript spelling: the
 # arguments are unreadable (every deny args rule bites, no allow).
 test_a_number_beyond_float64_is_unreadable if {
-	not arguments.es_number("1e400")
-	arguments.args_reading({"args": {"n": json.unmarshal("1e400")}}).unreadable
+	not args.es_number("1e400")
+	args.args_reading({"args": {"n": json.unmarshal("1e400")}}).unreadable
 	layer := {"name": "ops", "allow": [{"tool": "deploy", "args_pattern": ""}], "deny": [{"tool": "deploy", "args": {"x": 1}}]}
-	args_outcomes([layer], [deploy({"n": json.unmarshal("-1e400")})]) == [denied("ops")]
+	args_outcomes([layer], [deploy({"n": json.unmarshal("-1e400")})]) == [arguments_test.denied("ops")]
 	allow_only := object.remove(layer, ["deny"])
-	args_outcomes([allow_only], [deploy({"n": json.unmarshal("1e400")}), deploy({"n": 1})]) == [not_allowed("ops"), allowed]
+	args_outcomes([allow_only], [deploy({"n": json.unmarshal("1e400")}), deploy({"n": 1})]) == [arguments_test.not_allowed("ops"), arguments_test.allowed]
 }
 
 # The canonical JSON writes every number, nested or in a list, in its
 # ECMAScript spelling.
 test_canonical_json_numbers if {
 	value := {"a": [to_number("1.0e7"), {"b": to_number("-0")}], "c": to_number("1E-7"), "d": to_number("2.50")}
-	arguments.canonical_json(value) == `{"a":[10000000,{"b":0}],"c":1e-7,"d":2.5}`
+	args.canonical_json(value) == `{"a":[10000000,{"b":0}],"c":1e-7,"d":2.5}`
 }
 
 # A call is decided on its own: a deny pattern over a number bites
@@ -191,9 +192,9 @@ test_a_number_is_read_alike_in_any_spelling if {
 	layer := {"name": "ops", "allow": ["deploy"], "deny": [{"tool": "deploy", "args_pattern": `"replicas":10000000[,}]`}]}
 	spellings := ["1e7", "10000000", "1.0e7", "1E7", "10000000.0"]
 	calls := [deploy({"replicas": to_number(s)}) | some s in spellings]
-	args_outcomes([layer], calls) == [denied("ops") | some _ in spellings]
-	args_outcomes([layer], array.reverse(calls)) == [denied("ops") | some _ in spellings]
-	args_outcomes([layer], [deploy({"replicas": 9999999})]) == [allowed]
+	args_outcomes([layer], calls) == [arguments_test.denied("ops") | some _ in spellings]
+	args_outcomes([layer], array.reverse(calls)) == [arguments_test.denied("ops") | some _ in spellings]
+	args_outcomes([layer], [deploy({"replicas": 9999999})]) == [arguments_test.allowed]
 }
 
 # An args rule's numbers are read as the call's are, each a float64:
@@ -201,6 +202,6 @@ test_a_number_is_read_alike_in_any_spelling if {
 test_args_rule_numbers_are_float64 if {
 	layer := {"name": "ops", "allow": ["deploy"], "deny": [{"tool": "deploy", "args": {"n": 9007199254740993}}]}
 	args_outcomes([layer], [deploy({"n": 9007199254740992}), deploy({"n": 9.007199254740993e15}), deploy({"n": 1})]) == [
-		denied("ops"), denied("ops"), allowed,
+		arguments_test.denied("ops"), arguments_test.denied("ops"), arguments_test.allowed,
 	]
 }
