@@ -107,9 +107,9 @@ func TestVerifyFindsViolationsPlantedInThePolicy(t *testing.T) {
 		{
 			name: "an error only a request can select",
 			file: "tooleval/stages/tenants/tenants.rego",
-			old:  `_known_tenant(conf, id) if is_object(configuration.table_entry(shape.field(conf, "tenants", {}), id))`,
+			old:  `_known_tenant(conf, id) if is_object(tables.table_entry(shape.field(conf, "tenants", {}), id))`,
 			replacement: `_known_tenant(conf, id) if {
-	is_object(configuration.table_entry(shape.field(conf, "tenants", {}), id))
+	is_object(tables.table_entry(shape.field(conf, "tenants", {}), id))
 	id != "acme"
 }`,
 			overlay: `{"tenants": {"acme": {"tools": null}}}`, invariant: verify.ConfigNoLatentErr,

@@ -13,11 +13,26 @@
 #   The floor can only be added to: the exclusion lists and sensitive
 #   paths in force are the floor's, the configuration's and the preset's
 #   together, and a preset never takes an entry out of a deny list or an
-#   exclusion (deny_groups, _joined_filters). Dropping a floor entry takes a named exception in
-#   config.floor_exceptions, which tooleval check always reports.
+#   exclusion (deny_groups, _joined_filters). Dropping a floor entry
+#   takes a named exception in config.floor_exceptions, which tooleval
+#   check always reports.
+#
+#   This package puts the configuration together, prepares it
+#   (prepared.rego) and reports the errors of the parts every request
+#   reads (errors.rego). What every part of the policy reads a
+#   configuration with is in packages of their own:
+#
+#   | package                           | what                                          |
+#   | tooleval.configuration.validate   | validators of configured objects and members  |
+#   | tooleval.configuration.lists      | configured lists of tool entries, and the groups they read |
+#   | tooleval.configuration.tables     | name-keyed tables (agents, tenants, scopes, profiles) |
+#   | tooleval.configuration.sections   | the sections a stage validates on every request |
+#   | tooleval.configuration.suggest    | what an error about an unknown name suggests  |
 package tooleval.configuration
 
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -65,7 +80,7 @@ with_preset(conf) := object.union_n([conf, object.filter(_preset(conf), _replace
 #   configuration's entries, then the preset's it lacks), so that a
 #   preset never takes an entry out of what is in force.
 _joined_filters(conf) := {"agent_filters": lists} if {
-	lists := _joined_filter_lists(object_at(conf, "agent_filters"), object_at(_preset(conf), "agent_filters"))
+	lists := _joined_filter_lists(validate.object_at(conf, "agent_filters"), validate.object_at(_preset(conf), "agent_filters"))
 	count(lists) > 0
 } else := {}
 
@@ -97,7 +112,7 @@ _preset(conf) := conf.presets[conf.preset] if {
 #   pairs give one alias two tools and no name is both an alias and a
 #   tool: the table is a function whatever the preset says.
 _aliases(conf) := {c: t |
-	table := object_at(_preset(conf), "aliases")
+	table := validate.object_at(_preset(conf), "aliases")
 	problems := alias_problems(table)
 	some alias, tool in table
 	not problems[alias]
@@ -175,7 +190,7 @@ _class_of(t, table) := object.union({t: true}, {a: true | some a, target in tabl
 #   tooleval.pattern.vocabulary): the groups an allow list reads and the
 #   groups a deny list reads (see groups and deny_groups), the aliases,
 #   and the preset's deny families (see deny_families).
-vocabulary(conf) := pattern.full_vocabulary(groups(conf), deny_groups(conf), _aliases(conf), deny_families(conf))
+vocabulary(conf) := pattern.full_vocabulary(lists.groups(conf), deny_groups(conf), _aliases(conf), deny_families(conf))
 
 # METADATA
 # description: |
@@ -185,7 +200,7 @@ vocabulary(conf) := pattern.full_vocabulary(groups(conf), deny_groups(conf), _al
 #   covering show_widget). Deny lists only: in an allow list a family
 #   would widen. Invalid families are errors (see errors) and left out.
 deny_families(conf) := {key: members |
-	some tool, members in object_at(_preset(conf), "deny_families")
+	some tool, members in validate.object_at(_preset(conf), "deny_families")
 	c := canonical_or_null(tool)
 	_valid_family(c, members)
 	key := object.get(_aliases(conf), c, c)
@@ -264,9 +279,9 @@ floor_lists := {"subagent_hard_deny", "subagent_depth_cap", "fork_no_spawn", "te
 #   configuration's named exceptions), then the configuration's, then the
 #   preset's.
 exclusion_entries(conf, name) := array.flatten([
-	[e | some e in array_at(object.get(_shipped_floor, "exclusions", {}), name); not _excepted(conf, name, e)],
-	array_at(object.get(conf, "exclusions", {}), name),
-	array_at(object.get(_preset(conf), "exclusions", {}), name),
+	[e | some e in validate.array_at(object.get(_shipped_floor, "exclusions", {}), name); not _excepted(conf, name, e)],
+	validate.array_at(object.get(conf, "exclusions", {}), name),
+	validate.array_at(object.get(_preset(conf), "exclusions", {}), name),
 ])
 
 # METADATA
@@ -276,12 +291,12 @@ exclusion_entries(conf, name) := array.flatten([
 #   config.presets.PRESET.exclusions.NAME[i].
 exclusion_entry_sources(conf, name) := array.flatten([
 	[sprintf("floor.exclusions.%s[%d]", [name, i]) |
-		some i, e in array_at(object.get(_shipped_floor, "exclusions", {}), name)
+		some i, e in validate.array_at(object.get(_shipped_floor, "exclusions", {}), name)
 		not _excepted(conf, name, e)
 	],
-	[sprintf("config.exclusions.%s[%d]", [name, i]) | some i, _ in array_at(object.get(conf, "exclusions", {}), name)],
+	[sprintf("config.exclusions.%s[%d]", [name, i]) | some i, _ in validate.array_at(object.get(conf, "exclusions", {}), name)],
 	[sprintf("config.presets.%s.exclusions.%s[%d]", [conf.preset, name, i]) |
-		some i, _ in array_at(object.get(_preset(conf), "exclusions", {}), name)
+		some i, _ in validate.array_at(object.get(_preset(conf), "exclusions", {}), name)
 	],
 ])
 
@@ -292,9 +307,9 @@ exclusion_entry_sources(conf, name) := array.flatten([
 #   is a relative path: a written path with those segments in a row is
 #   refused (rule sensitive).
 sensitive_paths(conf) := array.flatten([
-	[p | some p in array_at(_shipped_floor, "sensitive_paths"); not _excepted(conf, "sensitive_paths", p)],
-	array_at(conf, "sensitive_paths"),
-	array_at(_preset(conf), "sensitive_paths"),
+	[p | some p in validate.array_at(_shipped_floor, "sensitive_paths"); not _excepted(conf, "sensitive_paths", p)],
+	validate.array_at(conf, "sensitive_paths"),
+	validate.array_at(_preset(conf), "sensitive_paths"),
 ])
 
 # METADATA
@@ -305,7 +320,7 @@ sensitive_paths(conf) := array.flatten([
 #   configuration's and the preset's are joined; an argument that one
 #   calls read and the other write gets both checks.
 path_arguments(conf) := {name: _arguments(alias_names(conf, name), sources) |
-	sources := [object_at(conf, "path_arguments"), object_at(_preset(conf), "path_arguments")]
+	sources := [validate.object_at(conf, "path_arguments"), validate.object_at(_preset(conf), "path_arguments")]
 	some tool in {t | some source in sources; some t, _ in source}
 	some name, _ in alias_names(conf, tool)
 }
@@ -315,12 +330,12 @@ path_arguments(conf) := {name: _arguments(alias_names(conf, name), sources) |
 _arguments(names, sources) := {arg: {access: true |
 	some source in sources
 	some tool, _ in names
-	access := object_at(source, tool)[arg]
+	access := validate.object_at(source, tool)[arg]
 	access in _accesses
 } |
 	some source in sources
 	some tool, _ in names
-	some arg, _ in object_at(source, tool)
+	some arg, _ in validate.object_at(source, tool)
 }
 
 # METADATA
@@ -344,7 +359,7 @@ _accesses := {"read", "write", "patch", "glob"}
 #   different arguments for (or a command and an argv) is a configuration
 #   error (see errors), and then has neither.
 rule_arguments(conf) := {name: object.union(_one_command(readings), {"inert": inert}) |
-	sources := [object_at(conf, "rule_arguments"), object_at(_preset(conf), "rule_arguments")]
+	sources := [validate.object_at(conf, "rule_arguments"), validate.object_at(_preset(conf), "rule_arguments")]
 	some tool in {t | some source in sources; some t, _ in source}
 	some name, _ in alias_names(conf, tool)
 	readings := {reads: arg |
@@ -352,7 +367,7 @@ rule_arguments(conf) := {name: object.union(_one_command(readings), {"inert": in
 		args := {a |
 			some source in sources
 			some t, _ in alias_names(conf, tool)
-			a := object_at(source, t)[reads]
+			a := validate.object_at(source, t)[reads]
 			is_string(a)
 		}
 		count(args) == 1
@@ -361,7 +376,7 @@ rule_arguments(conf) := {name: object.union(_one_command(readings), {"inert": in
 	inert := {a: true |
 		some source in sources
 		some t, _ in alias_names(conf, tool)
-		some a in array_at(object_at(source, t), "inert")
+		some a in validate.array_at(validate.object_at(source, t), "inert")
 		is_string(a)
 	}
 }
@@ -384,29 +399,9 @@ path_arguments_in_force := path_arguments(config)
 # A floor entry the configuration names in config.floor_exceptions[list],
 # compared canonically.
 _excepted(conf, list, entry) if {
-	some exception in array_at(object_at(conf, "floor_exceptions"), list)
+	some exception in validate.array_at(validate.object_at(conf, "floor_exceptions"), list)
 	canonical_or_null(exception) == canonical_or_null(entry)
 }
-
-# METADATA
-# description: |
-#   The groups an allow list reads: the configuration's (config.groups),
-#   with its preset's merged over them (the preset's group of a name
-#   replaces the configuration's), or none.
-groups(conf) := object.union(own_groups(conf), preset_groups(conf))
-
-# METADATA
-# description: The configuration's own groups (config.groups), or none.
-own_groups(conf) := conf.groups if is_object(conf.groups)
-
-else := {}
-
-# METADATA
-# description: The groups of the configuration's preset, or none.
-preset_groups(conf) := g if {
-	g := _preset(conf).groups
-	is_object(g)
-} else := {}
 
 # METADATA
 # description: |
@@ -415,9 +410,9 @@ preset_groups(conf) := g if {
 #   configuration's entries, then the preset's it lacks), so that a
 #   preset never takes an entry out of a deny list or an exclusion. The
 #   groups only one of them defines are as in groups.
-deny_groups(conf) := object.union(groups(conf), {name: _joined_list(own[name], preset[name]) |
-	own := own_groups(conf)
-	preset := preset_groups(conf)
+deny_groups(conf) := object.union(lists.groups(conf), {name: _joined_list(own[name], preset[name]) |
+	own := lists.own_groups(conf)
+	preset := lists.preset_groups(conf)
 	some name, _ in preset
 	is_array(own[name])
 	is_array(preset[name])
@@ -432,15 +427,3 @@ max_depth(conf) := min({conf.max_depth, object.get(_preset(conf), "max_depth", c
 	shape.is_count(conf.max_depth)
 	shape.is_count(object.get(_preset(conf), "max_depth", conf.max_depth))
 } else := 0
-
-# METADATA
-# description: obj[key] when obj is an object and that is an array, else [].
-array_at(obj, key) := obj[key] if is_array(obj[key])
-
-else := []
-
-# METADATA
-# description: obj[key] when obj is an object and that is an object, else {}.
-object_at(obj, key) := obj[key] if is_object(obj[key])
-
-else := {}

@@ -6,6 +6,9 @@ package tooleval.configuration
 
 import data.tooleval.canonical.canonical
 import data.tooleval.canonical.canonical_or_null
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.suggest
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -146,7 +149,7 @@ _known_keys := {
 
 _unknown_key_errors(conf) := [shape.problem(
 	"unknown_config_key",
-	sprintf("config.%s is not a configuration key%s", [key, suggestion(key, _known_keys)]),
+	sprintf("config.%s is not a configuration key%s", [key, suggest.suggestion(key, _known_keys)]),
 	{"field": sprintf("config.%s", [key])},
 ) |
 	some key in sort(object.keys(conf) - _known_keys)
@@ -184,7 +187,7 @@ _preset_errors(conf) := [] if {
 	is_object(conf.presets[conf.preset])
 } else := [shape.problem(
 	"unknown_preset",
-	sprintf("config.preset %v names no preset in config.presets%s", [conf.preset, suggestion(conf.preset, {name | some name, _ in object_at(conf, "presets")})]),
+	sprintf("config.preset %v names no preset in config.presets%s", [conf.preset, suggest.suggestion(conf.preset, _preset_names(conf))]),
 	{"field": "config.preset", "preset": conf.preset},
 )]
 
@@ -231,7 +234,7 @@ _entry_list_errors(obj, key, location, conf) := [] if {
 	pattern.problem_messages[p.code],
 	object.union(p, {"field": location}),
 ) |
-	some p in pattern.list_problems(obj[key], "deny", groups(conf))
+	some p in pattern.list_problems(obj[key], "deny", lists.groups(conf))
 ]
 
 _path_argument_errors(value, location) := [] if {
@@ -310,13 +313,13 @@ _rule_argument_conflicts(conf) := [shape.problem(
 	sprintf("the configuration and the preset name different %s arguments for tool %q", [reads, tool]),
 	{"field": sprintf("config.rule_arguments.%s.%s", [tool, reads]), "tool": tool},
 ) |
-	ours := object_at(conf, "rule_arguments")
-	theirs := object_at(_preset(conf), "rule_arguments")
+	ours := validate.object_at(conf, "rule_arguments")
+	theirs := validate.object_at(_preset(conf), "rule_arguments")
 	some tool, spec in ours
 	is_object(spec)
 	some reads, arg in spec
 	reads in {"command", "argv", "url"}
-	_other_argument(object_at(theirs, tool), reads, arg)
+	_other_argument(validate.object_at(theirs, tool), reads, arg)
 ]
 
 # The preset's entry for a tool (spec) names another argument for reads
@@ -399,9 +402,9 @@ floor_entry(name, entry) if {
 	canonical_or_null(e) == c
 }
 
-_floor_list("sensitive_paths") := array_at(_shipped_floor, "sensitive_paths")
+_floor_list("sensitive_paths") := validate.array_at(_shipped_floor, "sensitive_paths")
 
-_floor_list(name) := array_at(object.get(_shipped_floor, "exclusions", {}), name) if name != "sensitive_paths"
+_floor_list(name) := validate.array_at(object.get(_shipped_floor, "exclusions", {}), name) if name != "sensitive_paths"
 
 # METADATA
 # scope: document
@@ -424,3 +427,5 @@ unicode_errors := [] if {
 	"the bundle has no complete Unicode tables (data.tooleval.unicode): every call is refused",
 	{"field": "unicode"},
 )]
+
+_preset_names(conf) := {name | some name, _ in validate.object_at(conf, "presets")}

@@ -11,12 +11,13 @@
 # can cost time, never change a decision.
 package tooleval.configuration
 
+import data.tooleval.configuration.sections
 import data.tooleval.pattern
 
 # METADATA
 # description: |
 #   The members of data.tooleval.config that are name-keyed tables a
-#   request reads one entry of (tooleval.configuration.table_entry); they
+#   request reads one entry of (tooleval.configuration.tables.table_entry); they
 #   are read as they are, never prepared.
 table_members := {"tenants", "agents", "scopes", "mcp_user_services"}
 
@@ -41,7 +42,7 @@ prepare(conf) := {
 	"rule_arguments": rule_arguments(in_force),
 	"sensitive_paths": sensitive_paths(in_force),
 	"names": alias_names_table(in_force),
-	"sections": _sections(in_force),
+	"sections": sections.by_section(in_force),
 } if {
 	in_force := with_preset(conf)
 	vocab := vocabulary(in_force)
@@ -69,3 +70,15 @@ _prepared_source(conf) := object.remove(conf, table_members | {"presets"})
 _preset_source(conf) := conf.presets[conf.preset] if {
 	is_object(conf.presets[conf.preset])
 } else := null
+
+# METADATA
+# description: |
+#   The errors of a section of the configuration conf: tools (config.profiles
+#   and config.tools are objects, config.tools has no unknown member),
+#   tool_lists (config.tools.message and the lists also_allow, allow,
+#   deny and ask) or subagents (config.subagents). Prepared when conf is the
+#   configuration in force, else computed.
+section_errors(conf, section) := errors if {
+	conf == config
+	errors := prepared.sections[section]
+} else := sections.errors(section, conf)

@@ -16,6 +16,7 @@ package tooleval.forks
 
 import data.tooleval.checks
 import data.tooleval.configuration
+import data.tooleval.configuration.lists
 import data.tooleval.exclusions
 import data.tooleval.host
 import data.tooleval.pattern
@@ -114,7 +115,7 @@ _has_fork_tools(doc) if "fork_tools" in object.keys(doc)
 
 _fork_tools_entry_errors(doc, conf) := [shape.problem(p.code, pattern.problem_messages[p.code], object.union(p, {"field": "fork_tools"})) |
 	is_array(doc.fork_tools)
-	some p in pattern.list_problems(doc.fork_tools, "allow", configuration.groups(conf))
+	some p in pattern.list_problems(doc.fork_tools, "allow", lists.groups(conf))
 ]
 
 # METADATA

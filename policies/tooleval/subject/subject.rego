@@ -13,10 +13,10 @@
 #   What is wrong with these fields is reported by the stages that read
 #   them (tooleval.stages.agents, tooleval.stages.tenants), and a name
 #   that selects no definition or several by its canonical form by
-#   tooleval.configuration.lookup_errors.
+#   tooleval.configuration.tables.lookup_errors.
 package tooleval.subject
 
-import data.tooleval.configuration
+import data.tooleval.configuration.tables
 import data.tooleval.shape
 
 # METADATA
@@ -58,9 +58,9 @@ else := {}
 #   with the same canonical form: Auditor, auditor and a full-width
 #   spelling are one agent, as tool names are), or null. A name with no
 #   exact canonical form and keys that collide canonically are errors
-#   that refuse the request (tooleval.configuration.lookup_errors).
+#   that refuse the request (tooleval.configuration.tables.lookup_errors).
 _definition_key(name, conf) := key if {
-	key := configuration.table_key(shape.field(conf, "agents", {}), name)
+	key := tables.table_key(shape.field(conf, "agents", {}), name)
 } else := null
 
 # The definition under key, when it is an object; else null.

@@ -17,6 +17,7 @@ package tooleval.verify
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
+import data.tooleval.configuration.validate
 import data.tooleval.shape
 import data.tooleval.stages
 import data.tooleval.warnings
@@ -35,7 +36,7 @@ space := object.union(
 # The configuration in force with every preset of data.tooleval.config
 # (the prepared configuration may be one built before an overlay added a
 # preset it does not select).
-_with_every_preset(conf) := object.union(conf, {"presets": configuration.object_at(configuration.raw, "presets")})
+_with_every_preset(conf) := object.union(conf, {"presets": validate.object_at(configuration.raw, "presets")})
 
 # METADATA
 # description: |
@@ -62,7 +63,7 @@ _with_every_preset(conf) := object.union(conf, {"presets": configuration.object_
 #     plans        each tenant's plan (config.tenants[id].tools; null: every tool)
 space_of(conf, max_depth) := {
 	"agents": _keys(conf, "agents"),
-	"builtin_agents": sort([k | some k, d in configuration.object_at(conf, "agents"); d.builtin == true]),
+	"builtin_agents": sort([k | some k, d in validate.object_at(conf, "agents"); d.builtin == true]),
 	"tenants": _keys(conf, "tenants"),
 	"scopes": _keys(conf, "scopes"),
 	"users": _keys(conf, "mcp_user_services"),
@@ -72,10 +73,10 @@ space_of(conf, max_depth) := {
 	"exclusions": {name: promised_exclusion(conf, name) | some name in configuration.exclusion_names},
 	"spawn_tools": spawn_tools(conf),
 	"deny_lists": deny_lists(conf),
-	"plans": {id: object.get(plan, "tools", null) | some id, plan in configuration.object_at(conf, "tenants")},
+	"plans": {id: object.get(plan, "tools", null) | some id, plan in validate.object_at(conf, "tenants")},
 }
 
-_keys(conf, table) := sort([k | some k, _ in configuration.object_at(conf, table)])
+_keys(conf, table) := sort([k | some k, _ in validate.object_at(conf, table)])
 
 # METADATA
 # description: |
@@ -95,7 +96,7 @@ spawn_tools(conf) := sort({c |
 _other_runtimes_spawn_tools(conf) := [] if {
 	_preset(conf) != {}
 } else := [t |
-	some preset in configuration.object_at(conf, "presets")
+	some preset in validate.object_at(conf, "presets")
 	t := _preset_agent_tool(preset)
 ]
 
@@ -121,7 +122,7 @@ spawn_tool_errors(raw) := [shape.problem(
 	{"field": "config.agent_filters.agent_tool", "preset": raw.preset, "runtime_spawn_tool": runtime},
 ) |
 	preset := _preset(raw)
-	own := configuration.object_at(raw, "agent_filters").agent_tool
+	own := validate.object_at(raw, "agent_filters").agent_tool
 	is_string(own)
 	runtime := _preset_agent_tool(preset)
 	canonical_or_null(own) != canonical_or_null(runtime)
@@ -145,14 +146,14 @@ spawn_tool_errors(raw) := [shape.problem(
 modes(conf) := {
 	"async": _async_read(conf),
 	"teammate": _teammate_read(conf),
-	"coordinator": configuration.object_at(conf, "agent_filters").coordinator_allowed != null,
+	"coordinator": validate.object_at(conf, "agent_filters").coordinator_allowed != null,
 	"read_only": true,
 	"leaf": true,
 }
 
 default _async_read(_) := false
 
-_async_read(conf) if configuration.object_at(conf, "agent_filters").async_allowed != null
+_async_read(conf) if validate.object_at(conf, "agent_filters").async_allowed != null
 
 default _teammate_read(_) := false
 
@@ -167,9 +168,9 @@ _teammate_read(conf) if _async_read(conf)
 #   the preset's. Floor exceptions are not taken off: an exception is a
 #   promise broken on purpose, and floor.holds reports it.
 promised_exclusion(conf, name) := array.flatten([
-	configuration.array_at(configuration.object_at(data.tooleval.floor, "exclusions"), name),
-	configuration.array_at(configuration.object_at(conf, "exclusions"), name),
-	configuration.array_at(configuration.object_at(_preset(conf), "exclusions"), name),
+	validate.array_at(validate.object_at(data.tooleval.floor, "exclusions"), name),
+	validate.array_at(validate.object_at(conf, "exclusions"), name),
+	validate.array_at(validate.object_at(_preset(conf), "exclusions"), name),
 ])
 
 _preset(conf) := conf.presets[conf.preset] if is_object(conf.presets[conf.preset])
@@ -191,19 +192,19 @@ deny_lists(conf) := [{"field": field, "list": [e | some e in list; is_string(e)]
 
 _deny_lists(conf) := array.concat(
 	[
-		["config.tools.deny", configuration.object_at(conf, "tools").deny, "all"],
-		["config.subagents.deny", configuration.object_at(conf, "subagents").deny, "subagent"],
+		["config.tools.deny", validate.object_at(conf, "tools").deny, "all"],
+		["config.subagents.deny", validate.object_at(conf, "subagents").deny, "subagent"],
 		[
 			"config.agent_filters.all_agents_disallowed",
-			configuration.object_at(conf, "agent_filters").all_agents_disallowed, "subagent",
+			validate.object_at(conf, "agent_filters").all_agents_disallowed, "subagent",
 		],
 		[
 			"config.agent_filters.custom_agents_disallowed",
-			configuration.object_at(conf, "agent_filters").custom_agents_disallowed, "custom",
+			validate.object_at(conf, "agent_filters").custom_agents_disallowed, "custom",
 		],
 	],
 	[[sprintf("config.agents.%s.disallowed_tools", [name]), d.disallowed_tools, {"agent": name}] |
-		some name, d in configuration.object_at(conf, "agents")
+		some name, d in validate.object_at(conf, "agents")
 	],
 )
 

@@ -6,6 +6,8 @@ package tooleval.warnings
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
@@ -95,7 +97,7 @@ _unmatched_entry_warnings(doc, conf, index) := [_warning(
 	{"field": field, "index": i, "entry": entry},
 ) |
 	count(index) > 0
-	groups := configuration.groups(conf)
+	groups := lists.groups(conf)
 	vocabulary := configuration.vocabulary(conf)
 	servers := _declared_servers(index)
 	some [field, i, stage, kind, entry] in _request_entries(doc, conf)
@@ -171,8 +173,8 @@ _entry_server(entry) := pattern.parse(c).server if {
 
 _known_servers(conf) := {c |
 	some s in array.concat(
-		configuration.array_at(conf, "mcp_servers"),
-		[s | some servers in configuration.object_at(conf, "mcp_user_services"); some s in servers],
+		validate.array_at(conf, "mcp_servers"),
+		[s | some servers in validate.object_at(conf, "mcp_user_services"); some s in servers],
 	)
 	c := canonical_or_null(s)
 }

@@ -7,6 +7,8 @@ package tooleval.warnings
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 
 # METADATA
@@ -29,7 +31,7 @@ _unknown_deny_warnings(conf, doc, index) := [_warning(
 	aliases := configuration.vocabulary(conf).aliases
 	known := _known_names(conf, index, aliases)
 	families := _known_families(conf)
-	groups := configuration.groups(conf)
+	groups := lists.groups(conf)
 	some l in _checked_deny_lists(conf, doc)
 	is_array(l.list)
 	some i, item in l.list
@@ -78,7 +80,7 @@ _known_entry(c, _, _, families) if {
 #   the configuration declares a family: a P* entry of a deny list, a
 #   group or a preset is no declaration, so a misspelt P* stays unknown.
 _known_families(conf) := {trim_suffix(c, "*") |
-	some entry in configuration.array_at(conf, "builtin_tools")
+	some entry in validate.array_at(conf, "builtin_tools")
 	c := canonical_or_null(entry)
 	is_string(c)
 	endswith(c, "*")
@@ -114,7 +116,7 @@ _unknown_allow_warnings(conf, index) := [_warning(
 	aliases := configuration.vocabulary(conf).aliases
 	known := _allow_known_names(conf, index, aliases)
 	families := _known_families(conf)
-	groups := configuration.groups(conf)
+	groups := lists.groups(conf)
 	some l in _lists(conf)
 	l.kind == "allow"
 	not _defines_tools(l)
@@ -200,7 +202,7 @@ _preset_names(conf) := _names_in_preset(object.remove(conf.presets[conf.preset],
 
 _names_in_preset(p) := array.concat(
 	[v | walk(p, [_, v]); is_string(v)],
-	[k | some member in ["aliases", "deny_families", "path_arguments"]; some k, _ in configuration.object_at(p, member)],
+	[k | some member in ["aliases", "deny_families", "path_arguments"]; some k, _ in validate.object_at(p, member)],
 )
 
 _config_names(conf) := array.concat(
@@ -211,11 +213,11 @@ _config_names(conf) := array.concat(
 # The names the configuration gives tools outside its lists: its path
 # arguments, scopes, shell tools, agent tool and builtin_tools.
 _config_tool_names(conf) := array.flatten([
-	[k | some k, _ in configuration.object_at(conf, "path_arguments")],
-	[k | some k, _ in configuration.object_at(conf, "scopes")],
-	configuration.array_at(configuration.object_at(conf, "shell"), "tools"),
-	configuration.array_at(conf, "builtin_tools"),
-	[t | t := configuration.object_at(conf, "agent_filters").agent_tool; is_string(t)],
+	[k | some k, _ in validate.object_at(conf, "path_arguments")],
+	[k | some k, _ in validate.object_at(conf, "scopes")],
+	validate.array_at(validate.object_at(conf, "shell"), "tools"),
+	validate.array_at(conf, "builtin_tools"),
+	[t | t := validate.object_at(conf, "agent_filters").agent_tool; is_string(t)],
 ])
 
 # A list that names tools without refusing them: an allow list, or a
@@ -238,8 +240,8 @@ _group_union_warnings(conf, doc) := [_warning(
 	),
 	{"field": sprintf("config.groups.%s", [name]), "preset_field": sprintf("config.presets.%s.groups.%s", [conf.preset, name]), "used_by": uses},
 ) |
-	own := configuration.own_groups(conf)
-	some name, members in configuration.preset_groups(conf)
+	own := lists.own_groups(conf)
+	some name, members in lists.preset_groups(conf)
 	is_array(own[name])
 	is_array(members)
 	_canonical_set(own[name]) != _canonical_set(members)
@@ -261,6 +263,6 @@ _names_group(list, name) if {
 _group_using_lists(conf, doc) := array.concat(
 	_checked_deny_lists(conf, doc),
 	[{"field": sprintf("config.presets.%s.exclusions.%s", [conf.preset, name]), "kind": "deny", "list": list} |
-		some name, list in configuration.object_at(conf.presets[conf.preset], "exclusions")
+		some name, list in validate.object_at(conf.presets[conf.preset], "exclusions")
 	],
 )

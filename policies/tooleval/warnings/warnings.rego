@@ -25,6 +25,7 @@ package tooleval.warnings
 import data.tooleval.arguments
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages
@@ -56,25 +57,25 @@ warnings(conf, doc, index) := array.flatten([
 #   object: the warnings about names read its tool (see _entry_name).
 _lists(conf) := array.flatten([
 	[{"field": sprintf("config.groups.%s", [name]), "kind": "deny", "list": list} |
-		some name, list in configuration.object_at(conf, "groups")
+		some name, list in validate.object_at(conf, "groups")
 	],
 	[{"field": sprintf("config.exclusions.%s", [name]), "kind": "deny", "list": list} |
-		some name, list in configuration.object_at(conf, "exclusions")
+		some name, list in validate.object_at(conf, "exclusions")
 	],
 	[{"field": sprintf("config.profiles.%s", [name]), "kind": "allow", "list": list} |
-		some name, list in configuration.object_at(conf, "profiles")
+		some name, list in validate.object_at(conf, "profiles")
 	],
 	[{"field": sprintf("config.tenants.%s.tools", [id]), "kind": "allow", "list": plan.tools} |
-		some id, plan in configuration.object_at(conf, "tenants")
+		some id, plan in validate.object_at(conf, "tenants")
 	],
 	[{"field": sprintf("config.scopes.%s", [scope]), "kind": "allow", "list": list} |
-		some scope, list in configuration.object_at(conf, "scopes")
+		some scope, list in validate.object_at(conf, "scopes")
 	],
 	[{"field": sprintf("config.agents.%s.%s", [name, key]), "kind": kind, "list": d[key]} |
-		some name, d in configuration.object_at(conf, "agents")
+		some name, d in validate.object_at(conf, "agents")
 		some [key, kind] in [["tools", "allow"], ["disallowed_tools", "deny"], ["also_allow", "allow"]]
 	],
-	[{"field": sprintf("config.%s.%s", [section, key]), "kind": kind, "list": configuration.object_at(conf, section)[key]} |
+	[{"field": sprintf("config.%s.%s", [section, key]), "kind": kind, "list": validate.object_at(conf, section)[key]} |
 		some [section, key, kind] in _section_lists
 	],
 ])
@@ -119,15 +120,15 @@ _entries_by_canonical(list) := {c: [e | some e in list; canonical_or_null(e) == 
 _stage_pairs(conf) := array.concat(
 	[_section_pair(conf, "tools"), _section_pair(conf, "subagents")],
 	[_pair(sprintf("config.agents.%s", [name]), d, "tools", "disallowed_tools") |
-		some name, d in configuration.object_at(conf, "agents")
+		some name, d in validate.object_at(conf, "agents")
 	],
 )
 
-_section_pair(conf, section) := _pair(sprintf("config.%s", [section]), configuration.object_at(conf, section), "allow", "deny")
+_section_pair(conf, section) := _pair(sprintf("config.%s", [section]), validate.object_at(conf, section), "allow", "deny")
 
 _pair(location, obj, allow, deny) := [
 	sprintf("%s.%s", [location, allow]), sprintf("%s.%s", [location, deny]),
-	configuration.array_at(obj, allow), configuration.array_at(obj, deny),
+	validate.array_at(obj, allow), validate.array_at(obj, deny),
 ]
 
 _shadowed_warnings(conf) := [_warning(
@@ -160,7 +161,7 @@ _unreachable_warnings(conf) := array.flatten([
 		sprintf("config.subagents.allow lists %q, which runtime exclusion subagent_hard_deny removes from every sub-agent", [entry]),
 		{"field": "config.subagents.allow", "index": i, "entry": entry, "removed_by": "subagent_hard_deny"},
 	) |
-		some i, entry in arguments.names_and_rule_tools(configuration.array_at(configuration.object_at(conf, "subagents"), "allow"))
+		some i, entry in arguments.names_and_rule_tools(validate.array_at(validate.object_at(conf, "subagents"), "allow"))
 		_exact_match(pattern.compile(configuration.exclusion_entries(conf, "subagent_hard_deny"), "deny", configuration.vocabulary(conf)), entry)
 	],
 	[_warning(
@@ -171,11 +172,11 @@ _unreachable_warnings(conf) := array.flatten([
 		),
 		{"field": "config.subagents.allow", "index": i, "entry": entry, "removed_by": sprintf("config.profiles.%s", [name])},
 	) |
-		name := configuration.object_at(conf, "tools").profile
-		is_array(configuration.object_at(conf, "profiles")[name])
-		profile := array.concat(configuration.object_at(conf, "profiles")[name], configuration.array_at(configuration.object_at(conf, "tools"), "also_allow"))
+		name := validate.object_at(conf, "tools").profile
+		is_array(validate.object_at(conf, "profiles")[name])
+		profile := array.concat(validate.object_at(conf, "profiles")[name], validate.array_at(validate.object_at(conf, "tools"), "also_allow"))
 		matcher := pattern.compile(profile, "allow", configuration.vocabulary(conf))
-		some i, entry in arguments.names_and_rule_tools(configuration.array_at(configuration.object_at(conf, "subagents"), "allow"))
+		some i, entry in arguments.names_and_rule_tools(validate.array_at(validate.object_at(conf, "subagents"), "allow"))
 		pattern.exact(entry)
 		not pattern.exact_hit(matcher, canonical_or_null(entry))
 	],
@@ -222,7 +223,7 @@ _ineffective_warnings(conf) := [_warning(
 	{"field": sprintf("config.agent_filters.%s", [list]), "index": i, "entry": entry},
 ) |
 	some list in ["all_agents_disallowed", "custom_agents_disallowed", "async_allowed"]
-	some i, entry in configuration.array_at(configuration.object_at(conf, "agent_filters"), list)
+	some i, entry in validate.array_at(validate.object_at(conf, "agent_filters"), list)
 	startswith(canonical_or_null(entry), "mcp__")
 ]
 
@@ -234,7 +235,7 @@ _floor_exception_warnings(conf) := [_warning(
 	{"field": sprintf("config.floor_exceptions.%s", [list]), "index": i, "entry": entry},
 ) |
 	some list in sort(configuration.floor_lists)
-	some i, entry in configuration.array_at(configuration.object_at(conf, "floor_exceptions"), list)
+	some i, entry in validate.array_at(validate.object_at(conf, "floor_exceptions"), list)
 	configuration.floor_entry(list, entry)
 ]
 

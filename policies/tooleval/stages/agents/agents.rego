@@ -32,7 +32,9 @@ package tooleval.stages.agents
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
-import data.tooleval.configuration
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.tables
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 import data.tooleval.shape
 import data.tooleval.stages.profiles
@@ -132,8 +134,8 @@ _agent_mode_errors(doc) := [shape.problem(
 ]
 
 _agent_config_errors(conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "agents"), "config.agents", true),
-	configuration.key_errors(shape.field(conf, "agents", {}), "config.agents"),
+	validate.object_errors(validate.value_at(conf, "agents"), "config.agents", true),
+	tables.key_errors(shape.field(conf, "agents", {}), "config.agents"),
 	[e |
 		some name, d in shape.field(conf, "agents", {})
 		some e in _definition_errors(name, d, conf)
@@ -142,8 +144,8 @@ _agent_config_errors(conf) := array.flatten([
 ])
 
 _agent_request_errors(s, conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "agents"), "config.agents", true),
-	configuration.lookup_errors(shape.field(conf, "agents", {}), "config.agents", [["agent.name", s.name]]),
+	validate.object_errors(validate.value_at(conf, "agents"), "config.agents", true),
+	tables.lookup_errors(shape.field(conf, "agents", {}), "config.agents", [["agent.name", s.name]]),
 	_own_definition_errors(s, conf),
 	_request_filter_errors(s, conf),
 ])
@@ -159,9 +161,9 @@ _request_filter_errors(s, conf) := _filter_errors(conf) if {
 } else := []
 
 _filter_errors(conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "agent_filters"), "config.agent_filters", true),
-	configuration.unknown_member_errors(
-		configuration.value_at(conf, "agent_filters"), {
+	validate.object_errors(validate.value_at(conf, "agent_filters"), "config.agent_filters", true),
+	validate.unknown_member_errors(
+		validate.value_at(conf, "agent_filters"), {
 			"all_agents_disallowed", "custom_agents_disallowed", "async_allowed",
 			"in_process_teammate_allowed", "coordinator_allowed", "agent_tool",
 		},
@@ -182,12 +184,12 @@ _definition_errors(name, d, conf) := [shape.problem(
 )] if {
 	not is_object(d)
 } else := array.flatten([
-	configuration.entries_errors(_definition_allow(d), "allow", sprintf("config.agents.%s.tools", [name]), conf, true),
-	configuration.entries_errors(configuration.value_at(d, "disallowed_tools"), "deny", sprintf("config.agents.%s.disallowed_tools", [name]), conf, true),
-	configuration.entries_errors(configuration.value_at(d, "also_allow"), "allow", sprintf("config.agents.%s.also_allow", [name]), conf, true),
-	profiles.profile_reference_errors(configuration.value_at(d, "profile"), sprintf("config.agents.%s.profile", [name]), conf),
-	configuration.boolean_errors(d, ["builtin", "async", "background", "read_only"], sprintf("config.agents.%s", [name])),
-	configuration.unknown_member_errors(d, _definition_members, sprintf("config.agents.%s", [name])),
+	lists.entries_errors(_definition_allow(d), "allow", sprintf("config.agents.%s.tools", [name]), conf, true),
+	lists.entries_errors(validate.value_at(d, "disallowed_tools"), "deny", sprintf("config.agents.%s.disallowed_tools", [name]), conf, true),
+	lists.entries_errors(validate.value_at(d, "also_allow"), "allow", sprintf("config.agents.%s.also_allow", [name]), conf, true),
+	profiles.profile_reference_errors(validate.value_at(d, "profile"), sprintf("config.agents.%s.profile", [name]), conf),
+	validate.boolean_errors(d, ["builtin", "async", "background", "read_only"], sprintf("config.agents.%s", [name])),
+	validate.unknown_member_errors(d, _definition_members, sprintf("config.agents.%s", [name])),
 ])
 
 _definition_members := {"tools", "disallowed_tools", "builtin", "async", "background", "read_only", "profile", "also_allow"}
@@ -231,8 +233,8 @@ request_errors(doc, s, conf) := array.concat(_agent_mode_errors(doc), _agent_req
 # description: Every error in config.agents and config.agent_filters.
 config_errors(conf) := _agent_config_errors(conf)
 
-_filter_list_errors(conf, name, kind) := configuration.entries_errors(
-	configuration.value_at(_filters(conf), name), kind,
+_filter_list_errors(conf, name, kind) := lists.entries_errors(
+	validate.value_at(_filters(conf), name), kind,
 	sprintf("config.agent_filters.%s", [name]), conf, true,
 )
 
@@ -246,15 +248,15 @@ sources(_, s, conf) := {
 	"async_agents": {"allow": array.concat(_filter_sources(conf, "async_allowed"), _teammate_sources(s, conf))},
 	"coordinator_mode": {"allow": _filter_sources(conf, "coordinator_allowed")},
 	"agent_definition": {
-		"allow": configuration.indexed_sources(sprintf("config.agents.%s.tools", [s.definition_key]), _definition_allow(s.definition)),
-		"deny": configuration.indexed_sources(
+		"allow": tables.indexed_sources(sprintf("config.agents.%s.tools", [s.definition_key]), _definition_allow(s.definition)),
+		"deny": tables.indexed_sources(
 			sprintf("config.agents.%s.disallowed_tools", [s.definition_key]),
 			shape.field(s.definition, "disallowed_tools", []),
 		),
 	},
 }
 
-_filter_sources(conf, list) := configuration.indexed_sources(sprintf("config.agent_filters.%s", [list]), shape.field(_filters(conf), list, []))
+_filter_sources(conf, list) := tables.indexed_sources(sprintf("config.agent_filters.%s", [list]), shape.field(_filters(conf), list, []))
 
 _teammate_sources(s, conf) := array.concat(
 	_filter_sources(conf, "in_process_teammate_allowed"),

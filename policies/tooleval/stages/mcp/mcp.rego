@@ -20,7 +20,7 @@
 package tooleval.stages.mcp
 
 import data.tooleval.canonical.canonical_or_null
-import data.tooleval.configuration
+import data.tooleval.configuration.tables
 import data.tooleval.shape
 import data.tooleval.subject
 
@@ -39,7 +39,7 @@ _user_services_stage(doc, conf) := [_services_stage("mcp_user_services", _user_s
 # The servers of the caller's user: the entry of config.mcp_user_services
 # its name selects (canonically, as every name-keyed table is read).
 _user_servers(doc, users) := servers if {
-	servers := configuration.table_entry(users, _user(doc))
+	servers := tables.table_entry(users, _user(doc))
 	is_array(servers)
 } else := []
 
@@ -82,12 +82,12 @@ _mcp_request_errors(doc, conf) := [] if {
 } else := _mcp_config_errors({"mcp_user_services": object.get(conf, "mcp_user_services", null)}) if {
 	not is_object(conf.mcp_user_services)
 } else := array.concat(
-	configuration.lookup_errors(conf.mcp_user_services, "config.mcp_user_services", [["caller.user", _user(doc)]]),
+	tables.lookup_errors(conf.mcp_user_services, "config.mcp_user_services", [["caller.user", _user(doc)]]),
 	_own_servers_errors(doc, conf),
 )
 
 _own_servers_errors(doc, conf) := _mcp_config_errors({"mcp_user_services": {key: conf.mcp_user_services[key]}}) if {
-	key := configuration.table_key(conf.mcp_user_services, _user(doc))
+	key := tables.table_key(conf.mcp_user_services, _user(doc))
 } else := []
 
 _mcp_config_errors(conf) := [] if {
@@ -98,7 +98,7 @@ _mcp_config_errors(conf) := [] if {
 	{"field": "config.mcp_user_services"},
 )] if {
 	not is_object(conf.mcp_user_services)
-} else := array.concat(configuration.key_errors(conf.mcp_user_services, "config.mcp_user_services"), _server_errors(conf.mcp_user_services))
+} else := array.concat(tables.key_errors(conf.mcp_user_services, "config.mcp_user_services"), _server_errors(conf.mcp_user_services))
 
 _server_errors(users) := [shape.problem(
 	"invalid_mcp_service",

@@ -23,6 +23,9 @@
 package tooleval.stages.profiles
 
 import data.tooleval.configuration
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.tables
+import data.tooleval.configuration.validate
 import data.tooleval.shape
 
 _tools_config(conf) := shape.field(conf, "tools", {})
@@ -38,14 +41,14 @@ _subagents_config(conf) := shape.field(conf, "subagents", {})
 _profile_stage(s, conf) := [] if {
 	s.profile == null
 } else := [{"name": "profile", "allow": null, "deny": []}] if {
-	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
+	tools := tables.table_entry(shape.field(conf, "profiles", {}), s.profile)
 	tools == null
 } else := [{
 	"name": "profile",
 	"allow": array.concat(tools, _also_allow(s, conf)),
 	"deny": [],
 }] if {
-	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
+	tools := tables.table_entry(shape.field(conf, "profiles", {}), s.profile)
 	is_array(tools)
 } else := [{"name": "profile", "allow": [], "deny": []}]
 
@@ -110,9 +113,9 @@ _selected_profile_errors(s, conf) := [] if {
 } else := errors if {
 	errors := profile_reference_errors(s.profile, _profile_location(s), conf)
 	count(errors) > 0
-} else := _selected_profile_list_errors(configuration.table_key(shape.field(conf, "profiles", {}), s.profile), conf)
+} else := _selected_profile_list_errors(tables.table_key(shape.field(conf, "profiles", {}), s.profile), conf)
 
-_selected_profile_list_errors(key, conf) := configuration.entries_errors(conf.profiles[key], "allow", sprintf("config.profiles.%s", [key]), conf, true)
+_selected_profile_list_errors(key, conf) := lists.entries_errors(conf.profiles[key], "allow", sprintf("config.profiles.%s", [key]), conf, true)
 
 _profile_location(s) := sprintf("config.agents.%s.profile", [s.definition_key]) if {
 	shape.field(s.definition, "profile", null) != null
@@ -124,12 +127,12 @@ _request_subagent_errors(s, conf) := configuration.section_errors(conf, "subagen
 
 _profile_config_errors(conf) := array.flatten([
 	configuration.section_errors(conf, "tools"),
-	configuration.key_errors(shape.field(conf, "profiles", {}), "config.profiles"),
+	tables.key_errors(shape.field(conf, "profiles", {}), "config.profiles"),
 	[e |
 		some name, tools in shape.field(conf, "profiles", {})
-		some e in configuration.entries_errors(tools, "allow", sprintf("config.profiles.%s", [name]), conf, true)
+		some e in lists.entries_errors(tools, "allow", sprintf("config.profiles.%s", [name]), conf, true)
 	],
-	profile_reference_errors(configuration.value_at(_tools_config(conf), "profile"), "config.tools.profile", conf),
+	profile_reference_errors(validate.value_at(_tools_config(conf), "profile"), "config.tools.profile", conf),
 	configuration.section_errors(conf, "tool_lists"),
 	configuration.section_errors(conf, "subagents"),
 ])
@@ -141,11 +144,11 @@ profile_reference_errors(null, _, _) := []
 
 profile_reference_errors(name, location, conf) := errors if {
 	name != null
-	errors := configuration.lookup_errors(shape.field(conf, "profiles", {}), "config.profiles", [[location, name]])
+	errors := tables.lookup_errors(shape.field(conf, "profiles", {}), "config.profiles", [[location, name]])
 	count(errors) > 0
 } else := [] if {
 	name != null
-	configuration.table_key(shape.field(conf, "profiles", {}), name)
+	tables.table_key(shape.field(conf, "profiles", {}), name)
 } else := [shape.problem(
 	"unknown_profile",
 	sprintf("%s names no profile in config.profiles", [location]),
@@ -172,22 +175,22 @@ config_errors(conf) := _profile_config_errors(conf)
 #   list, one source per entry (see tooleval.tracing).
 sources(_, s, conf) := {
 	"profile": {"allow": array.flatten([
-		configuration.indexed_sources(sprintf("config.profiles.%s", [s.profile]), _profile_tools(s, conf)),
-		configuration.indexed_sources("config.tools.also_allow", shape.field(_tools_config(conf), "also_allow", [])),
-		configuration.indexed_sources(sprintf("config.agents.%s.also_allow", [s.definition_key]), shape.field(s.definition, "also_allow", [])),
+		tables.indexed_sources(sprintf("config.profiles.%s", [s.profile]), _profile_tools(s, conf)),
+		tables.indexed_sources("config.tools.also_allow", shape.field(_tools_config(conf), "also_allow", [])),
+		tables.indexed_sources(sprintf("config.agents.%s.also_allow", [s.definition_key]), shape.field(s.definition, "also_allow", [])),
 	])},
 	"global_policy": {
-		"allow": configuration.indexed_sources("config.tools.allow", shape.field(_tools_config(conf), "allow", null)),
-		"deny": configuration.indexed_sources("config.tools.deny", shape.field(_tools_config(conf), "deny", [])),
-		"ask": configuration.indexed_sources("config.tools.ask", shape.field(_tools_config(conf), "ask", [])),
+		"allow": tables.indexed_sources("config.tools.allow", shape.field(_tools_config(conf), "allow", null)),
+		"deny": tables.indexed_sources("config.tools.deny", shape.field(_tools_config(conf), "deny", [])),
+		"ask": tables.indexed_sources("config.tools.ask", shape.field(_tools_config(conf), "ask", [])),
 	},
 	"subagent_policy": {
-		"allow": configuration.indexed_sources("config.subagents.allow", shape.field(_subagents_config(conf), "allow", null)),
-		"deny": configuration.indexed_sources("config.subagents.deny", shape.field(_subagents_config(conf), "deny", [])),
-		"ask": configuration.indexed_sources("config.subagents.ask", shape.field(_subagents_config(conf), "ask", [])),
+		"allow": tables.indexed_sources("config.subagents.allow", shape.field(_subagents_config(conf), "allow", null)),
+		"deny": tables.indexed_sources("config.subagents.deny", shape.field(_subagents_config(conf), "deny", [])),
+		"ask": tables.indexed_sources("config.subagents.ask", shape.field(_subagents_config(conf), "ask", [])),
 	},
 }
 
 _profile_tools(s, conf) := tools if {
-	tools := configuration.table_entry(shape.field(conf, "profiles", {}), s.profile)
+	tools := tables.table_entry(shape.field(conf, "profiles", {}), s.profile)
 } else := []

@@ -23,6 +23,9 @@ package tooleval.stages.read_only
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.tables
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -63,12 +66,12 @@ _read_only_request_errors(s, conf) := _read_only_config_errors(conf) if {
 } else := []
 
 _read_only_config_errors(conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "read_only"), "config.read_only", true),
-	configuration.entries_errors(shape.field(_read_only_config(conf), "allow", []), "allow", "config.read_only.allow", conf, false),
-	configuration.unknown_member_errors(configuration.value_at(conf, "read_only"), {"allow"}, "config.read_only"),
-	configuration.object_errors(configuration.value_at(conf, "shell"), "config.shell", false),
-	configuration.unknown_member_errors(configuration.value_at(conf, "shell"), {"tools", "default_action", "observe", "observe_arguments"}, "config.shell"),
-	_shell_tool_errors(configuration.value_at(_shell_config(conf), "tools")),
+	validate.object_errors(validate.value_at(conf, "read_only"), "config.read_only", true),
+	lists.entries_errors(shape.field(_read_only_config(conf), "allow", []), "allow", "config.read_only.allow", conf, false),
+	validate.unknown_member_errors(validate.value_at(conf, "read_only"), {"allow"}, "config.read_only"),
+	validate.object_errors(validate.value_at(conf, "shell"), "config.shell", false),
+	validate.unknown_member_errors(validate.value_at(conf, "shell"), {"tools", "default_action", "observe", "observe_arguments"}, "config.shell"),
+	_shell_tool_errors(validate.value_at(_shell_config(conf), "tools")),
 	_name_list_errors(shape.field(_shell_config(conf), "observe", []), "config.shell.observe"),
 	_name_list_errors(shape.field(_shell_config(conf), "observe_arguments", ["action"]), "config.shell.observe_arguments"),
 	_default_action_errors(shape.field(_shell_config(conf), "default_action", "exec")),
@@ -117,4 +120,4 @@ config_errors(conf) := _read_only_config_errors(conf)
 
 # METADATA
 # description: Where the entries of the read_only stage come from, one source per entry (see tooleval.tracing).
-sources(_, _, conf) := {"read_only": {"allow": configuration.indexed_sources("config.read_only.allow", shape.field(_read_only_config(conf), "allow", []))}}
+sources(_, _, conf) := {"read_only": {"allow": tables.indexed_sources("config.read_only.allow", shape.field(_read_only_config(conf), "allow", []))}}

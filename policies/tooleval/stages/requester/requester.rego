@@ -26,7 +26,9 @@
 #   handoff never grants a tool the other layers refuse.
 package tooleval.stages.requester
 
-import data.tooleval.configuration
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.tables
+import data.tooleval.configuration.validate
 import data.tooleval.pattern
 import data.tooleval.shape
 
@@ -83,7 +85,7 @@ _valid_list(null, _, _, true) := true
 
 _valid_list(list, kind, conf, _) if {
 	is_array(list)
-	count(pattern.list_problems(list, kind, configuration.groups(conf))) == 0
+	count(pattern.list_problems(list, kind, lists.groups(conf))) == 0
 }
 
 _continuation_request_errors(doc, conf) := _continuation_config_errors(conf) if {
@@ -91,9 +93,9 @@ _continuation_request_errors(doc, conf) := _continuation_config_errors(conf) if 
 } else := []
 
 _continuation_config_errors(conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "continuation"), "config.continuation", true),
-	configuration.unknown_member_errors(configuration.value_at(conf, "continuation"), {"restricted"}, "config.continuation"),
-	configuration.entries_errors(
+	validate.object_errors(validate.value_at(conf, "continuation"), "config.continuation", true),
+	validate.unknown_member_errors(validate.value_at(conf, "continuation"), {"restricted"}, "config.continuation"),
+	lists.entries_errors(
 		shape.field(shape.field(conf, "continuation", {}), "restricted", []),
 		"allow", "config.continuation.restricted", conf, false,
 	),
@@ -116,14 +118,14 @@ config_errors(conf) := _continuation_config_errors(conf)
 #   Where the entries of the continuation stages come from, one source per
 #   entry (see tooleval.tracing): the requester policy the handoff's
 #   children carry, or config.continuation.restricted.
-sources(doc, _, conf) := object.union(_requester_policy_sources(doc, conf), {"continuation_restricted": {"allow": configuration.indexed_sources(
+sources(doc, _, conf) := object.union(_requester_policy_sources(doc, conf), {"continuation_restricted": {"allow": tables.indexed_sources(
 	"config.continuation.restricted",
 	shape.field(shape.field(conf, "continuation", {}), "restricted", []),
 )}})
 
 _requester_policy_sources(doc, conf) := {"requester_policy": {
-	"allow": configuration.indexed_sources("input.handoff.children[0].policy.allow", shape.field(policy, "allow", null)),
-	"deny": configuration.indexed_sources("input.handoff.children[0].policy.deny", shape.field(policy, "deny", [])),
+	"allow": tables.indexed_sources("input.handoff.children[0].policy.allow", shape.field(policy, "allow", null)),
+	"deny": tables.indexed_sources("input.handoff.children[0].policy.deny", shape.field(policy, "deny", [])),
 }} if {
 	policy := _verified_policy(doc, conf)
 } else := {}

@@ -18,14 +18,16 @@ package tooleval.stages.tenants
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name
-import data.tooleval.configuration
+import data.tooleval.configuration.lists
+import data.tooleval.configuration.tables
+import data.tooleval.configuration.validate
 import data.tooleval.shape
 import data.tooleval.subject
 
 _tenant_stage(doc, conf) := [] if {
 	shape.field(doc, "tenant", null) == null
 } else := [{"name": "tenant", "allow": shape.field(plan, "tools", null), "deny": []}] if {
-	plan := configuration.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
+	plan := tables.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
 	is_object(plan)
 } else := [{"name": "tenant", "allow": [], "deny": []}]
 
@@ -46,7 +48,7 @@ _caller_stage(doc, conf) := [{
 # never read as a wildcard or group), and nothing when it is not a plain
 # tool name.
 _scope_tools(scope, conf) := tools if {
-	tools := configuration.table_entry(shape.field(conf, "scopes", {}), scope)
+	tools := tables.table_entry(shape.field(conf, "scopes", {}), scope)
 	is_array(tools)
 } else := [scope] if {
 	plain_name(scope)
@@ -67,7 +69,7 @@ _tenant_errors(doc, conf) := [] if {
 	not _known_tenant(conf, doc.tenant)
 } else := []
 
-_known_tenant(conf, id) if is_object(configuration.table_entry(shape.field(conf, "tenants", {}), id))
+_known_tenant(conf, id) if is_object(tables.table_entry(shape.field(conf, "tenants", {}), id))
 
 _caller_errors(doc) := [shape.problem("invalid_field", "caller must be an object or null", {"field": "caller"})] if {
 	not is_object(subject.caller(doc))
@@ -87,42 +89,42 @@ _valid_scopes(scopes) if {
 }
 
 _tenant_request_errors(doc, conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "tenants"), "config.tenants", true),
+	validate.object_errors(validate.value_at(conf, "tenants"), "config.tenants", true),
 	_own_plan_errors(doc, conf),
-	configuration.lookup_errors(shape.field(conf, "tenants", {}), "config.tenants", [["tenant", shape.field(doc, "tenant", null)]]),
-	configuration.object_errors(configuration.value_at(conf, "scopes"), "config.scopes", true),
-	configuration.lookup_errors(shape.field(conf, "scopes", {}), "config.scopes", [[sprintf("caller.scopes[%d]", [i]), scope] |
+	tables.lookup_errors(shape.field(conf, "tenants", {}), "config.tenants", [["tenant", shape.field(doc, "tenant", null)]]),
+	validate.object_errors(validate.value_at(conf, "scopes"), "config.scopes", true),
+	tables.lookup_errors(shape.field(conf, "scopes", {}), "config.scopes", [[sprintf("caller.scopes[%d]", [i]), scope] |
 		some i, scope in _scopes(doc)
 	]),
 	[e |
 		some scope in shape.field(subject.caller(doc), "scopes", [])
-		key := configuration.table_key(shape.field(conf, "scopes", {}), scope)
-		some e in configuration.entries_errors(conf.scopes[key], "allow", sprintf("config.scopes.%s", [key]), conf, false)
+		key := tables.table_key(shape.field(conf, "scopes", {}), scope)
+		some e in lists.entries_errors(conf.scopes[key], "allow", sprintf("config.scopes.%s", [key]), conf, false)
 	],
 ])
 
 _own_plan_errors(doc, conf) := _plan_errors(key, conf.tenants[key], conf) if {
-	key := configuration.table_key(shape.field(conf, "tenants", {}), doc.tenant)
+	key := tables.table_key(shape.field(conf, "tenants", {}), doc.tenant)
 } else := []
 
 _tenant_config_errors(conf) := array.flatten([
-	configuration.object_errors(configuration.value_at(conf, "tenants"), "config.tenants", true),
-	configuration.key_errors(shape.field(conf, "tenants", {}), "config.tenants"),
+	validate.object_errors(validate.value_at(conf, "tenants"), "config.tenants", true),
+	tables.key_errors(shape.field(conf, "tenants", {}), "config.tenants"),
 	[e |
 		some id, plan in shape.field(conf, "tenants", {})
 		some e in _plan_errors(id, plan, conf)
 	],
-	configuration.object_errors(configuration.value_at(conf, "scopes"), "config.scopes", true),
-	configuration.key_errors(shape.field(conf, "scopes", {}), "config.scopes"),
+	validate.object_errors(validate.value_at(conf, "scopes"), "config.scopes", true),
+	tables.key_errors(shape.field(conf, "scopes", {}), "config.scopes"),
 	[e |
 		some scope, tools in shape.field(conf, "scopes", {})
-		some e in configuration.entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
+		some e in lists.entries_errors(tools, "allow", sprintf("config.scopes.%s", [scope]), conf, false)
 	],
 ])
 
 _plan_errors(id, plan, conf) := array.concat(
-	configuration.entries_errors(configuration.value_at(plan, "tools"), "allow", sprintf("config.tenants.%s.tools", [id]), conf, true),
-	configuration.unknown_member_errors(plan, {"tools"}, sprintf("config.tenants.%s", [id])),
+	lists.entries_errors(validate.value_at(plan, "tools"), "allow", sprintf("config.tenants.%s.tools", [id]), conf, true),
+	validate.unknown_member_errors(plan, {"tools"}, sprintf("config.tenants.%s", [id])),
 ) if {
 	is_object(plan)
 } else := [shape.problem(
@@ -162,7 +164,7 @@ config_errors(conf) := _tenant_config_errors(conf)
 #   and for the caller each scope's tools in config.scopes, or the scope
 #   itself.
 sources(doc, _, conf) := {
-	"tenant": {"allow": configuration.indexed_sources(sprintf("config.tenants.%s.tools", [shape.field(doc, "tenant", null)]), _plan_tools(doc, conf))},
+	"tenant": {"allow": tables.indexed_sources(sprintf("config.tenants.%s.tools", [shape.field(doc, "tenant", null)]), _plan_tools(doc, conf))},
 	"caller": {"allow": [source |
 		some j, scope in _scopes(doc)
 		some source in _scope_sources(j, scope, conf)
@@ -174,13 +176,13 @@ _scopes(doc) := scopes if {
 	is_array(scopes)
 } else := []
 
-_scope_sources(j, scope, conf) := configuration.indexed_sources(sprintf("config.scopes.%s", [scope]), tools) if {
-	tools := configuration.table_entry(shape.field(conf, "scopes", {}), scope)
+_scope_sources(j, scope, conf) := tables.indexed_sources(sprintf("config.scopes.%s", [scope]), tools) if {
+	tools := tables.table_entry(shape.field(conf, "scopes", {}), scope)
 	is_array(tools)
 } else := [sprintf("input.caller.scopes[%d]", [j])] if {
 	plain_name(scope)
 } else := []
 
 _plan_tools(doc, conf) := shape.field(plan, "tools", null) if {
-	plan := configuration.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
+	plan := tables.table_entry(shape.field(conf, "tenants", {}), doc.tenant)
 } else := []

@@ -1,4 +1,9 @@
-package tooleval.configuration
+# METADATA
+# title: Suggestions
+# description: |
+#   What an error about an unknown name suggests to the author: the valid
+#   names closest to it.
+package tooleval.configuration.suggest
 
 # METADATA
 # description: |

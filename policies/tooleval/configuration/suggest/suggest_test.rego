@@ -1,6 +1,7 @@
-package tooleval.configuration_test
+package tooleval.configuration.suggest_test
 
 import data.tooleval.configuration
+import data.tooleval.configuration.suggest
 
 # [the unknown name, the valid names, what the error adds]
 suggestion_cases := [
@@ -17,7 +18,7 @@ suggestion_cases := [
 ]
 
 test_unknown_names_suggest_the_close_valid_ones if {
-	got := [[name, configuration.suggestion(name, known), want] | some [name, known, want] in suggestion_cases]
+	got := [[name, suggest.suggestion(name, known), want] | some [name, known, want] in suggestion_cases]
 	count(got) == count(suggestion_cases)
 	[[name, g, want] | some [name, g, want] in got; g != want] == []
 }

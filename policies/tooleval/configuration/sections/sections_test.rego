@@ -1,6 +1,7 @@
-package tooleval.configuration_test
+package tooleval.configuration.sections_test
 
 import data.tooleval.configuration
+import data.tooleval.configuration.sections
 
 broken_sections_config := object.union(data.tooleval.config, {
 	"profiles": [],
@@ -29,8 +30,11 @@ section_fields(errors) := [[e.code, e.field] | some e in errors]
 
 test_section_errors_computed_for_any_configuration if {
 	every case in broken_sections {
+		section_fields(sections.errors(case[0], broken_sections_config)) == case[1]
+		section_fields(sections.by_section(broken_sections_config)[case[0]]) == case[1]
 		section_fields(configuration.section_errors(broken_sections_config, case[0])) == case[1]
 	}
+	count(sections.by_section(broken_sections_config)) == count(broken_sections)
 }
 
 # The configuration in force reads its sections' errors from the

@@ -1,30 +1,34 @@
-# Name-keyed tables of the configuration (agents, tenants, scopes,
-# profiles, mcp_user_services). A request names an entry, and names
-# compare canonically, as tool names do: Explore, explore and a
-# full-width spelling select one agent definition.
+# METADATA
+# title: Name-keyed tables
+# description: |
+#   Name-keyed tables of the configuration (agents, tenants, scopes,
+#   profiles, mcp_user_services). A request names an entry, and names
+#   compare canonically, as tool names do: Explore, explore and a
+#   full-width spelling select one agent definition.
 #
-# One rule for every look-up of a name in a table, on both sides:
+#   One rule for every look-up of a name in a table, on both sides:
 #
-#   - a request name that has no exact canonical form (a string over the
-#     length cap, say explore followed by 250 zero-width spaces, whose
-#     canonical form would be explore) selects nothing, and the entry its
-#     spelling means may be the one that restricts it: the request is
-#     refused (uncanonicalizable_name, at the request's field);
-#   - a table key that has no exact canonical form can be selected by no
-#     request, though a request may mean it: it is a configuration error
-#     located at the key (uncanonicalizable_name), which refuses every
-#     request that looks a name up in that table;
-#   - two keys with one canonical form are a collision: a request that
-#     names either is refused (colliding_names), because which entry it
-#     read would depend on spelling.
+#     - a request name that has no exact canonical form (a string over the
+#       length cap, say explore followed by 250 zero-width spaces, whose
+#       canonical form would be explore) selects nothing, and the entry its
+#       spelling means may be the one that restricts it: the request is
+#       refused (uncanonicalizable_name, at the request's field);
+#     - a table key that has no exact canonical form can be selected by no
+#       request, though a request may mean it: it is a configuration error
+#       located at the key (uncanonicalizable_name), which refuses every
+#       request that looks a name up in that table;
+#     - two keys with one canonical form are a collision: a request that
+#       names either is refused (colliding_names), because which entry it
+#       read would depend on spelling.
 #
-# Every stage reads a table with table_key or table_entry and reports
-# lookup_errors for the names it looked up, and key_errors for the whole
-# table in its configuration errors.
-package tooleval.configuration
+#   Every stage reads a table with table_key or table_entry and reports
+#   lookup_errors for the names it looked up, and key_errors for the whole
+#   table in its configuration errors.
+package tooleval.configuration.tables
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name_chars
+import data.tooleval.configuration.validate
 import data.tooleval.shape
 
 # METADATA
@@ -136,7 +140,7 @@ _plain_keys_text := sprintf(`^\[("%s"(,"%s")*)?\]$`, [plain_name_chars, plain_na
 #   Every error in the keys of the table at location: keys with no exact
 #   canonical form (unreadable_key_errors) and keys that share one
 #   (key_collision_errors).
-key_errors(table, location) := array.concat(unreadable_key_errors(table, location), key_collision_errors(table, location))
+key_errors(table, location) := array.concat(unreadable_key_errors(table, location), validate.key_collision_errors(table, location))
 
 # METADATA
 # description: |

@@ -1,4 +1,4 @@
-package tooleval.configuration_test
+package tooleval.configuration.tables_test
 
 import data.tooleval
 
@@ -86,7 +86,7 @@ lookup_cases := [
 test_lookup_errors if {
 	mismatches := [[table, names, got, want] |
 		some [table, names, want] in lookup_cases
-		got := [[e.code, e.field] | some e in data.tooleval.configuration.lookup_errors(table, "config.t", names)]
+		got := [[e.code, e.field] | some e in data.tooleval.configuration.tables.lookup_errors(table, "config.t", names)]
 		got != want
 	]
 	mismatches == []
