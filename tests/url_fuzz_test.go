@@ -76,7 +76,7 @@ func FuzzURLReading(f *testing.F) {
 	})
 }
 
-// plainEntry is a domain entry's name (rules.rego, _domain_entry).
+// plainEntry is a domain entry's name (policies/tooleval/arguments/domain/domain.rego, _domain_entry).
 var plainEntry = regexp.MustCompile(`^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$`)
 
 // plainPieceChar: an ASCII character a piece of a host holds (letters,

@@ -17,8 +17,8 @@ import data.tooleval.shape
 action_refusal(policy, canonical_name, call) := refusal if {
 	policy != null
 	policy.tools[canonical_name]
-	args := shape.field(call, "args", {})
-	refusal := _action_problem(policy, _spelled(shape.field(args, "action", policy.default_action)), args)
+	call_args := shape.field(call, "args", {})
+	refusal := _action_problem(policy, _spelled(shape.field(call_args, "action", policy.default_action)), call_args)
 }
 
 # The action as a decision quotes it: its numbers spelled as ECMAScript
@@ -28,10 +28,10 @@ _spelled(action) := spelled if {
 	spelled := args.es_value(action)
 } else := null
 
-_action_problem(policy, action, args) := {"layer": "read_only", "action": action} if {
+_action_problem(policy, action, call_args) := {"layer": "read_only", "action": action} if {
 	not policy.observe[action]
 } else := {"layer": "read_only", "action": action, "argument": sort(extra)[0]} if {
-	extra := [name | some name, _ in _object_or_empty(args); not policy.arguments[name]]
+	extra := [name | some name, _ in _object_or_empty(call_args); not policy.arguments[name]]
 	count(extra) > 0
 }
 

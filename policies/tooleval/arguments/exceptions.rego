@@ -161,5 +161,5 @@ _excepted(rule, name, record, _, readings) if {
 	some exception in rule.unless.rules
 	exception.reads == rule.reads
 	pattern.matches(exception.tool, name, record)
-	_kind_permits(rule.reads, [exception], readings)
+	_permits(rule.reads, [exception], readings)
 }

@@ -17,9 +17,9 @@ import data.tooleval.shape
 #   given (a set of "command", "url", "path", "args": those the request's
 #   rules and the tool's required_readings look at; no other is read):
 #   call_readings's command and URL (sources: the tool's entry of the
-#   configuration's rule_arguments), path.path_reading's paths
+#   configuration's rule_arguments), path.reading's paths
 #   (path_arguments: the tool's path arguments, workspace: the request's
-#   compiled workspace, or null) and args.args_reading's arguments.
+#   compiled workspace, or null) and args.reading's arguments.
 readings(sources, workspace, path_arguments, call, kinds) := read if {
 	read := object.union(
 		_command_and_url(sources, call, kinds),
@@ -37,9 +37,9 @@ _command_and_url(sources, call, kinds) := {} if {
 	count(kinds & {"command", "url"}) == 0
 } else := object.filter(call_readings(sources, call), kinds)
 
-_reading("path", workspace, path_arguments, call) := path.path_reading(workspace, path_arguments, call)
+_reading("path", workspace, path_arguments, call) := path.reading(workspace, path_arguments, call)
 
-_reading("args", _, _, call) := args.args_reading(call)
+_reading("args", _, _, call) := args.reading(call)
 
 # METADATA
 # description: |
@@ -68,12 +68,12 @@ reading_kinds(layers) := {rule.reads |
 #   command's words cannot say what an environment, a host or an
 #   elevation argument does to it.
 call_readings(sources, call) := {
-	"command": _command_reading(sources, args),
-	"url": url.read_url(_argument(sources, "url", args)),
+	"command": _command_reading(sources, call_args),
+	"url": url.read_url(_argument(sources, "url", call_args)),
 } if {
-	args := shape.field(call, "args", {})
-	is_object(args)
-	not _other_argument(sources, args)
+	call_args := shape.field(call, "args", {})
+	is_object(call_args)
+	not _other_argument(sources, call_args)
 } else := {
 	"command": _not_read(why),
 	"url": _not_read(why),
@@ -83,21 +83,21 @@ call_readings(sources, call) := {
 
 # The argument of args that sources name for reads; null (unreadable)
 # when there is none.
-_argument(sources, reads, args) := shape.field(args, sources[reads], null) if {
+_argument(sources, reads, call_args) := shape.field(call_args, sources[reads], null) if {
 	is_string(sources[reads])
 } else := null
 
-_other_argument(sources, args) if {
-	some name, _ in args
+_other_argument(sources, call_args) if {
+	some name, _ in call_args
 	not _read_or_inert(sources, name)
 }
 
 # The command, read as a shell reads a string or, when sources names an
 # argv argument instead, as exec reads an argument vector (the
 # configuration's rule_arguments never names both).
-_command_reading(sources, args) := argv.read_argv(_argument(sources, "argv", args)) if {
+_command_reading(sources, call_args) := argv.read_argv(_argument(sources, "argv", call_args)) if {
 	is_string(sources.argv)
-} else := shell.read_shell(_argument(sources, "command", args))
+} else := shell.read_shell(_argument(sources, "command", call_args))
 
 _read_or_inert(sources, name) if sources.inert[name]
 
@@ -106,10 +106,10 @@ _read_or_inert(sources, name) if {
 	sources[reads] == name
 }
 
-_other_argument_why(sources, args) := "the call's arguments are not an object" if {
-	not is_object(args)
+_other_argument_why(sources, call_args) := "the call's arguments are not an object" if {
+	not is_object(call_args)
 } else := sprintf("the call carries argument %q, which can change what runs or where it connects", [name]) if {
-	name := sort([n | some n, _ in args; not _read_or_inert(sources, n)])[0]
+	name := sort([n | some n, _ in call_args; not _read_or_inert(sources, n)])[0]
 }
 
 _not_read(why) := {"unreadable": why, "hosts": [], "numeric": false}

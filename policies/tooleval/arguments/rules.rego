@@ -49,10 +49,10 @@ import data.tooleval.pattern
 #   command_wildcard (these words, a word * standing for any words and a
 #   * in a word for any characters of it) read the shell command
 #   (shell.read_shell); domain (the host, *.NAME below NAME, * any) the URL
-#   (url.read_url); path (a glob, see path_glob_problem) the resolved paths
-#   (path_reading); args_pattern (a regular expression) the arguments as
+#   (url.read_url); path (a glob, see path.valid_glob) the resolved paths
+#   (path.reading); args_pattern (a regular expression) the arguments as
 #   canonical JSON, args (an object) the arguments' values
-#   (args_reading).
+#   (args.reading).
 rule_conditions := {
 	"command_prefix": "command",
 	"command": "command",
@@ -203,11 +203,14 @@ rule_condition(entry) := c if {
 # METADATA
 # description: |
 #   The argument rules of a list of kind ("allow", "deny" or "ask"), in
-#   order: {index, entry, tool, condition, reads, value, words}, tool the
-#   rule's tool entry compiled in the list's grammar (grammar: "allow" or
-#   "deny"), reads the reading it looks at (rule_conditions), words the
-#   words of a command rule (null for a domain rule). Entries that are
-#   not objects are the list's name entries (tooleval.pattern).
+#   order: {index, entry, tool, condition, reads, value, words, matcher,
+#   unless, whole}, tool the rule's tool entry compiled in the list's
+#   grammar (grammar: "allow" or "deny"), reads the reading it looks at
+#   (rule_conditions), value, words and matcher what its family compiles
+#   (words a command rule's, null for the others), unless its exceptions
+#   compiled (null when it has none) and whole whether it is a whole
+#   tool's rule (whole_tool). Entries that are not objects are the
+#   list's name entries (tooleval.pattern).
 compile_rules(list, grammar, vocabulary) := [object.union(_rule(condition, entry[condition]), {
 	"index": j,
 	"entry": entry,
@@ -252,10 +255,10 @@ _rule(condition, value) := object.union(
 #   word stands for any characters, a word * is dropped). For a domain
 #   rule, the URL could reach a host the rule names, or reaches none that
 #   can be read. For a path rule, the paths are unreadable or one of them
-#   matches the glob compared segment by segment by key (path_bites). For
+#   matches the glob compared segment by segment by key (path.bites). For
 #   an args_pattern rule, the arguments are unreadable or their canonical
 #   JSON matches; for an args rule, they are unreadable or carry each of
-#   its members with a value that may be the same (args_bites). A rule
+#   its members with a value that may be the same (args.bites). A rule
 #   with exceptions (unless) does not bite on what one of its own kind
 #   allows exactly, or, for a whole tool's rule, on what they allow as an
 #   allow list would, given required, the readings the tool's allow rules
@@ -293,14 +296,14 @@ biting_reads(rules, name, record, readings, required) := {rule.reads |
 #   suffices: every part of a command read exactly is allowed by one of
 #   the command rules, and none runs a wrapper; a domain rule names the
 #   host of a URL read exactly; every path of the call is matched exactly
-#   by one of the path rules (path_permits); an args_pattern rule's
+#   by one of the path rules (path.permits); an args_pattern rule's
 #   expression matches the arguments' canonical JSON, or the arguments
 #   carry each member of an args rule with that very value. Nothing
 #   unreadable is ever permitted.
 permits(rules, readings, required) if {
 	count(rules) > 0
 	every kind in required | {rule.reads | some rule in rules} {
-		_kind_permits(kind, [rule | some rule in rules; rule.reads == kind], readings)
+		_permits(kind, [rule | some rule in rules; rule.reads == kind], readings)
 	}
 }
 
@@ -382,13 +385,13 @@ _bites("path", rule, readings) if path.bites(rule, readings.path)
 
 _bites("args", rule, readings) if args.bites(rule, readings.args)
 
-_kind_permits("command", rules, readings) if command.permits(rules, readings.command)
+_permits("command", rules, readings) if command.permits(rules, readings.command)
 
-_kind_permits("url", rules, readings) if domain.permits(rules, readings.url)
+_permits("url", rules, readings) if domain.permits(rules, readings.url)
 
-_kind_permits("path", rules, readings) if path.permits(rules, readings.path)
+_permits("path", rules, readings) if path.permits(rules, readings.path)
 
-_kind_permits("args", rules, readings) if args.permits(rules, readings.args)
+_permits("args", rules, readings) if args.permits(rules, readings.args)
 
 _lets_through("command", rule, readings) if command.lets_through(rule, readings.command)
 

@@ -388,7 +388,7 @@ test_argument_rules_that_cannot_be_worked_out_refuse if {
 	# a path rule whose reading cannot be worked out
 	path_layers := [{"name": "team", "allow": ["read_file"], "deny": [{"tool": "read_file", "path": ".env"}]}]
 	p := tooleval.decision with input as object.union(rule_request(path_layers, [["read_file", {"path": "/ws/a"}]]), {"workspace": {"root": "/ws"}})
-		with data.tooleval.arguments.path.path_reading as undefined_paths
+		with data.tooleval.arguments.path.reading as undefined_paths
 	[[x.outcome, x.reason] | some x in p.decisions] == [["deny", "invalid_config"]]
 }
 

@@ -79,9 +79,9 @@ with_preset(conf) := object.union_n([conf, object.filter(_preset(conf), _replace
 #   configuration and its preset both have one, the two joined (the
 #   configuration's entries, then the preset's it lacks), so that a
 #   preset never takes an entry out of what is in force.
-_joined_filters(conf) := {"agent_filters": lists} if {
-	lists := _joined_filter_lists(validate.object_at(conf, "agent_filters"), validate.object_at(_preset(conf), "agent_filters"))
-	count(lists) > 0
+_joined_filters(conf) := {"agent_filters": filters} if {
+	filters := _joined_filter_lists(validate.object_at(conf, "agent_filters"), validate.object_at(_preset(conf), "agent_filters"))
+	count(filters) > 0
 } else := {}
 
 _joined_filter_lists(own, preset) := {name: _joined_list(own[name], preset[name]) |

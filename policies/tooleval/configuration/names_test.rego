@@ -5,7 +5,7 @@ import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration
 
 # Names that cannot be canonicalized refuse in every table
-# (tooleval.configuration, tables.rego): a property over every name-keyed
+# (tooleval.configuration.tables): a property over every name-keyed
 # table, on both sides, for spellings of a key that the policy cannot
 # canonicalize exactly.
 

@@ -1,6 +1,7 @@
 package tooleval.configuration_test
 
 import data.tooleval.configuration
+import data.tooleval.configuration.sections_test
 
 # The prepared configuration in force: the bundle's prepared data when it
 # was prepared from this configuration (its name-keyed tables aside),
@@ -50,3 +51,29 @@ _in_force(tc, _, got) if {
 	got == fresh
 	not "test_marker" in object.keys(got)
 }
+
+# The configuration in force reads its sections' errors from the
+# prepared configuration: prepared now for a configuration that has no
+# prepared copy, and computed when a prepared copy lacks them.
+test_section_errors_prepared_for_the_configuration_in_force if {
+	every case in _cases {
+		_fields(configuration.section_errors(configuration.config, case[0])) == case[1] with data.tooleval.config as _broken
+		_fields(configuration.prepared.sections[case[0]]) == case[1] with data.tooleval.config as _broken
+	}
+	every section in ["tools", "tool_lists", "subagents"] {
+		configuration.section_errors(configuration.config, section) == [] with data.tooleval.prepared as object.remove(configuration.prepared_document, ["sections"])
+		configuration.prepared.sections[section] == []
+	}
+}
+
+# A prepared copy is read only for the configuration it was prepared from.
+test_prepared_section_errors_are_not_read_for_another_configuration if {
+	_fields(configuration.section_errors(_broken, "tools")) == _cases[0][1] with data.tooleval.prepared.sections as {"tools": []}
+	configuration.section_errors(configuration.config, "tools") == ["prepared"] with data.tooleval.prepared.sections as {"tools": ["prepared"]}
+}
+
+_broken := sections_test.broken_sections_config
+
+_cases := sections_test.broken_sections
+
+_fields(errors) := sections_test.section_fields(errors)

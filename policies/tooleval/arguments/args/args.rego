@@ -56,7 +56,7 @@ example(x) if is_object(x)
 
 # METADATA
 # description: Example arguments read as a call that carries them.
-example_reading(x) := args_reading({"args": x})
+example_reading(x) := reading({"args": x})
 
 # METADATA
 # scope: document
@@ -101,7 +101,7 @@ _lets_through("args", value, reading) if _carries(value, reading.args)
 #   object or holds a number beyond float64's range (JSON.parse reads it
 #   as Infinity, JSON.stringify writes it null, another reader otherwise:
 #   it cannot be read exactly).
-args_reading(call) := _object_reading(shape.field(call, "args", {}))
+reading(call) := _object_reading(shape.field(call, "args", {}))
 
 _object_reading(args) := {"args": es_value(args), "json": text} if {
 	is_object(args)

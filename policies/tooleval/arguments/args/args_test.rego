@@ -171,7 +171,7 @@ test_es_number if {
 # arguments are unreadable (every deny args rule bites, no allow).
 test_a_number_beyond_float64_is_unreadable if {
 	not args.es_number("1e400")
-	args.args_reading({"args": {"n": json.unmarshal("1e400")}}).unreadable
+	args.reading({"args": {"n": json.unmarshal("1e400")}}).unreadable
 	layer := {"name": "ops", "allow": [{"tool": "deploy", "args_pattern": ""}], "deny": [{"tool": "deploy", "args": {"x": 1}}]}
 	args_outcomes([layer], [deploy({"n": json.unmarshal("-1e400")})]) == [arguments_test.denied("ops")]
 	allow_only := object.remove(layer, ["deny"])

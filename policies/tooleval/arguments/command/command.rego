@@ -6,7 +6,7 @@
 #   command_prefix allows the commands whose words start with its words,
 #   command those whose words are its words, command_wildcard those whose
 #   words its words match (a word * any words, a * in a word any
-#   characters of it), each only on a part that is exact (shell_part). A
+#   characters of it), each only on a part that is exact (shell.shell_part). A
 #   deny or ask command rule bites as part_bites says: an
 #   over-approximation of the parts that may run its program with its
 #   other words. One of the condition families joined by

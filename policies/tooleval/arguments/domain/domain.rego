@@ -72,7 +72,7 @@ domain_matches(host, entry) if host == lower(trim_suffix(entry, "."))
 # METADATA
 # scope: document
 # description: |
-#   Whether a domain entry matches the URL reading (read_url) for a rule
+#   Whether a domain entry matches the URL reading (url.read_url) for a rule
 #   of kind allow (only a URL read exactly, by its host) or deny and ask
 #   (any host the URL could reach; an IP address entry, any URL whose host
 #   could be an IP address spelled otherwise; every entry, a URL that

@@ -18,7 +18,7 @@
 #   with ~ or $ is not valid).
 #
 #   An allow rule compares the path exactly, a deny or an ask rule segment
-#   by segment by key (see segment_key), so that a case-insensitive file
+#   by segment by key (see paths.segment_key), so that a case-insensitive file
 #   system cannot be used to slip past it.
 #
 #   One of the condition families joined by tooleval.arguments
@@ -34,8 +34,8 @@ import data.tooleval.shape
 # description: |
 #   Why value is not a path rule's value, as a code of
 #   tooleval.arguments.rule_problem_messages; undefined when it is a
-#   glob (path_glob).
-problem(_, value, _) := "invalid_path_rule" if not path_glob(value) # regal ignore:argument-always-wildcard
+#   glob (valid_glob).
+problem(_, value, _) := "invalid_path_rule" if not valid_glob(value) # regal ignore:argument-always-wildcard
 
 # METADATA
 # description: A path rule (valid) as matching reads it (its value, no words, its matcher, _path_matcher's).
@@ -84,9 +84,9 @@ lets_through(rule, reading) if _permits_paths([rule.matcher], reading)
 #   {, }, \ or NUL, not starting with ~ or $, whose segments (after a
 #   leading ./ or / and one trailing / are taken off) are not empty, .
 #   or .., have ** only as a whole segment, and have a key (see
-#   segment_key). / alone is valid (every path); an empty relative glob
+#   paths.segment_key). / alone is valid (every path); an empty relative glob
 #   is not.
-path_glob(value) if {
+valid_glob(value) if {
 	is_string(value)
 	not regex.match(`[\[\]{}\\\x00]|^[~$]`, value)
 	nfc(value)
@@ -121,7 +121,7 @@ _glob_body(value) := trim_suffix(trim_prefix(value, "/"), "/") if {
 	startswith(value, "/")
 } else := trim_suffix(trim_prefix(value, "./"), "/")
 
-# What a path glob (valid, see path_glob) is matched with: {relative,
+# What a path glob (valid, see glob) is matched with: {relative,
 # allows, bites}, relative whether it is anchored at the workspace
 # root, allows the regular expression its segments make for the path
 # exactly, bites the one their keys make for the path's keys. A
@@ -210,7 +210,7 @@ _key_regex(suffix, anchor) := concat("", ["^", replace(_quoted(anchor), "\u0000"
 #   files), is neither a string nor a list of strings, or names a path
 #   that is not resolved. A patch's paths are those it names
 #   (paths.patch_paths).
-path_reading(workspace, arguments, call) := _unread_path("path rules match the paths the host resolved under a workspace, and the request has none") if {
+reading(workspace, arguments, call) := _unread_path("path rules match the paths the host resolved under a workspace, and the request has none") if {
 	workspace == null
 } else := _unread_path("the tool has no path argument (see the configuration's path_arguments)") if {
 	count(arguments) == 0

@@ -115,11 +115,11 @@ glob_rows := [
 ]
 
 test_path_glob_grammar if {
-	[row | some row in glob_rows; path.path_glob(row[0]) != row[1]] == []
+	[row | some row in glob_rows; path.valid_glob(row[0]) != row[1]] == []
 }
 
 path_glob(value) if {
-	path.path_glob(value)
+	path.valid_glob(value)
 } else := false
 
 test_path_rule_errors if {
@@ -146,9 +146,9 @@ reading_rows := [
 
 test_path_reading if {
 	workspace := paths.workspace({"workspace": {"root": "/ws"}}, [])
-	got := [path.path_reading(workspace, row[0], {"args": row[1]}) | some row in reading_rows]
+	got := [path.reading(workspace, row[0], {"args": row[1]}) | some row in reading_rows]
 	[[row, got[i]] | some i, row in reading_rows; not _reads_as(got[i], row[2])] == []
-	path.path_reading(null, {"path": {"read": true}}, {"args": {"path": "/ws/a"}}).unreadable
+	path.reading(null, {"path": {"read": true}}, {"args": {"path": "/ws/a"}}).unreadable
 }
 
 _reads_as(reading, expected) if reading == expected

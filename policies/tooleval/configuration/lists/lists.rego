@@ -1,9 +1,9 @@
 # METADATA
 # title: Configured lists
 # description: |
-#   Validating the configured lists of tool entries (allow, deny and ask
-#   lists, exclusions, runtime filters) against the groups they read:
-#   the configuration's own and its preset's. Every problem names its
+#   Validating the configured lists of tool entries (the allow, deny and
+#   ask lists of stages, profiles and runtime filters) against the groups
+#   they read: the configuration's own and its preset's. Every problem names its
 #   location as field (config.PATH) and, for an entry, its index.
 package tooleval.configuration.lists
 

@@ -5,8 +5,9 @@
 #   applies to (tooleval.stages.profiles: config.profiles and config.tools
 #   on every request, config.subagents on a sub-agent's). Their errors
 #   depend on the configuration alone: they are prepared once with the rest
-#   of data.tooleval.prepared (its member sections) and looked up by
-#   section on each request, instead of validating the lists again.
+#   of data.tooleval.prepared (its member sections, by_section) and looked
+#   up by section on each request (tooleval.configuration.section_errors),
+#   instead of validating the lists again.
 package tooleval.configuration.sections
 
 import data.tooleval.configuration.lists

@@ -36,23 +36,3 @@ test_section_errors_computed_for_any_configuration if {
 	}
 	count(sections.by_section(broken_sections_config)) == count(broken_sections)
 }
-
-# The configuration in force reads its sections' errors from the
-# prepared configuration: prepared now for a configuration that has no
-# prepared copy, and computed when a prepared copy lacks them.
-test_section_errors_prepared_for_the_configuration_in_force if {
-	every case in broken_sections {
-		section_fields(configuration.section_errors(configuration.config, case[0])) == case[1] with data.tooleval.config as broken_sections_config
-		section_fields(configuration.prepared.sections[case[0]]) == case[1] with data.tooleval.config as broken_sections_config
-	}
-	every section in ["tools", "tool_lists", "subagents"] {
-		configuration.section_errors(configuration.config, section) == [] with data.tooleval.prepared as object.remove(configuration.prepared_document, ["sections"])
-		configuration.prepared.sections[section] == []
-	}
-}
-
-# A prepared copy is read only for the configuration it was prepared from.
-test_prepared_section_errors_are_not_read_for_another_configuration if {
-	section_fields(configuration.section_errors(broken_sections_config, "tools")) == broken_sections[0][1] with data.tooleval.prepared.sections as {"tools": []}
-	configuration.section_errors(configuration.config, "tools") == ["prepared"] with data.tooleval.prepared.sections as {"tools": ["prepared"]}
-}

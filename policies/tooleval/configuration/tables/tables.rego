@@ -28,7 +28,6 @@ package tooleval.configuration.tables
 
 import data.tooleval.canonical.canonical_or_null
 import data.tooleval.canonical.plain_name_chars
-import data.tooleval.configuration.validate
 import data.tooleval.shape
 
 # METADATA
@@ -140,7 +139,7 @@ _plain_keys_text := sprintf(`^\[("%s"(,"%s")*)?\]$`, [plain_name_chars, plain_na
 #   Every error in the keys of the table at location: keys with no exact
 #   canonical form (unreadable_key_errors) and keys that share one
 #   (key_collision_errors).
-key_errors(table, location) := array.concat(unreadable_key_errors(table, location), validate.key_collision_errors(table, location))
+key_errors(table, location) := array.concat(unreadable_key_errors(table, location), key_collision_errors(table, location))
 
 # METADATA
 # description: |
@@ -163,3 +162,22 @@ collision_errors(table, location, name) := [shape.problem(
 indexed_sources(base, list) := [sprintf("%s[%d]", [base, i]) | some i, _ in list] if {
 	is_array(list)
 } else := []
+
+# METADATA
+# description: |
+#   A problem for each key of obj whose canonical form another key
+#   shares: which of them a request selects would depend on spelling.
+key_collision_errors(obj, location) := [shape.problem(
+	"colliding_names",
+	sprintf("%s has keys %v that are one name in canonical form", [location, keys]),
+	{"field": location, "names": keys},
+) |
+	some c, keys in _keys_by_canonical(obj)
+	count(keys) > 1
+]
+
+_keys_by_canonical(obj) := {c: sort([k | some k, _ in obj; canonical_or_null(k) == c]) |
+	some key, _ in obj
+	c := canonical_or_null(key)
+	c != null
+}

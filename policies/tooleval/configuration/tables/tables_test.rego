@@ -1,6 +1,7 @@
 package tooleval.configuration.tables_test
 
 import data.tooleval
+import data.tooleval.configuration.tables
 
 # Configurations whose tables have keys that collide canonically.
 colliding := {
@@ -90,4 +91,11 @@ test_lookup_errors if {
 		got != want
 	]
 	mismatches == []
+}
+
+# Keys one name in canonical form collide (which a request selects would
+# depend on spelling); distinct names do not.
+test_key_collision_errors if {
+	tables.key_collision_errors({"acme": 1, "globex": 2}, "config.tenants") == []
+	[p.names | some p in tables.key_collision_errors({"ACME": 1, "acme": 2, "globex": 3}, "config.tenants")] == [["ACME", "acme"]]
 }

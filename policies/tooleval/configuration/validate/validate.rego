@@ -6,7 +6,6 @@
 #   as field (config.PATH) and, for an entry, its index.
 package tooleval.configuration.validate
 
-import data.tooleval.canonical.canonical_or_null
 import data.tooleval.configuration.suggest
 import data.tooleval.shape
 
@@ -30,25 +29,6 @@ boolean_errors(obj, keys, location) := [shape.problem(
 	shape.present(obj, key)
 	not is_boolean(obj[key])
 ]
-
-# METADATA
-# description: |
-#   A problem for each key of obj whose canonical form another key
-#   shares: which of them a request selects would depend on spelling.
-key_collision_errors(obj, location) := [shape.problem(
-	"colliding_names",
-	sprintf("%s has keys %v that are one name in canonical form", [location, keys]),
-	{"field": location, "names": keys},
-) |
-	some c, keys in _keys_by_canonical(obj)
-	count(keys) > 1
-]
-
-_keys_by_canonical(obj) := {c: sort([k | some k, _ in obj; canonical_or_null(k) == c]) |
-	some key, _ in obj
-	c := canonical_or_null(key)
-	c != null
-}
 
 # METADATA
 # description: obj[key] when obj is an object, else null.

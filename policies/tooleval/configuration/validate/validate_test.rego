@@ -33,13 +33,6 @@ test_boolean_errors if {
 	}
 }
 
-# Keys one name in canonical form collide (which a request selects would
-# depend on spelling); distinct names do not.
-test_key_collision_errors if {
-	validate.key_collision_errors({"acme": 1, "globex": 2}, "config.tenants") == []
-	[p.names | some p in validate.key_collision_errors({"ACME": 1, "acme": 2, "globex": 3}, "config.tenants")] == [["ACME", "acme"]]
-}
-
 # A member that is not one of known is an unknown_config_key error, with
 # the closest known key suggested; a value that is not an object has none.
 test_unknown_member_errors if {
