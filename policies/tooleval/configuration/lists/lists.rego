@@ -71,11 +71,6 @@ else := {}
 # METADATA
 # description: The groups of the configuration's preset, or none.
 preset_groups(conf) := g if {
-	g := _preset(conf).groups
+	g := conf.presets[conf.preset].groups
 	is_object(g)
-} else := {}
-
-# The preset config.preset selects, or none.
-_preset(conf) := conf.presets[conf.preset] if {
-	is_object(conf.presets[conf.preset])
 } else := {}

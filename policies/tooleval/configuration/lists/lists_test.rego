@@ -35,3 +35,17 @@ test_groups if {
 	lists.groups(conf) == {"a": ["x"], "b": ["z"], "c": ["w"]}
 	lists.groups({"groups": "no", "preset": "q", "presets": {}}) == {}
 }
+
+# A preset that is not an object, or names no groups, has none.
+test_preset_groups if {
+	lists.preset_groups({"preset": "p", "presets": {"p": {"groups": {"g": ["x"]}}}}) == {"g": ["x"]}
+	every conf in [
+		{"preset": "p", "presets": {"p": ["groups"]}},
+		{"preset": "p", "presets": {"p": {"groups": ["x"]}}},
+		{"preset": "q", "presets": {"p": {"groups": {"g": ["x"]}}}},
+		{"presets": {"p": {"groups": {"g": ["x"]}}}},
+		{},
+	] {
+		lists.preset_groups(conf) == {}
+	}
+}
